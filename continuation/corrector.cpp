@@ -1,0 +1,118 @@
+#include "continuation/corrector.h"
+
+#include <cmath>
+#include <sstream>
+
+#include <ceres/tiny_solver.h>
+
+namespace saltus {
+
+bool factor_bordered(const ContinuationProblem& problem, const Vector& y, const Vector& r,
+                     BorderedJacobian* jacobian) {
+  if (problem.is_sparse()) return jacobian->factor(problem.sparse_jacobian(y), r);
+  return jacobian->factor(problem.jacobian(y), r);
+}
+
+namespace {
+
+Vector bordered_residual(const ContinuationProblem& problem, const Vector& y, const Vector& y_pred,
+                         const Vector& r) {
+  Vector h(problem.size());
+  h.head(problem.equations()) = problem.residual(y);
+  h[problem.equations()] = r.dot(y - y_pred);
+  return h;
+}
+
+bool finite(const Vector& v) { return v.allFinite(); }
+
+}  // namespace
+
+Correction correct(const ContinuationProblem& problem, const Vector& y_pred, const Vector& r,
+                   const ContinuationOptions& options) {
+  Correction result;
+  result.y = y_pred;
+  BorderedJacobian jacobian;
+  double last_step = std::numeric_limits<double>::infinity();
+  for (int it = 0; it <= options.max_newton_iterations; ++it) {
+    const Vector h = bordered_residual(problem, result.y, y_pred, r);
+    result.residual_norm = h.head(problem.equations()).lpNorm<Eigen::Infinity>();
+    if (!finite(h)) {
+      result.message = "the residual is not finite at the Newton iterate";
+      return result;
+    }
+    const double scale = 1.0 + result.y.lpNorm<Eigen::Infinity>();
+    if (last_step <= options.newton_tolerance * scale &&
+        result.residual_norm <= options.residual_tolerance) {
+      result.converged = true;
+      return result;
+    }
+    if (it == options.max_newton_iterations) break;
+    if (!factor_bordered(problem, result.y, r, &jacobian)) {
+      // A singular point that already solves the system (a branch point hit
+      // exactly, as symmetric problems do) is still a solution.
+      if (h.lpNorm<Eigen::Infinity>() <= options.residual_tolerance * 1e-3) {
+        result.converged = true;
+        return result;
+      }
+      result.message = "the bordered Jacobian is singular at the Newton iterate";
+      return result;
+    }
+    const Vector delta = jacobian.solve(h);
+    const double step = delta.lpNorm<Eigen::Infinity>();
+    // Newton steps that grow after the first two mean divergence: give up
+    // early so the step controller can cut ds.
+    if (!std::isfinite(step) || (it >= 2 && step > 2.0 * last_step)) {
+      result.message = "Newton diverged";
+      return result;
+    }
+    result.y -= delta;
+    result.iterations = it + 1;
+    last_step = step;
+  }
+  std::ostringstream msg;
+  msg << "Newton did not converge in " << options.max_newton_iterations
+      << " iterations (residual " << result.residual_norm << ")";
+  result.message = msg.str();
+  return result;
+}
+
+namespace {
+
+// TinySolver's view of the bordered system: residuals h(y), Jacobian [G_y; r^T].
+struct BorderedCost {
+  using Scalar = double;
+  enum { NUM_RESIDUALS = Eigen::Dynamic, NUM_PARAMETERS = Eigen::Dynamic };
+  const ContinuationProblem& problem;
+  const Vector& y_pred;
+  const Vector& r;
+  int NumResiduals() const { return problem.size(); }
+  int NumParameters() const { return problem.size(); }
+  bool operator()(const double* parameters, double* residuals, double* jacobian) const {
+    const Eigen::Map<const Vector> y(parameters, problem.size());
+    Eigen::Map<Vector>(residuals, problem.size()) = bordered_residual(problem, y, y_pred, r);
+    if (jacobian) {
+      Eigen::Map<Matrix> J(jacobian, problem.size(), problem.size());
+      J.topRows(problem.equations()) = problem.jacobian(y);
+      J.bottomRows(1) = r.transpose();
+    }
+    return Eigen::Map<const Vector>(residuals, problem.size()).allFinite();
+  }
+};
+
+}  // namespace
+
+Correction correct_damped(const ContinuationProblem& problem, const Vector& y_pred,
+                          const Vector& r, const ContinuationOptions& options) {
+  BorderedCost cost{problem, y_pred, r};
+  ceres::TinySolver<BorderedCost> solver;
+  solver.options.max_num_iterations = 200;
+  solver.options.gradient_tolerance = 1e-14;
+  solver.options.parameter_tolerance = 1e-14;
+  Vector y = y_pred;
+  solver.Solve(cost, &y);
+  ContinuationOptions polish = options;
+  polish.max_newton_iterations = std::max(options.max_newton_iterations, 20);
+  return correct(problem, y, r, polish);
+}
+
+}  // namespace saltus

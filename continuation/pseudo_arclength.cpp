@@ -1,0 +1,288 @@
+#include "continuation/pseudo_arclength.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+
+#include <boost/math/tools/toms748_solve.hpp>
+
+#include "continuation/corrector.h"
+
+namespace saltus {
+
+bool tangent_at(const ContinuationProblem& problem, const Vector& y, const Vector& r,
+                BorderedJacobian* jacobian, Vector* tangent) {
+  if (!factor_bordered(problem, y, r, jacobian)) return false;
+  Vector e = Vector::Zero(problem.size());
+  e[problem.size() - 1] = 1.0;
+  *tangent = jacobian->solve(e);
+  const double norm = tangent->norm();
+  if (!(norm > 0.0) || !std::isfinite(norm)) return false;
+  *tangent /= norm;
+  return true;
+}
+
+namespace {
+
+// Leaving a bounded component ends the branch: min(y_k - lo, hi - y_k) is
+// positive inside and changes sign on the way out.
+class BoundTest : public TestFunction {
+ public:
+  BoundTest(int index, std::string component, Bound bound)
+      : index_(index), component_(std::move(component)), bound_(bound) {}
+  std::string type() const override { return "EP"; }
+  std::string name() const override { return "EP(" + component_ + ")"; }
+  double value(const PointContext& point) const override {
+    const double v = point.y[index_];
+    return std::min(v - bound_.min, bound_.max - v);
+  }
+  bool stops_branch() const override { return true; }
+
+ private:
+  int index_;
+  std::string component_;
+  Bound bound_;
+};
+
+struct Evaluated {
+  Vector y, tangent;
+  double value = 0.0;
+};
+
+// The zero of one test function between y0 (s = 0) and the next point (s = s1),
+// on corrected points y(s) with t0.(y - y0) = s.
+SpecialPoint locate(const ContinuationProblem& problem, const TestFunction& test, const Vector& y0,
+                    const Vector& t0, double s1, double tau0, double tau1,
+                    const ContinuationOptions& options, const Vector& y1, const Vector& t1) {
+  std::map<double, Evaluated> seen;
+  seen[0.0] = {y0, t0, tau0};
+  seen[s1] = {y1, t1, tau1};
+  auto phi = [&](double s) {
+    Correction c = correct(problem, y0 + s * t0, t0, options);
+    if (!c.converged) throw std::runtime_error(c.message);
+    BorderedJacobian jacobian;
+    Vector t;
+    // At a singular point (the branch point itself) keep t0: the determinant
+    // there is zero, which is what the bracket is after.
+    if (!tangent_at(problem, c.y, t0, &jacobian, &t)) t = t0;
+    const double v = test.value(PointContext{problem, c.y, t, jacobian});
+    seen[s] = {c.y, t, v};
+    return v;
+  };
+  SpecialPoint sp;
+  sp.type = test.type();
+  sp.name = test.name();
+  double a = 0.0, b = s1;
+  try {
+    boost::uintmax_t iterations = options.max_event_iterations;
+    auto tolerance = [&](double lo, double hi) { return std::abs(hi - lo) <= options.event_tolerance; };
+    std::tie(a, b) = boost::math::tools::toms748_solve(phi, 0.0, s1, tau0, tau1, tolerance, iterations);
+    const bool converged = std::abs(b - a) <= options.event_tolerance;
+    sp.status = converged ? EventStatus::kLocated : EventStatus::kBracketed;
+  } catch (const std::exception&) {
+    // The corrector failed inside the bracket: report the bracket we have.
+    sp.status = EventStatus::kBracketed;
+    // Narrowest known bracket: the last evaluated points on either side.
+    a = 0.0, b = s1;
+    for (const auto& [s, e] : seen) {
+      if ((e.value > 0) == (tau0 > 0)) a = std::max(a, s);
+      else b = std::min(b, s);
+    }
+  }
+  const Evaluated& ea = seen.at(a);
+  const Evaluated& eb = seen.at(b);
+  const Evaluated& best = std::abs(ea.value) <= std::abs(eb.value) ? ea : eb;
+  sp.y = best.y;
+  sp.tangent = best.tangent;
+  sp.test_value = best.value;
+  sp.precision = std::abs(b - a);
+  return sp;
+}
+
+Vector initial_tangent(const ContinuationProblem& problem, const Vector& y, int direction) {
+  const int n = problem.state_size();
+  Vector t;
+  if (problem.is_sparse()) {
+    // [G_y; e_p^T] t = e_last: fine unless the start is a fold in p.
+    BorderedJacobian jacobian;
+    Vector e = Vector::Zero(problem.size());
+    e[n] = 1.0;
+    if (!tangent_at(problem, y, e, &jacobian, &t)) return {};
+  } else {
+    // The null vector of G_y (m x (m+1)) is the last column of Q in G_y^T = QR.
+    const Matrix J = problem.jacobian(y);
+    Eigen::HouseholderQR<Matrix> qr(J.transpose());
+    const Matrix Q = qr.householderQ() * Matrix::Identity(problem.size(), problem.size());
+    t = Q.col(problem.size() - 1);
+  }
+  int k = n;
+  if (std::abs(t[k]) < 1e-12) t.cwiseAbs().maxCoeff(&k);
+  if (t[k] * direction < 0) t = -t;
+  return t;
+}
+
+std::string format_y(const ContinuationProblem& problem, const Vector& y) {
+  std::ostringstream out;
+  const auto names = problem.names();
+  for (int i = 0; i < y.size() && i < 6; ++i) out << (i ? ", " : "") << names[i] << " = " << y[i];
+  if (y.size() > 6) out << ", ...";
+  return out.str();
+}
+
+}  // namespace
+
+Branch continue_branch(const ContinuationProblem& problem, const Vector& y_start,
+                       const ContinuationOptions& options, const TestFunctions& user_tests,
+                       const Vector* start_tangent) {
+  if (const std::string why = options.check(); !why.empty())
+    throw std::invalid_argument("continuation options: " + why);
+  if (y_start.size() != problem.size())
+    throw std::invalid_argument("start point has " + std::to_string(y_start.size()) +
+                                " components, the problem has " + std::to_string(problem.size()));
+  if (!y_start.allFinite())
+    throw std::invalid_argument("start point is not finite: " + format_y(problem, y_start));
+
+  Branch branch;
+  branch.names = problem.names();
+  branch.state_size = problem.state_size();
+  branch.parameter_names = problem.system().parameter_names();
+  branch.parameters = problem.parameters();
+  branch.free_parameters = problem.free_parameters();
+  branch.options = options;
+
+  TestFunctions tests = user_tests;
+  for (const auto& [name, bound] : options.bounds) {
+    auto it = std::find(branch.names.begin(), branch.names.end(), name);
+    if (it == branch.names.end())
+      throw std::invalid_argument("bounds name '" + name + "', which is not a component of the branch");
+    tests.push_back(std::make_shared<BoundTest>(static_cast<int>(it - branch.names.begin()), name, bound));
+  }
+  for (const auto& t : tests) branch.test_names.push_back(t->name());
+
+  // The start point.
+  const int n = problem.state_size();
+  Vector y = y_start, t;
+  int start_iterations = 0;
+  if (!start_tangent) {
+    Vector fix = Vector::Zero(problem.size());
+    fix[n] = 1.0;
+    Correction c = correct(problem, y_start, fix, options);
+    if (!c.converged && !problem.is_sparse()) c = correct_damped(problem, y_start, fix, options);
+    if (!c.converged) {
+      branch.stop_reason = StopReason::kStartNotConverged;
+      std::ostringstream msg;
+      msg << "the start point (" << format_y(problem, y_start)
+          << ") is not near a solution: " << c.message << "; residual |G| = " << c.residual_norm
+          << ". Give a start point closer to a solution.";
+      branch.message = msg.str();
+      return branch;
+    }
+    y = c.y;
+    start_iterations = c.iterations;
+    t = initial_tangent(problem, y, options.direction);
+  } else {
+    if (start_tangent->size() != problem.size())
+      throw std::invalid_argument("start tangent has the wrong size");
+    t = start_tangent->normalized();
+  }
+  BorderedJacobian jacobian;
+  Vector t_checked;
+  const bool regular = t.size() > 0 && tangent_at(problem, y, t, &jacobian, &t_checked);
+  if (!regular && !start_tangent) {
+    branch.stop_reason = StopReason::kSingularJacobian;
+    branch.message = "the Jacobian at the start point (" + format_y(problem, y) +
+                     ") has no one-dimensional kernel: the start is singular (a branch point?)";
+    return branch;
+  }
+  if (!start_tangent) t = t_checked;
+
+  auto test_values = [&](const Vector& yy, const Vector& tt, const BorderedJacobian& jac) {
+    std::vector<double> values;
+    for (const auto& f : tests) values.push_back(f->value(PointContext{problem, yy, tt, jac}));
+    return values;
+  };
+  // At a singular start (a branch point) the test functions are undefined.
+  BranchPoint start{y, t, 0.0, start_iterations,
+                    regular ? test_values(y, t, jacobian)
+                            : std::vector<double>(tests.size(), std::numeric_limits<double>::quiet_NaN()),
+                    ""};
+  branch.points.push_back(start);
+  problem.accept(y);
+  for (std::size_t k = 0; k < tests.size(); ++k)
+    if (tests[k]->type() == "EP" && start.tests[k] < 0) {
+      branch.stop_reason = StopReason::kBound;
+      branch.message = "the start point is outside " + tests[k]->name();
+      return branch;
+    }
+
+  double ds = options.ds;
+  bool skip_events = start_tangent != nullptr;
+  while (true) {
+    if (static_cast<int>(branch.points.size()) >= options.max_points) {
+      branch.stop_reason = StopReason::kMaxPoints;
+      branch.message = "reached max_points = " + std::to_string(options.max_points);
+      break;
+    }
+    const BranchPoint last = branch.points.back();  // a copy: events append to points
+    Correction c = correct(problem, last.y + ds * last.tangent, last.tangent, options);
+    Vector t_new;
+    bool accepted = c.converged && tangent_at(problem, c.y, last.tangent, &jacobian, &t_new) &&
+                    t_new.dot(last.tangent) >= options.min_tangent_cosine;
+    if (!accepted) {
+      if (ds * options.step_cut < options.ds_min) {
+        branch.stop_reason = StopReason::kStepTooSmall;
+        std::ostringstream msg;
+        msg << "the corrector failed at ds = " << ds << " near " << format_y(problem, last.y)
+            << (c.converged ? " (the tangent turned too much)" : ": " + c.message);
+        branch.message = msg.str();
+        break;
+      }
+      ds *= options.step_cut;
+      continue;
+    }
+    BranchPoint next{c.y, t_new, ds, c.iterations, test_values(c.y, t_new, jacobian), ""};
+
+    // Events between last and next, in order of arclength.
+    std::vector<std::pair<double, SpecialPoint>> events;
+    if (!skip_events) {
+      for (std::size_t k = 0; k < tests.size(); ++k) {
+        const double a = last.tests[k], b = next.tests[k];
+        if (!(a * b < 0.0)) continue;
+        SpecialPoint sp = locate(problem, *tests[k], last.y, last.tangent, ds, a, b, options, next.y, next.tangent);
+        events.emplace_back(last.tangent.dot(sp.y - last.y), std::move(sp));
+      }
+    }
+    skip_events = false;
+    std::sort(events.begin(), events.end(), [](const auto& p, const auto& q) { return p.first < q.first; });
+    bool stop = false;
+    for (auto& [s, sp] : events) {
+      BorderedJacobian jac;
+      tangent_at(problem, sp.y, last.tangent, &jac, &sp.tangent);
+      sp.index = static_cast<int>(branch.points.size());
+      branch.points.push_back(BranchPoint{sp.y, sp.tangent, s, 0, test_values(sp.y, sp.tangent, jac), sp.type});
+      const std::size_t k = std::find(branch.test_names.begin(), branch.test_names.end(), sp.name) - branch.test_names.begin();
+      branch.special_points.push_back(sp);
+      if (k < tests.size() && tests[k]->stops_branch()) {
+        stop = true;
+        branch.stop_reason = sp.type == "EP" ? StopReason::kBound : StopReason::kUserStop;
+        branch.message = "reached " + sp.name + " at " + format_y(problem, sp.y);
+        break;
+      }
+    }
+    if (stop) break;
+    branch.points.push_back(std::move(next));
+    problem.accept(branch.points.back().y);
+    if (options.callback && !options.callback(branch)) {
+      branch.stop_reason = StopReason::kCallback;
+      branch.message = "stopped by the callback";
+      break;
+    }
+    if (c.iterations <= options.easy_iterations) ds = std::min(ds * options.step_growth, options.ds_max);
+  }
+  return branch;
+}
+
+}  // namespace saltus

@@ -1,0 +1,48 @@
+#pragma once
+// A nonlinear system F(u) = 0 with u = (x, p): n equations in the state x (n
+// components) and the parameters p (q components). The engine sees a System;
+// users write a functor templated on its scalar and wrap it in
+// AutoDiffSystem, which differentiates it exactly with ceres::Jet.
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <Eigen/Dense>
+#include <Eigen/Sparse>
+
+namespace saltus {
+
+using Vector = Eigen::VectorXd;
+using Matrix = Eigen::MatrixXd;
+using SparseMatrix = Eigen::SparseMatrix<double>;
+
+class System {
+ public:
+  virtual ~System() = default;
+
+  virtual int state_size() const = 0;      // n
+  virtual int parameter_size() const = 0;  // q
+  int size() const { return state_size() + parameter_size(); }
+  virtual std::vector<std::string> state_names() const;      // default x0, x1, ...
+  virtual std::vector<std::string> parameter_names() const;  // default p0, p1, ...
+
+  // f = F(u), f of size n.
+  virtual void residual(const double* u, double* f) const = 0;
+  // J = dF/du, n x (n + q), exact.
+  virtual void jacobian(const double* u, Matrix* J) const = 0;
+  // True when the system knows the sparsity of its Jacobian; then
+  // sparse_jacobian() is the fast path for large n.
+  virtual bool is_sparse() const { return false; }
+  virtual void sparse_jacobian(const double* u, SparseMatrix* J) const;
+  // H = d/du (dF/du . d): the second derivative contracted with a direction d
+  // (size n + q), n x (n + q). Needed by fold curves, cusp tests and branch
+  // switching. Exact (nested jets).
+  virtual void second_derivative(const double* u, const double* d, Matrix* H) const = 0;
+
+  // Convenience wrappers on Eigen vectors.
+  Vector residual(const Vector& u) const;
+  Matrix jacobian(const Vector& u) const;
+};
+
+}  // namespace saltus

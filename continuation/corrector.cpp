@@ -9,7 +9,7 @@ namespace saltus {
 
 bool factor_bordered(const ContinuationProblem& problem, const Vector& y, const Vector& r,
                      BorderedJacobian* jacobian) {
-  if (problem.is_sparse()) return jacobian->factor(problem.sparse_jacobian(y), r);
+  if (problem.is_sparse()) return jacobian->factor(problem.sparse_jacobian(y), r, problem.state_size());
   return jacobian->factor(problem.jacobian(y), r);
 }
 

@@ -17,32 +17,99 @@ bool BorderedJacobian::factor(const Matrix& J, const Vector& r) {
   return std::isfinite(determinant_) && dense_.rcond() > 1e3 * std::numeric_limits<double>::epsilon();
 }
 
-bool BorderedJacobian::factor(const SparseMatrix& J, const Vector& r) {
+namespace {
+double saturated_determinant(double sign, double log_abs) {
+  if (!std::isfinite(log_abs)) return log_abs < 0 ? 0.0 : sign * std::numeric_limits<double>::max();
+  return log_abs < 700.0 ? sign * std::exp(log_abs) : sign * std::numeric_limits<double>::max();
+}
+}  // namespace
+
+bool BorderedJacobian::factor(const SparseMatrix& J, const Vector& r, int n) {
   sparse_ = true;
-  const int m = static_cast<int>(J.rows());
-  std::vector<Eigen::Triplet<double>> entries;
-  entries.reserve(J.nonZeros() + r.size());
-  for (int j = 0; j < J.outerSize(); ++j)
-    for (SparseMatrix::InnerIterator it(J, j); it; ++it)
-      entries.emplace_back(it.row(), j, it.value());
-  for (int j = 0; j < r.size(); ++j)
-    if (r[j] != 0.0) entries.emplace_back(m, j, r[j]);
-  SparseMatrix A(m + 1, J.cols());
+  const int N = static_cast<int>(J.cols());
+  const int k = N - n;  // bordering columns; rows: m - n of J plus r
+  // Split J into F_x and the dense borders.
+  std::vector<Eigen::Triplet<double>> core;
+  core.reserve(J.nonZeros());
+  C_.setZero(n, k);
+  R_.setZero(k, n);
+  D_.setZero(k, k);
+  for (int j = 0; j < N; ++j)
+    for (SparseMatrix::InnerIterator it(J, j); it; ++it) {
+      const int i = static_cast<int>(it.row());
+      if (i < n && j < n) core.emplace_back(i, j, it.value());
+      else if (i < n) C_(i, j - n) = it.value();
+      else if (j < n) R_(i - n, j) = it.value();
+      else D_(i - n, j - n) = it.value();
+    }
+  R_.row(k - 1) = r.head(n).transpose();
+  D_.row(k - 1) = r.tail(k).transpose();
+  Fx_.resize(n, n);
+  Fx_.setFromTriplets(core.begin(), core.end());
+
+  sparse_lu_ = std::make_unique<SparseLU>();
+  sparse_lu_->compute(Fx_);
+  if (sparse_lu_->info() == Eigen::Success) {
+    X_ = sparse_lu_->solve(C_);
+    schur_.compute(D_ - R_ * X_);
+    const double det_s = schur_.determinant();
+    blocked_ = X_.allFinite() && std::isfinite(det_s) &&
+               schur_.rcond() > 1e3 * std::numeric_limits<double>::epsilon();
+    if (blocked_) {
+      const double sign = sparse_lu_->signDeterminant() * (det_s < 0 ? -1.0 : 1.0);
+      determinant_ = det_s == 0.0 ? 0.0
+                                  : saturated_determinant(sign, sparse_lu_->logAbsDeterminant() + std::log(std::abs(det_s)));
+      return true;
+    }
+  }
+
+  // F_x singular: the whole matrix.
+  blocked_ = false;
+  std::vector<Eigen::Triplet<double>> entries = core;
+  for (int j = 0; j < k; ++j)
+    for (int i = 0; i < n; ++i)
+      if (C_(i, j) != 0.0) entries.emplace_back(i, n + j, C_(i, j));
+  for (int i = 0; i < k; ++i) {
+    for (int j = 0; j < n; ++j)
+      if (R_(i, j) != 0.0) entries.emplace_back(n + i, j, R_(i, j));
+    for (int j = 0; j < k; ++j)
+      if (D_(i, j) != 0.0) entries.emplace_back(n + i, n + j, D_(i, j));
+  }
+  SparseMatrix A(N, N);
   A.setFromTriplets(entries.begin(), entries.end());
-  sparse_lu_.compute(A);
-  if (sparse_lu_.info() != Eigen::Success) {
+  sparse_lu_ = std::make_unique<SparseLU>();
+  sparse_lu_->compute(A);
+  if (sparse_lu_->info() != Eigen::Success) {
     determinant_ = 0.0;
     return false;
   }
-  const double log_abs = sparse_lu_.logAbsDeterminant();
-  const double sign = sparse_lu_.signDeterminant();
-  determinant_ = log_abs < 700.0 ? sign * std::exp(log_abs) : sign * std::numeric_limits<double>::max();
-  return std::isfinite(log_abs);
+  determinant_ = saturated_determinant(sparse_lu_->signDeterminant(), sparse_lu_->logAbsDeterminant());
+  return std::isfinite(sparse_lu_->logAbsDeterminant());
+}
+
+Vector BorderedJacobian::apply(const Vector& x) const {
+  const int n = static_cast<int>(Fx_.rows());
+  Vector y(x.size());
+  y.head(n) = Fx_ * x.head(n) + C_ * x.tail(x.size() - n);
+  y.tail(x.size() - n) = R_ * x.head(n) + D_ * x.tail(x.size() - n);
+  return y;
+}
+
+Vector BorderedJacobian::solve_blocks(const Vector& b) const {
+  const int n = static_cast<int>(Fx_.rows());
+  const Vector z = sparse_lu_->solve(b.head(n));
+  Vector x(b.size());
+  x.tail(b.size() - n) = schur_.solve(b.tail(b.size() - n) - R_ * z);
+  x.head(n) = z - X_ * x.tail(b.size() - n);
+  return x;
 }
 
 Vector BorderedJacobian::solve(const Vector& b) const {
-  if (sparse_) return sparse_lu_.solve(b);
-  return dense_.solve(b);
+  if (!sparse_) return dense_.solve(b);
+  if (!blocked_) return sparse_lu_->solve(b);
+  Vector x = solve_blocks(b);
+  x += solve_blocks(b - apply(x));
+  return x;
 }
 
 }  // namespace saltus

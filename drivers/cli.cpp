@@ -1,0 +1,106 @@
+#include "drivers/cli.h"
+
+#include <chrono>
+#include <iomanip>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+
+#include "drivers/continue_command.h"
+
+namespace saltus::drivers {
+
+namespace {
+
+// A progress line on stderr once a run has taken more than a second: updated
+// in place on a terminal, one line every few seconds in a log.
+class ProgressLine {
+ public:
+  explicit ProgressLine(std::ostream& err) : err_(err), tty_(::isatty(STDERR_FILENO)) {}
+  ~ProgressLine() {
+    if (printed_ && tty_) err_ << '\n';
+  }
+  void operator()(const std::string& name, const Branch& branch) {
+    using namespace std::chrono;
+    const auto now = steady_clock::now();
+    if (now - start_ < seconds(1) || now - last_ < milliseconds(tty_ ? 200 : 3000)) return;
+    last_ = now;
+    printed_ = true;
+    const auto& p = branch.points.back();
+    err_ << (tty_ ? "\r" : "") << "saltus: " << name << ": point " << branch.points.size() << ", "
+         << branch.names[branch.state_size] << " = " << std::setprecision(8)
+         << p.y[branch.state_size] << ", ds = " << std::setprecision(3) << p.ds << ", "
+         << branch.special_points.size() << " special point(s)" << (tty_ ? "   " : "\n") << std::flush;
+  }
+
+ private:
+  std::ostream& err_;
+  bool tty_;
+  bool printed_ = false;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now(), last_{};
+};
+
+int continue_command(const std::string& file, const std::string& out_dir, bool json, std::ostream& out,
+                     std::ostream& err) {
+  const RunFile run = read_run_file(file);
+  ProgressLine progress(err);
+  const auto branches = run_continuation(run, std::ref(progress));
+  const Branch& first = branches.front().branch;
+  if (!first.ok()) {
+    err << "saltus continue: " << run.path.string() << ": " << first.message << '\n';
+    return 2;
+  }
+  const std::filesystem::path dir =
+      out_dir.empty() ? std::filesystem::path("out") / run.name : std::filesystem::path(out_dir);
+  std::vector<std::string> warnings;
+  const auto files = write_outputs(run, branches, dir, &warnings);
+  for (const auto& w : warnings) err << "saltus continue: warning: " << w << '\n';
+  if (json) {
+    out << summarize(run, branches).dump(2) << '\n';
+  } else {
+    for (const auto& [name, branch] : branches) {
+      out << name << ": " << branch.points.size() << " points, " << to_string(branch.stop_reason) << " ("
+          << branch.message << ")\n";
+      for (const auto& s : branch.special_points) {
+        out << "  " << std::setw(2) << s.type << "  " << to_string(s.status);
+        for (const auto& [k, v] : branch.parameters_at(s.y)) out << "  " << k << " = " << std::setprecision(12) << v;
+        out << "  (precision " << std::setprecision(2) << s.precision << ")\n";
+      }
+    }
+    out << "wrote " << files.size() << " files to " << dir.string() << '\n';
+  }
+  return 0;
+}
+
+}  // namespace
+
+int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  CLI::App app{"saltus: bifurcation analysis of smooth and non-smooth mechanical systems"};
+  app.require_subcommand(1);
+  std::string file, out_dir;
+  bool json = false;
+  auto* cont = app.add_subcommand("continue", "Follow a branch of solutions of F(x, p) = 0 defined in a run file");
+  cont->add_option("RUNFILE", file, "JSON run file")->required()->check(CLI::ExistingFile);
+  cont->add_option("--out", out_dir, "output folder (default out/<name>)");
+  cont->add_flag("--json", json, "print the summary JSON to stdout");
+  cont->footer(kRunFileHelp);
+
+  std::vector<std::string> reversed(args.rbegin(), args.rend());
+  try {
+    app.parse(reversed);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e, out, err);
+  }
+  try {
+    if (*cont) return continue_command(file, out_dir, json, out, err);
+  } catch (const RunFileError& e) {
+    err << "saltus: " << e.what() << '\n';
+    return 1;
+  } catch (const std::exception& e) {
+    err << "saltus: error: " << e.what() << '\n';
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace saltus::drivers

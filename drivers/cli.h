@@ -1,0 +1,15 @@
+#pragma once
+// The `saltus` command line. run_cli() is main() without the process: the
+// tests call it with arguments and streams.
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace saltus::drivers {
+
+// Exit codes: 0 success, 1 invalid input (run file, options), 2 a numerical
+// failure the user must act on (a start point that does not converge).
+int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+
+}  // namespace saltus::drivers

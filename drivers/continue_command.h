@@ -1,0 +1,40 @@
+#pragma once
+// `saltus continue RUNFILE`: the first branch, then optionally the fold curve
+// from one of its folds and the crossing branch at one of its branch points;
+// each branch as CSV, a summary JSON and figures in the output folder.
+
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "continuation/branch.h"
+#include "drivers/run_file.h"
+
+namespace saltus::drivers {
+
+struct NamedBranch {
+  std::string name;  // "branch", "fold_curve", "switched"
+  Branch branch;
+};
+
+// Called after every point of every branch (for progress lines).
+using Progress = std::function<void(const std::string& branch_name, const Branch& branch)>;
+
+// Runs the study. Throws RunFileError when the run file asks for something the
+// branch does not have (a fold curve from an LP that was not found, ...).
+std::vector<NamedBranch> run_continuation(const RunFile& run, const Progress& progress = {});
+
+// The summary: stop_reason, message and points of the first branch,
+// special_points of all branches (each with its "branch"), and "branches".
+nlohmann::ordered_json summarize(const RunFile& run, const std::vector<NamedBranch>& branches);
+
+// Writes <name>.csv per branch, summary.json and the figures into dir
+// (created if needed). Returns the files written; figure problems go to *warnings.
+std::vector<std::filesystem::path> write_outputs(const RunFile& run, const std::vector<NamedBranch>& branches,
+                                                 const std::filesystem::path& dir,
+                                                 std::vector<std::string>* warnings);
+
+}  // namespace saltus::drivers

@@ -1,0 +1,102 @@
+#include "drivers/output.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iomanip>
+#include <stdexcept>
+#include <unistd.h>
+
+namespace saltus::drivers {
+
+namespace fs = std::filesystem;
+
+void write_file_atomically(const fs::path& path, const std::function<void(std::ostream&)>& write) {
+  const fs::path tmp = path.string() + ".tmp" + std::to_string(::getpid());
+  {
+    std::ofstream out(tmp);
+    if (!out) throw std::runtime_error("cannot write " + tmp.string());
+    write(out);
+    out.flush();
+    if (!out) {
+      fs::remove(tmp);
+      throw std::runtime_error("writing " + path.string() + " failed");
+    }
+  }
+  fs::rename(tmp, path);
+}
+
+namespace {
+std::string quoted(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("''") : std::string(1, c);
+  return out + "'";
+}
+}  // namespace
+
+std::vector<fs::path> draw(const Figure& figure, const fs::path& dir, const std::string& stem,
+                           std::string* warning) {
+  std::vector<fs::path> made;
+  const fs::path data = dir / (stem + ".dat");
+  write_file_atomically(data, [&](std::ostream& out) {
+    out << std::setprecision(12);
+    // One gnuplot index per series, then the labels.
+    for (const auto& s : figure.series) {
+      out << "# " << s.title << "\n";
+      for (const auto& [x, y] : s.points) out << x << ' ' << y << '\n';
+      out << "\n\n";
+    }
+    out << "# labels\n";
+    for (const auto& l : figure.labels) out << l.x << ' ' << l.y << ' ' << l.text << '\n';
+    if (figure.labels.empty()) out << "nan nan none\n";
+  });
+  made.push_back(data);
+
+  const fs::path script = dir / (stem + ".gp");
+  const std::string tmp_suffix = ".tmp" + std::to_string(::getpid());
+  write_file_atomically(script, [&](std::ostream& out) {
+    out << "# gnuplot script written by saltus; run `gnuplot " << stem << ".gp` in this folder\n"
+        << "set title " << quoted(figure.title) << " noenhanced\n"
+        << "set xlabel " << quoted(figure.xlabel) << " noenhanced\n"
+        << "set ylabel " << quoted(figure.ylabel) << " noenhanced\n"
+        << "set grid lc rgb '#dddddd'\nset key below\nset offsets graph 0.03, graph 0.03, graph 0.05, graph 0.05\n"
+        << "set style line 1 lc rgb '#1f77b4' lw 2\nset style line 2 lc rgb '#ff7f0e' lw 2\n"
+        << "set style line 3 lc rgb '#2ca02c' lw 2\nset style line 4 lc rgb '#9467bd' lw 2\n"
+        << "do for [format in 'png svg'] {\n"
+        << "  if (format eq 'png') { set terminal pngcairo size 960,640 font ',11' }\n"
+        << "  else { set terminal svg size 960,640 font 'sans,11' }\n"
+        << "  set output sprintf('%s.%s" << tmp_suffix << "', " << quoted(stem) << ", format)\n"
+        << "  plot ";
+    for (std::size_t i = 0; i < figure.series.size(); ++i)
+      out << quoted(stem + ".dat") << " index " << i << " using 1:2 with lines ls " << (i % 4 + 1)
+          << " title " << quoted(figure.series[i].title) << " noenhanced, ";
+    const std::size_t labels = figure.series.size();
+    out << quoted(stem + ".dat") << " index " << labels
+        << " using 1:2 with points pt 7 ps 1.3 lc rgb '#d62728' title 'special points', "
+        << quoted(stem + ".dat") << " index " << labels
+        << " using 1:2:3 with labels offset 1.2,0.8 font ',10' noenhanced notitle\n"
+        << "  unset output\n}\n";
+  });
+  made.push_back(script);
+
+  const std::string command = "cd " + quoted(dir.string()) + " && gnuplot " + quoted(stem + ".gp") + " 2>&1";
+  std::string output;
+  if (FILE* pipe = ::popen(command.c_str(), "r")) {
+    char buffer[256];
+    while (std::fgets(buffer, sizeof buffer, pipe)) output += buffer;
+    const int status = ::pclose(pipe);
+    if (status == 0) {
+      for (const char* format : {"png", "svg"}) {
+        const fs::path final = dir / (stem + "." + format);
+        fs::rename(dir / (stem + "." + format + tmp_suffix), final);
+        made.push_back(final);
+      }
+      return made;
+    }
+  }
+  for (const char* format : {"png", "svg"}) fs::remove(dir / (stem + "." + format + tmp_suffix));
+  if (warning) *warning = "gnuplot failed, figure " + stem + " not drawn: " + output;
+  return made;
+}
+
+}  // namespace saltus::drivers

@@ -1,0 +1,39 @@
+#pragma once
+// Files a run writes are replaced whole or not at all: each is written to a
+// temporary name in the same folder and renamed into place, so an error or an
+// interrupted run never leaves a half-written file.
+
+#include <filesystem>
+#include <functional>
+#include <ostream>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace saltus::drivers {
+
+void write_file_atomically(const std::filesystem::path& path,
+                           const std::function<void(std::ostream&)>& write);
+
+// A figure of curves y(x) with labelled points, drawn by gnuplot from files.
+struct Figure {
+  std::string title, xlabel, ylabel;
+  struct Series {
+    std::string title;
+    std::vector<std::pair<double, double>> points;
+  };
+  std::vector<Series> series;
+  struct Label {
+    double x, y;
+    std::string text;
+  };
+  std::vector<Label> labels;
+};
+
+// Writes <stem>.dat and <stem>.gp into dir and runs gnuplot on them to make
+// <stem>.png and <stem>.svg. Returns the files made; on a gnuplot failure
+// returns the data files only and sets *warning.
+std::vector<std::filesystem::path> draw(const Figure& figure, const std::filesystem::path& dir,
+                                        const std::string& stem, std::string* warning);
+
+}  // namespace saltus::drivers

@@ -1,0 +1,341 @@
+#include "drivers/run_file.h"
+
+#include <cmath>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "continuation/autodiff_system.h"
+#include "models/bratu.h"
+#include "models/expression_system.h"
+#include "models/normal_forms.h"
+
+namespace saltus::drivers {
+
+using Json = nlohmann::ordered_json;
+
+const char* const kRunFileHelp = R"(Run file keys (JSON):
+  name           string   name of the run (default: the file name without .json)
+  description    string   free text
+  unknowns       [string] names of the unknowns x
+  parameters     {name: number}  every parameter with its start value (order kept)
+  equations      [string] one expression per unknown; F(x, p) = 0. Operators + - * / ^,
+                          functions sin cos tan asin acos atan sinh cosh tanh exp log
+                          sqrt abs atan2 pow min max, constants pi e
+  start          {name: number}  start value of every unknown (a guess: it is corrected)
+  model          string   instead of unknowns/equations: a built-in system, "bratu"
+                          (options: n), "cusp" or "pitchfork"
+  model_options  object   options of the built-in model, e.g. {"n": 1000}
+  continuation   object   the first branch:
+    parameter    string   the continuation parameter (or "parameters": [one name])
+    direction    +1 | -1  initial direction of the parameter (default +1)
+    bounds       {name: [min, max]}  the branch ends ("EP") where a component leaves;
+                          null for an open side
+    ds, ds_min, ds_max    step in arclength (defaults 0.01, 1e-8, 0.1)
+    step_growth, step_cut, easy_iterations, max_points (default 500),
+    newton_tolerance, residual_tolerance, max_newton_iterations,
+    min_tangent_cosine, event_tolerance (default 1e-10), max_event_iterations
+    detect       [string] built-in test functions: "LP" (folds), "BP" (branch
+                          points); default both
+  events         [{name, expression, stop}]  user test functions: a "UZ" point where
+                          the expression (of unknowns and parameters) changes sign;
+                          with "stop": true the branch ends there
+  fold_curve     object   continue the fold curve from the n-th LP of the first branch:
+                          "from" (default 1), "parameters": [p1, p2], plus any
+                          continuation option; cusp points ("CP") are located on it
+  switch_branch  object   continue the crossing branch at the n-th BP: "from"
+                          (default 1), plus any continuation option
+  plot           {x, y}   axes of the figure: component names; y may be "max" (max |x_i|)
+                          or "norm" (|x|_2 / sqrt(n)). Default: the parameter and the
+                          first unknown (or "max" when there are several)
+Output folder: branch.csv (and fold_curve.csv, switched.csv), summary.json,
+branch.png/.svg (and fold_curve.png/.svg) with the gnuplot scripts that drew them.)";
+
+namespace {
+
+[[noreturn]] void fail(const std::filesystem::path& path, const std::string& what) {
+  throw RunFileError("run file " + path.string() + ": " + what);
+}
+
+double number(const Json& value, const std::filesystem::path& path, const std::string& key) {
+  if (value.is_null()) fail(path, "'" + key + "' is null; give a finite number");
+  if (!value.is_number()) fail(path, "'" + key + "' must be a number, got " + value.dump());
+  const double v = value.get<double>();
+  if (!std::isfinite(v)) fail(path, "'" + key + "' is not finite; give a finite number");
+  return v;
+}
+
+std::string string(const Json& value, const std::filesystem::path& path, const std::string& key) {
+  if (!value.is_string()) fail(path, "'" + key + "' must be a string, got " + value.dump());
+  return value.get<std::string>();
+}
+
+std::vector<std::string> strings(const Json& value, const std::filesystem::path& path,
+                                 const std::string& key) {
+  if (!value.is_array()) fail(path, "'" + key + "' must be a list of strings, got " + value.dump());
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < value.size(); ++i)
+    out.push_back(string(value[i], path, key + "[" + std::to_string(i) + "]"));
+  return out;
+}
+
+void only_keys(const Json& object, const std::set<std::string>& allowed,
+               const std::filesystem::path& path, const std::string& where) {
+  for (const auto& [key, value] : object.items())
+    if (!allowed.count(key)) {
+      std::string list;
+      for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
+      fail(path, "unknown key '" + where + key + "' (known: " + list + ")");
+    }
+}
+
+const std::set<std::string> kOptionKeys = {
+    "ds", "ds_min", "ds_max", "step_growth", "step_cut", "easy_iterations", "max_points",
+    "direction", "newton_tolerance", "residual_tolerance", "max_newton_iterations",
+    "min_tangent_cosine", "event_tolerance", "max_event_iterations", "bounds"};
+
+int integer(const Json& value, const std::filesystem::path& path, const std::string& key) {
+  const double v = number(value, path, key);
+  if (v != std::floor(v) || std::abs(v) > 1e9) fail(path, "'" + key + "' must be an integer, got " + value.dump());
+  return static_cast<int>(v);
+}
+
+// Reads the continuation options present in `object` over `base`.
+ContinuationOptions read_options(const Json& object, ContinuationOptions base,
+                                 const std::filesystem::path& path, const std::string& where) {
+  auto real = [&](const char* key, double* field) {
+    if (object.contains(key)) *field = number(object[key], path, where + key);
+  };
+  auto whole = [&](const char* key, int* field) {
+    if (object.contains(key)) *field = integer(object[key], path, where + key);
+  };
+  real("ds", &base.ds);
+  real("ds_min", &base.ds_min);
+  real("ds_max", &base.ds_max);
+  real("step_growth", &base.step_growth);
+  real("step_cut", &base.step_cut);
+  whole("easy_iterations", &base.easy_iterations);
+  whole("max_points", &base.max_points);
+  whole("direction", &base.direction);
+  real("newton_tolerance", &base.newton_tolerance);
+  real("residual_tolerance", &base.residual_tolerance);
+  whole("max_newton_iterations", &base.max_newton_iterations);
+  real("min_tangent_cosine", &base.min_tangent_cosine);
+  real("event_tolerance", &base.event_tolerance);
+  whole("max_event_iterations", &base.max_event_iterations);
+  if (object.contains("bounds")) {
+    const Json& bounds = object["bounds"];
+    if (!bounds.is_object()) fail(path, "'" + where + "bounds' must be an object {name: [min, max]}");
+    base.bounds.clear();
+    for (const auto& [name, range] : bounds.items()) {
+      const std::string key = where + "bounds." + name;
+      if (!range.is_array() || range.size() != 2) fail(path, "'" + key + "' must be [min, max]");
+      Bound b;
+      if (!range[0].is_null()) b.min = number(range[0], path, key + "[0]");
+      if (!range[1].is_null()) b.max = number(range[1], path, key + "[1]");
+      base.bounds[name] = b;
+    }
+  }
+  if (const std::string why = base.check(); !why.empty()) fail(path, "'" + where + "': " + why);
+  return base;
+}
+
+// The built-in systems a run file can name with "model".
+std::shared_ptr<const System> built_in_model(const std::string& name, const Json& options,
+                                             const std::filesystem::path& path) {
+  if (name == "bratu") {
+    only_keys(options, {"n"}, path, "model_options.");
+    models::Bratu bratu;
+    if (options.contains("n")) bratu.n = integer(options["n"], path, "model_options.n");
+    if (bratu.n < 1) fail(path, "'model_options.n' must be at least 1, got " + std::to_string(bratu.n));
+    return make_system(bratu);
+  }
+  only_keys(options, {}, path, "model_options.");
+  if (name == "cusp") return make_system(models::Cusp{});
+  if (name == "pitchfork") return make_system(models::Pitchfork{});
+  fail(path, "unknown model '" + name + "' (known: bratu, cusp, pitchfork)");
+}
+
+FollowUp read_follow_up(const Json& object, const ContinuationOptions& base, bool needs_parameters,
+                        const std::filesystem::path& path, const std::string& where) {
+  if (!object.is_object()) fail(path, "'" + where + "' must be an object");
+  std::set<std::string> allowed = kOptionKeys;
+  allowed.insert("from");
+  if (needs_parameters) allowed.insert("parameters");
+  only_keys(object, allowed, path, where + ".");
+  FollowUp f;
+  if (object.contains("from")) f.from = integer(object["from"], path, where + ".from");
+  if (f.from < 1) fail(path, "'" + where + ".from' must be 1 or more");
+  if (needs_parameters) {
+    if (!object.contains("parameters")) fail(path, "'" + where + ".parameters' is missing: give two parameter names");
+    f.parameters = strings(object["parameters"], path, where + ".parameters");
+    if (f.parameters.size() != 2) fail(path, "'" + where + ".parameters' must name two parameters");
+  }
+  ContinuationOptions inherited = base;
+  inherited.bounds.clear();
+  f.options = read_options(object, inherited, path, where + ".");
+  return f;
+}
+
+}  // namespace
+
+RunFile parse_run_file(const std::string& text, const std::filesystem::path& path) {
+  Json json;
+  try {
+    json = Json::parse(text);
+  } catch (const Json::parse_error& e) {
+    std::string hint;
+    if (text.find("NaN") != std::string::npos || text.find("Infinity") != std::string::npos)
+      hint = " (JSON has no NaN or Infinity: give finite numbers)";
+    fail(path, std::string("not valid JSON: ") + e.what() + hint);
+  }
+  if (!json.is_object()) fail(path, "the top level must be an object");
+  only_keys(json, {"name", "description", "unknowns", "parameters", "equations", "start", "model",
+                   "model_options", "continuation", "events", "fold_curve", "switch_branch", "plot"},
+            path, "");
+
+  RunFile run;
+  run.path = path;
+  run.name = json.contains("name") ? string(json["name"], path, "name") : path.stem().string();
+  if (json.contains("description")) run.description = string(json["description"], path, "description");
+
+  // The system.
+  std::vector<std::string> unknowns, parameters;
+  Json parameter_values = json.value("parameters", Json::object());
+  if (!parameter_values.is_object()) fail(path, "'parameters' must be an object {name: value}");
+  if (json.contains("model")) {
+    if (json.contains("equations") || json.contains("unknowns"))
+      fail(path, "give either 'model' or 'unknowns' with 'equations', not both");
+    run.system = built_in_model(string(json["model"], path, "model"),
+                                json.value("model_options", Json::object()), path);
+    unknowns = run.system->state_names();
+    parameters = run.system->parameter_names();
+  } else {
+    if (!json.contains("unknowns")) fail(path, "'unknowns' is missing (or name a built-in 'model')");
+    if (!json.contains("equations")) fail(path, "'equations' is missing");
+    unknowns = strings(json["unknowns"], path, "unknowns");
+    for (const auto& [name, value] : parameter_values.items()) parameters.push_back(name);
+    try {
+      run.system = models::make_expression_system(unknowns, parameters,
+                                                  strings(json["equations"], path, "equations"));
+    } catch (const std::invalid_argument& e) {
+      fail(path, e.what());
+    }
+  }
+  const int n = static_cast<int>(unknowns.size());
+
+  // Parameter values: every expression parameter is given; model parameters default to 0.
+  run.parameters = Vector::Zero(static_cast<int>(parameters.size()));
+  for (const auto& [name, value] : parameter_values.items()) {
+    auto it = std::find(parameters.begin(), parameters.end(), name);
+    if (it == parameters.end()) fail(path, "'parameters." + name + "' is not a parameter of the model");
+    run.parameters[it - parameters.begin()] = number(value, path, "parameters." + name);
+  }
+
+  // Start values: required for expression systems, default 0 for models.
+  run.start_state = Vector::Zero(n);
+  const Json start = json.value("start", Json::object());
+  if (!start.is_object()) fail(path, "'start' must be an object {unknown: value}");
+  for (const auto& [name, value] : start.items())
+    if (std::find(unknowns.begin(), unknowns.end(), name) == unknowns.end())
+      fail(path, "'start." + name + "' is not an unknown");
+  for (int i = 0; i < n; ++i) {
+    if (start.contains(unknowns[i]))
+      run.start_state[i] = number(start[unknowns[i]], path, "start." + unknowns[i]);
+    else if (!json.contains("model"))
+      fail(path, "'start." + unknowns[i] + "' is missing: give a start value for every unknown");
+  }
+
+  // The first branch.
+  if (!json.contains("continuation")) fail(path, "'continuation' is missing");
+  const Json& c = json["continuation"];
+  if (!c.is_object()) fail(path, "'continuation' must be an object");
+  std::set<std::string> allowed = kOptionKeys;
+  allowed.insert({"parameter", "parameters", "detect"});
+  only_keys(c, allowed, path, "continuation.");
+  if (c.contains("parameter")) run.continuation_parameters = {string(c["parameter"], path, "continuation.parameter")};
+  else if (c.contains("parameters")) run.continuation_parameters = strings(c["parameters"], path, "continuation.parameters");
+  if (run.continuation_parameters.size() != 1)
+    fail(path, "'continuation.parameter' must name exactly one parameter");
+  if (std::find(parameters.begin(), parameters.end(), run.continuation_parameters[0]) == parameters.end())
+    fail(path, "'continuation.parameter' = '" + run.continuation_parameters[0] + "' is not a parameter");
+  run.options = read_options(c, ContinuationOptions{}, path, "continuation.");
+  if (c.contains("detect")) {
+    const auto detect = strings(c["detect"], path, "continuation.detect");
+    run.detect_folds = run.detect_branch_points = false;
+    for (const auto& d : detect) {
+      if (d == "LP") run.detect_folds = true;
+      else if (d == "BP") run.detect_branch_points = true;
+      else fail(path, "'continuation.detect' has '" + d + "'; known: LP, BP");
+    }
+  }
+
+  std::vector<std::string> names = unknowns;
+  names.insert(names.end(), parameters.begin(), parameters.end());
+  for (const auto& [name, bound] : run.options.bounds)
+    if (name != run.continuation_parameters[0] && std::find(unknowns.begin(), unknowns.end(), name) == unknowns.end())
+      fail(path, "'continuation.bounds." + name + "' names neither an unknown nor the continuation parameter");
+
+  if (json.contains("events")) {
+    const Json& events = json["events"];
+    if (!events.is_array()) fail(path, "'events' must be a list of {name, expression, stop}");
+    for (std::size_t i = 0; i < events.size(); ++i) {
+      const std::string where = "events[" + std::to_string(i) + "]";
+      const Json& e = events[i];
+      if (!e.is_object()) fail(path, "'" + where + "' must be an object");
+      only_keys(e, {"name", "expression", "stop"}, path, where + ".");
+      if (!e.contains("expression")) fail(path, "'" + where + ".expression' is missing");
+      UserEvent event;
+      const std::string text = string(e["expression"], path, where + ".expression");
+      event.name = e.contains("name") ? string(e["name"], path, where + ".name") : text;
+      if (e.contains("stop")) {
+        if (!e["stop"].is_boolean()) fail(path, "'" + where + ".stop' must be true or false");
+        event.stop = e["stop"].get<bool>();
+      }
+      try {
+        event.expression = models::Expression::parse(text, names);
+      } catch (const models::ExpressionError& err) {
+        fail(path, "'" + where + ".expression': " + err.what());
+      }
+      run.events.push_back(std::move(event));
+    }
+  }
+
+  if (json.contains("fold_curve")) {
+    run.fold_curve = read_follow_up(json["fold_curve"], run.options, true, path, "fold_curve");
+    for (const auto& p : run.fold_curve->parameters)
+      if (std::find(parameters.begin(), parameters.end(), p) == parameters.end())
+        fail(path, "'fold_curve.parameters' names '" + p + "', which is not a parameter");
+    if (run.fold_curve->parameters[0] != run.continuation_parameters[0])
+      fail(path, "'fold_curve.parameters' must start with the continuation parameter '" +
+                     run.continuation_parameters[0] + "'");
+  }
+  if (json.contains("switch_branch"))
+    run.switch_branch = read_follow_up(json["switch_branch"], run.options, false, path, "switch_branch");
+
+  run.plot.x = run.continuation_parameters[0];
+  run.plot.y = n == 1 ? unknowns[0] : "max";
+  if (json.contains("plot")) {
+    const Json& p = json["plot"];
+    if (!p.is_object()) fail(path, "'plot' must be an object {x, y}");
+    only_keys(p, {"x", "y"}, path, "plot.");
+    if (p.contains("x")) run.plot.x = string(p["x"], path, "plot.x");
+    if (p.contains("y")) run.plot.y = string(p["y"], path, "plot.y");
+    for (const auto& axis : {run.plot.x, run.plot.y})
+      if (axis != "max" && axis != "norm" && std::find(names.begin(), names.end(), axis) == names.end())
+        fail(path, "'plot' axis '" + axis + "' is not an unknown, a parameter, \"max\" or \"norm\"");
+  }
+  return run;
+}
+
+RunFile read_run_file(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  if (!in) throw RunFileError("run file " + path.string() + ": cannot be opened");
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return parse_run_file(buffer.str(), path);
+}
+
+}  // namespace saltus::drivers

@@ -1,0 +1,38 @@
+#include "models/expression_system.h"
+
+#include <set>
+#include <stdexcept>
+
+#include "continuation/autodiff_system.h"
+
+namespace saltus::models {
+
+std::shared_ptr<System> make_expression_system(const std::vector<std::string>& unknowns,
+                                               const std::vector<std::string>& parameters,
+                                               const std::vector<std::string>& equations,
+                                               int sparse_from) {
+  if (unknowns.empty()) throw std::invalid_argument("the system has no unknowns");
+  if (equations.size() != unknowns.size())
+    throw std::invalid_argument(std::to_string(equations.size()) + " equations for " +
+                                std::to_string(unknowns.size()) +
+                                " unknowns: give one equation per unknown");
+  std::vector<std::string> names = unknowns;
+  names.insert(names.end(), parameters.begin(), parameters.end());
+  std::set<std::string> seen;
+  for (const auto& name : names)
+    if (!seen.insert(name).second)
+      throw std::invalid_argument("the name '" + name + "' is used twice among unknowns and parameters");
+  ExpressionProblem problem{unknowns, parameters, {}};
+  for (std::size_t i = 0; i < equations.size(); ++i) {
+    try {
+      problem.equations.push_back(Expression::parse(equations[i], names));
+    } catch (const ExpressionError& e) {
+      throw ExpressionError("equation " + std::to_string(i + 1) + ": " + e.what());
+    }
+  }
+  if (static_cast<int>(unknowns.size()) >= sparse_from)
+    return make_system(SparseExpressionProblem{std::move(problem)});
+  return make_system(std::move(problem));
+}
+
+}  // namespace saltus::models

@@ -63,7 +63,7 @@ int continue_command(const std::string& file, const std::string& out_dir, bool j
           << branch.message << ")\n";
       for (const auto& s : branch.special_points) {
         out << "  " << std::setw(2) << s.type << "  " << to_string(s.status);
-        for (const auto& [k, v] : branch.parameters_at(s.y)) out << "  " << k << " = " << std::setprecision(12) << v;
+        for (const auto& [k, v] : branch.parameters_at(s.y)) out << "  " << k << " = " << std::setprecision(15) << v;
         out << "  (precision " << std::setprecision(2) << s.precision << ")\n";
       }
     }

@@ -62,6 +62,8 @@ class AutoDiffSystem : public System {
     }
   }
 
+  using System::jacobian;  // the Eigen-vector convenience forms
+  using System::residual;
   const F& functor() const { return f_; }
   int state_size() const override { return f_.state_size(); }
   int parameter_size() const override { return f_.parameter_size(); }

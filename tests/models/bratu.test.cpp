@@ -35,7 +35,7 @@ TEST_CASE("Bratu: sparse and dense Jacobians agree", "[models][bratu]") {
   Vector u = Vector::LinSpaced(8, 0.1, 0.8);
   SparseMatrix S;
   system->sparse_jacobian(u.data(), &S);
-  const Matrix D = system->System::jacobian(u);
+  const Matrix D = system->jacobian(u);
   CHECK((Matrix(S) - D).norm() < 1e-15);
   CHECK(S.nonZeros() == 7 * 3 - 2 + 7);
 }

@@ -28,10 +28,11 @@ bool finite(const Vector& v) { return v.allFinite(); }
 }  // namespace
 
 Correction correct(const ContinuationProblem& problem, const Vector& y_pred, const Vector& r,
-                   const ContinuationOptions& options) {
+                   const ContinuationOptions& options, BorderedJacobian* workspace) {
   Correction result;
   result.y = y_pred;
-  BorderedJacobian jacobian;
+  BorderedJacobian local;
+  BorderedJacobian& jacobian = workspace ? *workspace : local;
   double last_step = std::numeric_limits<double>::infinity();
   for (int it = 0; it <= options.max_newton_iterations; ++it) {
     const Vector h = bordered_residual(problem, result.y, y_pred, r);

@@ -20,8 +20,10 @@ struct Correction {
   std::string message;         // why it failed
 };
 
+// `workspace`, when given, is reused for the factorizations (it keeps the
+// sparse ordering from call to call).
 Correction correct(const ContinuationProblem& problem, const Vector& y_pred, const Vector& r,
-                   const ContinuationOptions& options);
+                   const ContinuationOptions& options, BorderedJacobian* workspace = nullptr);
 
 // Fallback for a start point far from the solution set: Levenberg-Marquardt
 // (Ceres TinySolver) on the same bordered system, then Newton to polish.

@@ -1,6 +1,7 @@
 #include "continuation/linear_solver.h"
 
 #include <cmath>
+#include <algorithm>
 #include <limits>
 
 namespace saltus {
@@ -44,21 +45,29 @@ bool BorderedJacobian::factor(const SparseMatrix& J, const Vector& r, int n) {
     }
   R_.row(k - 1) = r.head(n).transpose();
   D_.row(k - 1) = r.tail(k).transpose();
-  Fx_.resize(n, n);
-  Fx_.setFromTriplets(core.begin(), core.end());
-
-  sparse_lu_ = std::make_unique<SparseLU>();
-  sparse_lu_->compute(Fx_);
-  if (sparse_lu_->info() == Eigen::Success) {
-    X_ = sparse_lu_->solve(C_);
+  SparseMatrix Fx(n, n);
+  Fx.setFromTriplets(core.begin(), core.end());
+  Fx.makeCompressed();
+  const bool same_pattern =
+      fx_lu_ && Fx.rows() == Fx_.rows() && Fx.nonZeros() == Fx_.nonZeros() &&
+      std::equal(Fx.outerIndexPtr(), Fx.outerIndexPtr() + n + 1, Fx_.outerIndexPtr()) &&
+      std::equal(Fx.innerIndexPtr(), Fx.innerIndexPtr() + Fx.nonZeros(), Fx_.innerIndexPtr());
+  Fx_ = std::move(Fx);
+  if (!same_pattern) {
+    fx_lu_ = std::make_unique<SparseLU>();
+    fx_lu_->analyzePattern(Fx_);
+  }
+  fx_lu_->factorize(Fx_);
+  if (fx_lu_->info() == Eigen::Success) {
+    X_ = fx_lu_->solve(C_);
     schur_.compute(D_ - R_ * X_);
     const double det_s = schur_.determinant();
     blocked_ = X_.allFinite() && std::isfinite(det_s) &&
                schur_.rcond() > 1e3 * std::numeric_limits<double>::epsilon();
     if (blocked_) {
-      const double sign = sparse_lu_->signDeterminant() * (det_s < 0 ? -1.0 : 1.0);
+      const double sign = fx_lu_->signDeterminant() * (det_s < 0 ? -1.0 : 1.0);
       determinant_ = det_s == 0.0 ? 0.0
-                                  : saturated_determinant(sign, sparse_lu_->logAbsDeterminant() + std::log(std::abs(det_s)));
+                                  : saturated_determinant(sign, fx_lu_->logAbsDeterminant() + std::log(std::abs(det_s)));
       return true;
     }
   }
@@ -77,14 +86,14 @@ bool BorderedJacobian::factor(const SparseMatrix& J, const Vector& r, int n) {
   }
   SparseMatrix A(N, N);
   A.setFromTriplets(entries.begin(), entries.end());
-  sparse_lu_ = std::make_unique<SparseLU>();
-  sparse_lu_->compute(A);
-  if (sparse_lu_->info() != Eigen::Success) {
+  whole_lu_ = std::make_unique<SparseLU>();
+  whole_lu_->compute(A);
+  if (whole_lu_->info() != Eigen::Success) {
     determinant_ = 0.0;
     return false;
   }
-  determinant_ = saturated_determinant(sparse_lu_->signDeterminant(), sparse_lu_->logAbsDeterminant());
-  return std::isfinite(sparse_lu_->logAbsDeterminant());
+  determinant_ = saturated_determinant(whole_lu_->signDeterminant(), whole_lu_->logAbsDeterminant());
+  return std::isfinite(whole_lu_->logAbsDeterminant());
 }
 
 Vector BorderedJacobian::apply(const Vector& x) const {
@@ -97,7 +106,7 @@ Vector BorderedJacobian::apply(const Vector& x) const {
 
 Vector BorderedJacobian::solve_blocks(const Vector& b) const {
   const int n = static_cast<int>(Fx_.rows());
-  const Vector z = sparse_lu_->solve(b.head(n));
+  const Vector z = fx_lu_->solve(b.head(n));
   Vector x(b.size());
   x.tail(b.size() - n) = schur_.solve(b.tail(b.size() - n) - R_ * z);
   x.head(n) = z - X_ * x.tail(b.size() - n);
@@ -106,7 +115,7 @@ Vector BorderedJacobian::solve_blocks(const Vector& b) const {
 
 Vector BorderedJacobian::solve(const Vector& b) const {
   if (!sparse_) return dense_.solve(b);
-  if (!blocked_) return sparse_lu_->solve(b);
+  if (!blocked_) return whole_lu_->solve(b);
   Vector x = solve_blocks(b);
   x += solve_blocks(b - apply(x));
   return x;

@@ -11,7 +11,9 @@
 // solved by block elimination on a sparse LU of F_x with a small dense Schur
 // complement, and one step of iterative refinement on A restores the accuracy
 // lost when F_x is ill-conditioned (near a fold); where F_x is singular
-// (on a fold curve) it falls back to the sparse LU of A.
+// (on a fold curve) it falls back to the sparse LU of A. Reusing one
+// BorderedJacobian for a sequence of factorizations keeps the fill-reducing
+// ordering of F_x while its sparsity pattern stays the same.
 
 #include <memory>
 
@@ -41,7 +43,8 @@ class BorderedJacobian {
   bool sparse_ = false;
   bool blocked_ = false;  // block elimination (else a whole-matrix LU)
   Eigen::PartialPivLU<Matrix> dense_;
-  std::unique_ptr<SparseLU> sparse_lu_;  // of F_x when blocked_, else of A
+  std::unique_ptr<SparseLU> fx_lu_;     // of F_x; its ordering is kept while the pattern is
+  std::unique_ptr<SparseLU> whole_lu_;  // of A, when F_x is singular
   SparseMatrix Fx_;
   Matrix C_, R_, D_, X_;  // X = F_x^{-1} C
   Eigen::PartialPivLU<Matrix> schur_;  // of D - R X

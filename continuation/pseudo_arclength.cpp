@@ -60,10 +60,10 @@ SpecialPoint locate(const ContinuationProblem& problem, const TestFunction& test
   std::map<double, Evaluated> seen;
   seen[0.0] = {y0, t0, tau0};
   seen[s1] = {y1, t1, tau1};
+  BorderedJacobian jacobian;
   auto phi = [&](double s) {
-    Correction c = correct(problem, y0 + s * t0, t0, options);
+    Correction c = correct(problem, y0 + s * t0, t0, options, &jacobian);
     if (!c.converged) throw std::runtime_error(c.message);
-    BorderedJacobian jacobian;
     Vector t;
     // At a singular point (the branch point itself) keep t0: the determinant
     // there is zero, which is what the bracket is after.
@@ -227,7 +227,7 @@ Branch continue_branch(const ContinuationProblem& problem, const Vector& y_start
       break;
     }
     const BranchPoint last = branch.points.back();  // a copy: events append to points
-    Correction c = correct(problem, last.y + ds * last.tangent, last.tangent, options);
+    Correction c = correct(problem, last.y + ds * last.tangent, last.tangent, options, &jacobian);
     Vector t_new;
     bool accepted = c.converged && tangent_at(problem, c.y, last.tangent, &jacobian, &t_new) &&
                     t_new.dot(last.tangent) >= options.min_tangent_cosine;

@@ -1,0 +1,179 @@
+#pragma once
+// A hybrid system is modes, guards and resets. In mode m the state x (size n)
+// follows a smooth field x' = f_m(x, t); guard k of mode m is a scalar
+// h_k(x, t) whose zero crossing (in a given direction) is an event; at the
+// event the transition picks the next mode and the reset x+ = g(x-, t).
+// Impacting mechanical systems and Filippov systems are two builders of this
+// one structure; the simulator integrates between events, locates them, and
+// carries the variational equations across them with saltation matrices.
+//
+// Users write a functor templated on its scalar (AutoDiffHybrid below): the
+// Jacobians f_x, (h_x, h_t), (g_x, g_t) then come from ceres::Jet, exactly.
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <ceres/jet.h>
+
+#include "continuation/system.h"
+
+namespace saltus::flow {
+
+// Which sign change of a guard is an event.
+enum class Crossing { kFalling, kRising, kEither };
+
+class HybridSystem {
+ public:
+  virtual ~HybridSystem() = default;
+  virtual int dimension() const = 0;
+  virtual std::vector<std::string> state_names() const;  // default x0, x1, ...
+  virtual std::string mode_name(int mode) const { return "mode " + std::to_string(mode); }
+
+  virtual void field(int mode, double t, const Vector& x, Vector* f) const = 0;
+  // A = df/dx (n x n).
+  virtual void field_jacobian(int mode, double t, const Vector& x, Matrix* A) const = 0;
+
+  virtual int guard_count(int mode) const = 0;
+  virtual std::string guard_name(int mode, int k) const { return "guard " + std::to_string(k); }
+  virtual Crossing crossing(int mode, int k) const { return Crossing::kFalling; }
+  virtual double guard(int mode, int k, double t, const Vector& x) const = 0;
+  virtual void guard_gradient(int mode, int k, double t, const Vector& x, Vector* h_x, double* h_t) const = 0;
+
+  // The mode after an event of guard k in `mode` at (x, t). Decided on values,
+  // so it may test thresholds (say, an impact too slow to bounce).
+  virtual int next_mode(int mode, int k, double t, const Vector& x) const = 0;
+  // x+ = g(x-, t) and its Jacobians G_x (n x n) and G_t (n).
+  virtual void reset(int mode, int k, int next, double t, const Vector& x, Vector* x_plus, Matrix* G_x,
+                     Vector* G_t) const = 0;
+};
+
+// AutoDiffHybrid<F>: a HybridSystem from a functor with
+//
+//   int dimension() const;
+//   int guard_count(int mode) const;
+//   template <class T> void field(int mode, const T& t, const T* x, T* f) const;
+//   template <class T> T guard(int mode, int k, const T& t, const T* x) const;
+//   int next_mode(int mode, int k, double t, const double* x) const;
+//   template <class T> void reset(int mode, int k, int next, const T& t, const T* x, T* x_plus) const;
+//
+// and optionally crossing(mode, k), state_names(), mode_name(mode), guard_name(mode, k).
+template <class F>
+class AutoDiffHybrid : public HybridSystem {
+ public:
+  static constexpr int kStride = 4;
+  using Jet = ceres::Jet<double, kStride>;
+
+  explicit AutoDiffHybrid(F functor) : f_(std::move(functor)) {}
+  const F& functor() const { return f_; }
+
+  int dimension() const override { return f_.dimension(); }
+  std::vector<std::string> state_names() const override {
+    if constexpr (requires { f_.state_names(); }) return f_.state_names();
+    return HybridSystem::state_names();
+  }
+  std::string mode_name(int mode) const override {
+    if constexpr (requires { f_.mode_name(mode); }) return f_.mode_name(mode);
+    return HybridSystem::mode_name(mode);
+  }
+  std::string guard_name(int mode, int k) const override {
+    if constexpr (requires { f_.guard_name(mode, k); }) return f_.guard_name(mode, k);
+    return HybridSystem::guard_name(mode, k);
+  }
+  Crossing crossing(int mode, int k) const override {
+    if constexpr (requires { f_.crossing(mode, k); }) return f_.crossing(mode, k);
+    return Crossing::kFalling;
+  }
+  int guard_count(int mode) const override { return f_.guard_count(mode); }
+  int next_mode(int mode, int k, double t, const Vector& x) const override {
+    return f_.next_mode(mode, k, t, x.data());
+  }
+
+  void field(int mode, double t, const Vector& x, Vector* f) const override {
+    f->resize(dimension());
+    f_.template field<double>(mode, t, x.data(), f->data());
+  }
+
+  void field_jacobian(int mode, double t, const Vector& x, Matrix* A) const override {
+    const int n = dimension();
+    A->resize(n, n);
+    std::vector<Jet> z(n), r(n);
+    for (int j = 0; j < n; ++j) z[j] = Jet(x[j]);
+    for (int start = 0; start < n; start += kStride) {
+      const int width = std::min(kStride, n - start);
+      for (int k = 0; k < width; ++k) z[start + k].v[k] = 1.0;
+      f_.template field<Jet>(mode, Jet(t), z.data(), r.data());
+      for (int i = 0; i < n; ++i)
+        for (int k = 0; k < width; ++k) (*A)(i, start + k) = r[i].v[k];
+      for (int k = 0; k < width; ++k) z[start + k].v[k] = 0.0;
+    }
+  }
+
+  double guard(int mode, int k, double t, const Vector& x) const override {
+    return f_.template guard<double>(mode, k, t, x.data());
+  }
+
+  // Columns of (x, t) in passes of kStride directions; t is the last column.
+  void guard_gradient(int mode, int k, double t, const Vector& x, Vector* h_x, double* h_t) const override {
+    const int n = dimension();
+    h_x->resize(n);
+    std::vector<Jet> z(n + 1);
+    for (int j = 0; j < n; ++j) z[j] = Jet(x[j]);
+    z[n] = Jet(t);
+    for (int start = 0; start <= n; start += kStride) {
+      const int width = std::min(kStride, n + 1 - start);
+      for (int c = 0; c < width; ++c) z[start + c].v[c] = 1.0;
+      const Jet h = f_.template guard<Jet>(mode, k, z[n], z.data());
+      for (int c = 0; c < width; ++c) {
+        if (start + c < n) (*h_x)[start + c] = h.v[c];
+        else *h_t = h.v[c];
+      }
+      for (int c = 0; c < width; ++c) z[start + c].v[c] = 0.0;
+    }
+  }
+
+  void reset(int mode, int k, int next, double t, const Vector& x, Vector* x_plus, Matrix* G_x,
+             Vector* G_t) const override {
+    const int n = dimension();
+    x_plus->resize(n);
+    G_x->resize(n, n);
+    G_t->resize(n);
+    std::vector<Jet> z(n + 1), r(n);
+    for (int j = 0; j < n; ++j) z[j] = Jet(x[j]);
+    z[n] = Jet(t);
+    for (int start = 0; start <= n; start += kStride) {
+      const int width = std::min(kStride, n + 1 - start);
+      for (int c = 0; c < width; ++c) z[start + c].v[c] = 1.0;
+      f_.template reset<Jet>(mode, k, next, z[n], z.data(), r.data());
+      for (int i = 0; i < n; ++i)
+        for (int c = 0; c < width; ++c) {
+          if (start + c < n) (*G_x)(i, start + c) = r[i].v[c];
+          else (*G_t)[i] = r[i].v[c];
+        }
+      for (int c = 0; c < width; ++c) z[start + c].v[c] = 0.0;
+    }
+    for (int i = 0; i < n; ++i) (*x_plus)[i] = r[i].a;
+  }
+
+ private:
+  F f_;
+};
+
+template <class F>
+std::shared_ptr<AutoDiffHybrid<F>> make_hybrid(F functor) {
+  return std::make_shared<AutoDiffHybrid<F>>(std::move(functor));
+}
+
+// The saltation matrix of an event (Aizerman & Gantmakher; eq. (6) of
+// Awrejcewicz & Kudra): with f- the field before, f+ the field of the next
+// mode at x+, g the reset and h the guard,
+//
+//   S = G_x + (f+ - G_x f- - G_t) h_x^T / (h_x . f- + h_t),
+//
+// so that dx+ = S dx- for perturbations at a fixed time after the event.
+// Throws std::domain_error when the crossing is tangential (h_x . f- + h_t = 0:
+// grazing), where no saltation matrix exists.
+Matrix saltation_matrix(const Matrix& G_x, const Vector& G_t, const Vector& f_minus, const Vector& f_plus,
+                        const Vector& h_x, double h_t);
+
+}  // namespace saltus::flow

@@ -1,0 +1,316 @@
+#include "continuation/flow/simulate.h"
+
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+
+#include <boost/math/tools/toms748_solve.hpp>
+#include <boost/numeric/odeint.hpp>
+
+namespace saltus::flow {
+
+namespace odeint = boost::numeric::odeint;
+
+std::vector<std::string> HybridSystem::state_names() const {
+  std::vector<std::string> names;
+  for (int i = 0; i < dimension(); ++i) names.push_back("x" + std::to_string(i));
+  return names;
+}
+
+Matrix saltation_matrix(const Matrix& G_x, const Vector& G_t, const Vector& f_minus, const Vector& f_plus,
+                        const Vector& h_x, double h_t) {
+  const double h_dot = h_x.dot(f_minus) + h_t;
+  if (!(std::abs(h_dot) > 0.0) || !std::isfinite(h_dot))
+    throw std::domain_error("tangential event (h_x . f + h_t = " + std::to_string(h_dot) +
+                            "): grazing, no saltation matrix");
+  return G_x + (f_plus - G_x * f_minus - G_t) * h_x.transpose() / h_dot;
+}
+
+std::string SimulationOptions::check() const {
+  std::ostringstream why;
+  if (!(absolute_tolerance > 0) || !(relative_tolerance >= 0))
+    why << "absolute_tolerance = " << absolute_tolerance << " and relative_tolerance = " << relative_tolerance
+        << " must be positive";
+  else if (!(initial_step > 0) || !std::isfinite(initial_step))
+    why << "initial_step = " << initial_step << " must be positive and finite";
+  else if (!(max_step > 0)) why << "max_step = " << max_step << " must be positive";
+  else if (!(event_tolerance > 0)) why << "event_tolerance = " << event_tolerance << " must be positive";
+  else if (max_events < 0) why << "max_events = " << max_events << " must be >= 0";
+  else if (!(zeno_interval >= 0) || zeno_events < 2)
+    why << "zeno_interval = " << zeno_interval << " must be >= 0 and zeno_events = " << zeno_events << " >= 2";
+  else if (!(output_interval >= 0)) why << "output_interval = " << output_interval << " must be >= 0";
+  return why.str();
+}
+
+std::string to_string(SimulationStatus status) {
+  switch (status) {
+    case SimulationStatus::kFinished: return "finished";
+    case SimulationStatus::kTooManyEvents: return "too_many_events";
+    case SimulationStatus::kZeno: return "zeno";
+    case SimulationStatus::kGrazing: return "grazing";
+    case SimulationStatus::kStepFailed: return "step_failed";
+    case SimulationStatus::kStopped: return "stopped";
+  }
+  return "unknown";
+}
+
+namespace {
+
+using State = std::vector<double>;
+
+// Which side of a guard is "before" the event, and is `h` past it?
+bool before_side(Crossing c, double h) {
+  return c == Crossing::kFalling ? h > 0 : c == Crossing::kRising ? h < 0 : h != 0;
+}
+bool crossed(Crossing c, double before, double after) {
+  switch (c) {
+    case Crossing::kFalling: return before > 0 && after <= 0;
+    case Crossing::kRising: return before < 0 && after >= 0;
+    case Crossing::kEither: return (before > 0 && after <= 0) || (before < 0 && after >= 0);
+  }
+  return false;
+}
+
+class Simulator {
+ public:
+  Simulator(const HybridSystem& system, const SimulationOptions& options, const SimulationObserver& observer)
+      : sys_(system), opt_(options), observer_(observer), n_(system.dimension()) {}
+
+  Trajectory run(int mode0, double t0, const Vector& x0, double t1);
+
+ private:
+  // The state of the ODE: x, then Phi column by column.
+  void rhs(const State& z, State& dz, double t) const {
+    const Eigen::Map<const Vector> x(z.data(), n_);
+    sys_.field(mode_, t, x, &f_);
+    std::copy(f_.data(), f_.data() + n_, dz.begin());
+    if (opt_.variational) {
+      sys_.field_jacobian(mode_, t, x, &A_);
+      Eigen::Map<Matrix>(dz.data() + n_, n_, n_) = A_ * Eigen::Map<const Matrix>(z.data() + n_, n_, n_);
+    }
+  }
+  Vector x_of(const State& z) const { return Eigen::Map<const Vector>(z.data(), n_); }
+  double guard_at(int k, double t, const State& z) const { return sys_.guard(mode_, k, t, x_of(z)); }
+  bool record(Trajectory* out, double t, const Vector& x) {
+    out->t.push_back(t);
+    out->x.push_back(x);
+    out->mode.push_back(mode_);
+    return !observer_ || observer_(t, x, mode_);
+  }
+
+  const HybridSystem& sys_;
+  const SimulationOptions& opt_;
+  const SimulationObserver& observer_;
+  const int n_;
+  int mode_ = 0;
+  mutable Vector f_;
+  mutable Matrix A_;
+};
+
+Trajectory Simulator::run(int mode0, double t0, const Vector& x0, double t1) {
+  Trajectory out;
+  mode_ = mode0;
+  const int size = opt_.variational ? n_ + n_ * n_ : n_;
+  State z(size, 0.0), z_tmp(size);
+  std::copy(x0.data(), x0.data() + n_, z.begin());
+  if (opt_.variational)
+    for (int i = 0; i < n_; ++i) z[n_ + i * n_ + i] = 1.0;
+
+  auto make_stepper = [&] {
+    auto rk = odeint::runge_kutta_dopri5<State>();
+    return odeint::make_dense_output(opt_.absolute_tolerance, opt_.relative_tolerance, opt_.max_step, rk);
+  };
+  auto stepper = make_stepper();
+  auto system = [this](const State& zz, State& dz, double t) { rhs(zz, dz, t); };
+
+  double t = t0;
+  stepper.initialize(z, t, std::min(opt_.initial_step, t1 - t0));
+  std::vector<double> h_prev(sys_.guard_count(mode_));
+  for (int k = 0; k < static_cast<int>(h_prev.size()); ++k) h_prev[k] = guard_at(k, t, z);
+  record(&out, t, x0);
+  double next_output = t0 + opt_.output_interval;
+  int close_events = 0;
+
+  auto finish = [&](SimulationStatus status, const std::string& message, double t_end, const State& zz) {
+    out.status = status;
+    out.message = message;
+    out.t_end = t_end;
+    out.x_end = x_of(zz);
+    out.mode_end = mode_;
+    if (opt_.variational) out.transition_matrix = Eigen::Map<const Matrix>(zz.data() + n_, n_, n_);
+    return out;
+  };
+
+  while (true) {
+    std::pair<double, double> step;
+    try {
+      step = stepper.do_step(system);
+    } catch (const std::exception& e) {
+      return finish(SimulationStatus::kStepFailed, std::string("the integrator failed: ") + e.what(), t, z);
+    }
+    const double ta = step.first, tb = std::min(step.second, t1);
+    const State& zb_full = stepper.current_state();
+    if (!std::all_of(zb_full.begin(), zb_full.begin() + n_, [](double v) { return std::isfinite(v); }))
+      return finish(SimulationStatus::kStepFailed, "the state is not finite at t = " + std::to_string(step.second),
+                    ta, z);
+    State zb(size);
+    if (tb < step.second) stepper.calc_state(tb, zb);
+    else zb = zb_full;
+
+    // The earliest event in (ta, tb].
+    int event_guard = -1;
+    double t_event = tb;
+    const double scale = 1.0 + x_of(zb).lpNorm<Eigen::Infinity>();
+    const double near_zero = 64 * std::numeric_limits<double>::epsilon() * scale;
+    for (int k = 0; k < static_cast<int>(h_prev.size()); ++k) {
+      const Crossing c = sys_.crossing(mode_, k);
+      const double hb = guard_at(k, tb, zb);
+      double a = ta, ha = h_prev[k];
+      if (std::abs(ha) <= near_zero) {
+        // On the guard at the step start (just after an event): find where
+        // the guard is on its "before" side inside the step, if anywhere.
+        bool found = false;
+        for (int j = 1; j <= 60 && !found; ++j) {
+          const double s = ta + (tb - ta) * std::ldexp(1.0, -j);
+          stepper.calc_state(s, z_tmp);
+          const double hs = guard_at(k, s, z_tmp);
+          if (before_side(c, hs) && std::abs(hs) > near_zero) {
+            a = s;
+            ha = hs;
+            found = true;
+          }
+        }
+        if (!found) {
+          // Never on the before side, yet past the guard at the step end: a
+          // motion away from the guard too short to resolve (the tail of a
+          // Zeno sequence). The event is at the step start; the system's
+          // transition decides what follows (say, sticking).
+          if (!before_side(c, -hb) || std::abs(hb) <= near_zero) continue;
+          a = ta;
+          ha = 0.0;
+        }
+      }
+      if (ha != 0.0 && !crossed(c, ha, hb)) continue;
+      double root = ha == 0.0 ? ta : tb;
+      if (ha != 0.0 && hb != 0.0) {
+        auto h = [&](double s) {
+          stepper.calc_state(s, z_tmp);
+          return guard_at(k, s, z_tmp);
+        };
+        boost::uintmax_t iterations = 200;
+        const auto tol = [&](double lo, double hi) { return hi - lo <= opt_.event_tolerance * (1.0 + std::abs(hi)); };
+        root = boost::math::tools::toms748_solve(h, a, tb, ha, hb, tol, iterations).second;  // just past it
+      }
+      if (root < t_event || (root == t_event && event_guard < 0)) {
+        t_event = root;
+        event_guard = k;
+      }
+    }
+
+    // Output samples up to the event or the step end.
+    const double t_out_end = event_guard >= 0 ? t_event : tb;
+    if (opt_.output_interval > 0) {
+      while (next_output <= t_out_end) {
+        stepper.calc_state(next_output, z_tmp);
+        if (!record(&out, next_output, x_of(z_tmp))) return finish(SimulationStatus::kStopped, "stopped by the observer", next_output, z_tmp);
+        next_output += opt_.output_interval;
+      }
+    } else if (event_guard < 0) {
+      if (!record(&out, tb, x_of(zb))) return finish(SimulationStatus::kStopped, "stopped by the observer", tb, zb);
+    }
+
+    if (event_guard < 0) {
+      t = tb;
+      z = zb;
+      for (int k = 0; k < static_cast<int>(h_prev.size()); ++k) h_prev[k] = guard_at(k, tb, zb);
+      if (tb >= t1) return finish(SimulationStatus::kFinished, "reached t = " + std::to_string(t1), tb, zb);
+      continue;
+    }
+
+    // The event: x-, the transition, the saltation matrix.
+    State zm(size);
+    stepper.calc_state(t_event, zm);
+    Event e;
+    e.t = t_event;
+    e.guard = event_guard;
+    e.guard_name = sys_.guard_name(mode_, event_guard);
+    e.mode_before = mode_;
+    e.x_before = x_of(zm);
+    if (opt_.variational) {
+      // Saltation needs the crossing to be transversal; a tangential one (grazing) ends the run.
+      Vector h_x;
+      double h_t = 0.0;
+      sys_.guard_gradient(mode_, event_guard, t_event, e.x_before, &h_x, &h_t);
+      Vector f_minus;
+      sys_.field(mode_, t_event, e.x_before, &f_minus);
+      const int next = sys_.next_mode(mode_, event_guard, t_event, e.x_before);
+      Matrix G_x;
+      Vector G_t;
+      sys_.reset(mode_, event_guard, next, t_event, e.x_before, &e.x_after, &G_x, &G_t);
+      Vector f_plus;
+      sys_.field(next, t_event, e.x_after, &f_plus);
+      try {
+        e.saltation = saltation_matrix(G_x, G_t, f_minus, f_plus, h_x, h_t);
+      } catch (const std::domain_error& err) {
+        record(&out, t_event, e.x_before);
+        return finish(SimulationStatus::kGrazing,
+                      "at t = " + std::to_string(t_event) + ", " + e.guard_name + ": " + err.what(), t_event, zm);
+      }
+      e.mode_after = next;
+      Eigen::Map<Matrix> Phi(zm.data() + n_, n_, n_);
+      Phi = e.saltation * Matrix(Phi);
+    } else {
+      const int next = sys_.next_mode(mode_, event_guard, t_event, e.x_before);
+      Matrix G_x;
+      Vector G_t;
+      sys_.reset(mode_, event_guard, next, t_event, e.x_before, &e.x_after, &G_x, &G_t);
+      e.mode_after = next;
+    }
+    if (!e.x_after.allFinite())
+      return finish(SimulationStatus::kStepFailed, "the reset at t = " + std::to_string(t_event) + " is not finite",
+                    t_event, zm);
+    record(&out, t_event, e.x_before);
+    const double previous_event = out.events.empty() ? -std::numeric_limits<double>::infinity() : out.events.back().t;
+    close_events = t_event - previous_event <= opt_.zeno_interval * (1.0 + std::abs(t_event)) ? close_events + 1 : 0;
+    out.events.push_back(e);
+    mode_ = e.mode_after;
+    std::copy(e.x_after.data(), e.x_after.data() + n_, zm.begin());
+    if (!record(&out, t_event, e.x_after)) return finish(SimulationStatus::kStopped, "stopped by the observer", t_event, zm);
+    if (static_cast<int>(out.events.size()) >= opt_.max_events)
+      return finish(SimulationStatus::kTooManyEvents,
+                    "more than max_events = " + std::to_string(opt_.max_events) + " events", t_event, zm);
+    if (close_events >= opt_.zeno_events) {
+      std::ostringstream msg;
+      msg << opt_.zeno_events << " events within " << opt_.zeno_interval << " of each other at t = " << t_event
+          << " (" << e.guard_name << "): a Zeno accumulation the system's transitions do not resolve";
+      return finish(SimulationStatus::kZeno, msg.str(), t_event, zm);
+    }
+    if (t_event >= t1) return finish(SimulationStatus::kFinished, "reached t = " + std::to_string(t1), t_event, zm);
+
+    t = t_event;
+    z = zm;
+    stepper = make_stepper();
+    stepper.initialize(zm, t, std::min(opt_.initial_step, t1 - t));
+    h_prev.assign(sys_.guard_count(mode_), 0.0);
+    for (int k = 0; k < static_cast<int>(h_prev.size()); ++k) h_prev[k] = guard_at(k, t, zm);
+  }
+}
+
+}  // namespace
+
+Trajectory simulate(const HybridSystem& system, int mode0, double t0, const Vector& x0, double t1,
+                    const SimulationOptions& options, const SimulationObserver& observer) {
+  if (const std::string why = options.check(); !why.empty())
+    throw std::invalid_argument("simulation options: " + why);
+  if (x0.size() != system.dimension())
+    throw std::invalid_argument("initial state has " + std::to_string(x0.size()) + " components, the system " +
+                                std::to_string(system.dimension()));
+  if (!x0.allFinite()) throw std::invalid_argument("initial state is not finite");
+  if (!(t1 > t0) || !std::isfinite(t0) || !std::isfinite(t1))
+    throw std::invalid_argument("the time span [" + std::to_string(t0) + ", " + std::to_string(t1) +
+                                "] must be finite with t1 > t0");
+  Simulator simulator(system, options, observer);
+  return simulator.run(mode0, t0, x0, t1);
+}
+
+}  // namespace saltus::flow

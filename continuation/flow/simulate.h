@@ -1,0 +1,71 @@
+#pragma once
+// Event-driven simulation of a hybrid system: adaptive Runge-Kutta (Dormand-
+// Prince 5(4) with dense output, Boost.Odeint) between events; each event
+// bracketed on the dense output and located with toms748; the reset applied
+// and the next mode chosen; the state-transition matrix carried along by the
+// variational equations dPhi/dt = f_x Phi and multiplied by the saltation
+// matrix at every event.
+
+#include <functional>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "continuation/flow/hybrid_system.h"
+
+namespace saltus::flow {
+
+struct SimulationOptions {
+  double absolute_tolerance = 1e-12;  // Runge-Kutta error control, per component
+  double relative_tolerance = 1e-12;
+  double initial_step = 1e-4;         // first step, and the first step after each event
+  double max_step = std::numeric_limits<double>::infinity();  // bounds the step so no event hides inside one
+  double event_tolerance = 1e-14;     // width of the located event's time bracket (relative to 1 + |t|)
+  bool variational = true;            // integrate the state-transition matrix
+  int max_events = 1000000;           // more ends the run with kTooManyEvents
+  // Events closer than this in time, `zeno_events` times in a row, are a Zeno
+  // accumulation the system's transitions did not resolve: the run ends there
+  // with kZeno rather than looping.
+  double zeno_interval = 1e-12;
+  int zeno_events = 100;
+  double output_interval = 0.0;       // > 0: record the state on this grid; 0: at every accepted step
+
+  std::string check() const;  // empty when valid, else names the bad field
+};
+
+struct Event {
+  double t = 0.0;
+  int guard = -1;
+  std::string guard_name;
+  int mode_before = 0, mode_after = 0;
+  Vector x_before, x_after;
+  Matrix saltation;  // n x n (empty when not variational)
+};
+
+enum class SimulationStatus { kFinished, kTooManyEvents, kZeno, kGrazing, kStepFailed, kStopped };
+std::string to_string(SimulationStatus status);
+
+struct Trajectory {
+  std::vector<double> t;
+  std::vector<Vector> x;
+  std::vector<int> mode;
+  std::vector<Event> events;
+  Matrix transition_matrix;  // Phi(t_end, t_start), saltation included
+  SimulationStatus status = SimulationStatus::kFinished;
+  std::string message;
+  double t_end = 0.0;
+  Vector x_end;
+  int mode_end = 0;
+  bool ok() const { return status == SimulationStatus::kFinished; }
+};
+
+// Called at every recorded sample and event; return false to stop.
+using SimulationObserver = std::function<bool(double t, const Vector& x, int mode)>;
+
+// Integrates from (t0, x0) in mode0 to t1 > t0. Invalid options or input
+// (a wrong size, a non-finite value, t1 <= t0) throw std::invalid_argument;
+// numerical outcomes are the status.
+Trajectory simulate(const HybridSystem& system, int mode0, double t0, const Vector& x0, double t1,
+                    const SimulationOptions& options = {}, const SimulationObserver& observer = {});
+
+}  // namespace saltus::flow

@@ -1,0 +1,70 @@
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "continuation/flow/simulate.h"
+
+using namespace saltus;
+using namespace saltus::flow;
+
+namespace {
+
+// A harmonic oscillator that flips its velocity when x crosses zero
+// downwards (a perfectly elastic wall at x = 0): the exact flow is known.
+struct ElasticWall {
+  int dimension() const { return 2; }
+  int guard_count(int) const { return 1; }
+  template <class T> void field(int, const T&, const T* x, T* f) const {
+    f[0] = x[1];
+    f[1] = -x[0];
+  }
+  template <class T> T guard(int, int, const T&, const T* x) const { return x[0]; }
+  int next_mode(int mode, int, double, const double*) const { return mode; }
+  template <class T> void reset(int, int, int, const T&, const T* x, T* xp) const {
+    xp[0] = x[0];
+    xp[1] = -x[1];
+  }
+};
+
+}  // namespace
+
+TEST_CASE("saltation matrix of a velocity-reversing wall", "[flow]") {
+  // At x = 0 with velocity v < 0: S = G_x + (f+ - G_x f-) h_x^T / (h_x f-).
+  Matrix G(2, 2);
+  G << 1, 0, 0, -1;
+  Vector fm(2), fp(2), hx(2);
+  fm << -2.0, 0.0;  // (v, -x) at x = 0, v = -2
+  fp << 2.0, 0.0;
+  hx << 1.0, 0.0;
+  const Matrix S = saltation_matrix(G, Vector::Zero(2), fm, fp, hx, 0.0);
+  Matrix expected(2, 2);
+  expected << -1, 0, 0, -1;
+  CHECK((S - expected).norm() < 1e-15);
+  CHECK_THROWS_AS(saltation_matrix(G, Vector::Zero(2), Vector::Zero(2), fp, hx, 0.0), std::domain_error);
+}
+
+TEST_CASE("elastic wall: events at the exact times, state and transition matrix exact", "[flow]") {
+  auto system = make_hybrid(ElasticWall{});
+  Vector x0(2);
+  x0 << 1.0, 0.0;  // x = cos t until t = pi/2, then reflected
+  const Trajectory tr = simulate(*system, 0, 0.0, x0, 10.0);
+  REQUIRE(tr.ok());
+  // Reflections at pi/2 + k pi (x = |cos t| stays >= 0).
+  REQUIRE(tr.events.size() == 3);
+  for (int k = 0; k < 3; ++k) CHECK(std::abs(tr.events[k].t - (M_PI / 2 + k * M_PI)) < 1e-10);
+  CHECK(std::abs(tr.x_end[0] - std::abs(std::cos(10.0))) < 1e-9);
+  // The reflected flow is the harmonic flow composed with -I at each event:
+  // Phi(10) = (-1)^3 R(10), R the rotation of the oscillator.
+  Matrix R(2, 2);
+  R << std::cos(10.0), std::sin(10.0), -std::sin(10.0), std::cos(10.0);
+  CHECK((tr.transition_matrix + R).cwiseAbs().maxCoeff() < 1e-8);
+}
+
+TEST_CASE("simulation input is checked", "[flow]") {
+  auto system = make_hybrid(ElasticWall{});
+  CHECK_THROWS_WITH(simulate(*system, 0, 0.0, Vector::Zero(3), 1.0), Catch::Contains("3 components"));
+  CHECK_THROWS_WITH(simulate(*system, 0, 1.0, Vector::Ones(2), 1.0), Catch::Contains("t1 > t0"));
+  SimulationOptions bad;
+  bad.initial_step = -1;
+  CHECK_THROWS_WITH(simulate(*system, 0, 0.0, Vector::Ones(2), 1.0, bad), Catch::Contains("initial_step"));
+}

@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 
 #include "drivers/continue_command.h"
+#include "drivers/hybrid_commands.h"
 
 namespace saltus::drivers {
 
@@ -85,6 +86,19 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   cont->add_flag("--json", json, "print the summary JSON to stdout");
   cont->footer(kRunFileHelp);
 
+  std::string hybrid_file, hybrid_out;
+  bool hybrid_json = false;
+  auto* sim = app.add_subcommand("simulate", "Simulate a hybrid system (impacts, contact) from a run file");
+  sim->add_option("RUNFILE", hybrid_file, "JSON run file")->required()->check(CLI::ExistingFile);
+  sim->add_option("--out", hybrid_out, "output folder (default out/<name>)");
+  sim->add_flag("--json", hybrid_json, "print the summary JSON to stdout");
+  sim->footer(kHybridRunFileHelp);
+  auto* lyap = app.add_subcommand("lyapunov", "Lyapunov exponents of a hybrid system, saltation included");
+  lyap->add_option("RUNFILE", hybrid_file, "JSON run file")->required()->check(CLI::ExistingFile);
+  lyap->add_option("--out", hybrid_out, "also write the running estimates and a figure into this folder");
+  lyap->add_flag("--json", hybrid_json, "print the result as JSON (\"exponents\": largest first)");
+  lyap->footer(kHybridRunFileHelp);
+
   std::vector<std::string> reversed(args.rbegin(), args.rend());
   try {
     app.parse(reversed);
@@ -93,6 +107,13 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   }
   try {
     if (*cont) return continue_command(file, out_dir, json, out, err);
+    if (*sim) {
+      const HybridRun run = read_hybrid_run(hybrid_file);
+      const std::filesystem::path dir = hybrid_out.empty() ? std::filesystem::path("out") / run.name
+                                                           : std::filesystem::path(hybrid_out);
+      return simulate_command(run, dir, hybrid_json, out, err);
+    }
+    if (*lyap) return lyapunov_command(read_hybrid_run(hybrid_file), hybrid_out, hybrid_json, out, err);
   } catch (const RunFileError& e) {
     err << "saltus: " << e.what() << '\n';
     return 1;

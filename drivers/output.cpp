@@ -47,8 +47,7 @@ std::vector<fs::path> draw(const Figure& figure, const fs::path& dir, const std:
       out << "\n\n";
     }
     out << "# labels\n";
-    for (const auto& l : figure.labels) out << l.x << ' ' << l.y << ' ' << l.text << '\n';
-    if (figure.labels.empty()) out << "nan nan none\n";
+    for (const auto& l : figure.labels) out << l.x << ' ' << l.y << " \"" << l.text << "\"\n";
   });
   made.push_back(data);
 
@@ -68,14 +67,16 @@ std::vector<fs::path> draw(const Figure& figure, const fs::path& dir, const std:
         << "  set output sprintf('%s.%s" << tmp_suffix << "', " << quoted(stem) << ", format)\n"
         << "  plot ";
     for (std::size_t i = 0; i < figure.series.size(); ++i)
-      out << quoted(stem + ".dat") << " index " << i << " using 1:2 with lines ls " << (i % 4 + 1)
-          << " title " << quoted(figure.series[i].title) << " noenhanced, ";
+      out << (i ? ", " : "") << quoted(stem + ".dat") << " index " << i << " using 1:2 with lines ls " << (i % 4 + 1)
+          << " title " << quoted(figure.series[i].title) << " noenhanced";
+    if (!figure.labels.empty()) out << ", ";
+    // gnuplot crashes on an empty data block, so the points only when there are some.
     const std::size_t labels = figure.series.size();
-    out << quoted(stem + ".dat") << " index " << labels
-        << " using 1:2 with points pt 7 ps 1.3 lc rgb '#d62728' title 'special points', "
-        << quoted(stem + ".dat") << " index " << labels
-        << " using 1:2:3 with labels offset 1.2,0.8 font ',10' noenhanced notitle\n"
-        << "  unset output\n}\n";
+    if (!figure.labels.empty())
+      out << quoted(stem + ".dat") << " index " << labels << " using 1:2 with points pt 7 ps 1.3 lc rgb '#d62728' title "
+          << quoted(figure.labels_title) << ", " << quoted(stem + ".dat") << " index " << labels
+          << " using 1:2:3 with labels offset 1.2,0.8 font ',10' noenhanced notitle";
+    out << "\n  unset output\n}\n";
   });
   made.push_back(script);
 

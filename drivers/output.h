@@ -28,6 +28,7 @@ struct Figure {
     std::string text;
   };
   std::vector<Label> labels;
+  std::string labels_title = "special points";
 };
 
 // Writes <stem>.dat and <stem>.gp into dir and runs gnuplot on them to make

@@ -14,8 +14,6 @@
 
 namespace saltus::drivers {
 
-using Json = nlohmann::ordered_json;
-
 const char* const kRunFileHelp = R"(Run file keys (JSON):
   name           string   name of the run (default: the file name without .json)
   description    string   free text
@@ -55,52 +53,10 @@ branch.png/.svg (and fold_curve.png/.svg) with the gnuplot scripts that drew the
 
 namespace {
 
-[[noreturn]] void fail(const std::filesystem::path& path, const std::string& what) {
-  throw RunFileError("run file " + path.string() + ": " + what);
-}
-
-double number(const Json& value, const std::filesystem::path& path, const std::string& key) {
-  if (value.is_null()) fail(path, "'" + key + "' is null; give a finite number");
-  if (!value.is_number()) fail(path, "'" + key + "' must be a number, got " + value.dump());
-  const double v = value.get<double>();
-  if (!std::isfinite(v)) fail(path, "'" + key + "' is not finite; give a finite number");
-  return v;
-}
-
-std::string string(const Json& value, const std::filesystem::path& path, const std::string& key) {
-  if (!value.is_string()) fail(path, "'" + key + "' must be a string, got " + value.dump());
-  return value.get<std::string>();
-}
-
-std::vector<std::string> strings(const Json& value, const std::filesystem::path& path,
-                                 const std::string& key) {
-  if (!value.is_array()) fail(path, "'" + key + "' must be a list of strings, got " + value.dump());
-  std::vector<std::string> out;
-  for (std::size_t i = 0; i < value.size(); ++i)
-    out.push_back(string(value[i], path, key + "[" + std::to_string(i) + "]"));
-  return out;
-}
-
-void only_keys(const Json& object, const std::set<std::string>& allowed,
-               const std::filesystem::path& path, const std::string& where) {
-  for (const auto& [key, value] : object.items())
-    if (!allowed.count(key)) {
-      std::string list;
-      for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
-      fail(path, "unknown key '" + where + key + "' (known: " + list + ")");
-    }
-}
-
 const std::set<std::string> kOptionKeys = {
     "ds", "ds_min", "ds_max", "step_growth", "step_cut", "easy_iterations", "max_points",
     "direction", "newton_tolerance", "residual_tolerance", "max_newton_iterations",
     "min_tangent_cosine", "event_tolerance", "max_event_iterations", "bounds"};
-
-int integer(const Json& value, const std::filesystem::path& path, const std::string& key) {
-  const double v = number(value, path, key);
-  if (v != std::floor(v) || std::abs(v) > 1e9) fail(path, "'" + key + "' must be an integer, got " + value.dump());
-  return static_cast<int>(v);
-}
 
 // Reads the continuation options present in `object` over `base`.
 ContinuationOptions read_options(const Json& object, ContinuationOptions base,
@@ -182,15 +138,7 @@ FollowUp read_follow_up(const Json& object, const ContinuationOptions& base, boo
 }  // namespace
 
 RunFile parse_run_file(const std::string& text, const std::filesystem::path& path) {
-  Json json;
-  try {
-    json = Json::parse(text);
-  } catch (const Json::parse_error& e) {
-    std::string hint;
-    if (text.find("NaN") != std::string::npos || text.find("Infinity") != std::string::npos)
-      hint = " (JSON has no NaN or Infinity: give finite numbers)";
-    fail(path, std::string("not valid JSON: ") + e.what() + hint);
-  }
+  const Json json = parse_json(text, path);
   if (!json.is_object()) fail(path, "the top level must be an object");
   only_keys(json, {"name", "description", "unknowns", "parameters", "equations", "start", "model",
                    "model_options", "continuation", "events", "fold_curve", "switch_branch", "plot"},
@@ -290,10 +238,7 @@ RunFile parse_run_file(const std::string& text, const std::filesystem::path& pat
       UserEvent event;
       const std::string text = string(e["expression"], path, where + ".expression");
       event.name = e.contains("name") ? string(e["name"], path, where + ".name") : text;
-      if (e.contains("stop")) {
-        if (!e["stop"].is_boolean()) fail(path, "'" + where + ".stop' must be true or false");
-        event.stop = e["stop"].get<bool>();
-      }
+      if (e.contains("stop")) event.stop = boolean(e["stop"], path, where + ".stop");
       try {
         event.expression = models::Expression::parse(text, names);
       } catch (const models::ExpressionError& err) {

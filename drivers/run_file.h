@@ -13,14 +13,10 @@
 
 #include "continuation/options.h"
 #include "continuation/system.h"
+#include "drivers/json_input.h"
 #include "models/expression.h"
 
 namespace saltus::drivers {
-
-class RunFileError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
 
 // A user test function: a "UZ" point where the expression changes sign.
 struct UserEvent {

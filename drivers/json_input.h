@@ -1,0 +1,36 @@
+#pragma once
+// Reading run files: typed getters that name the file and the key in every
+// error, so a user knows what to fix (RunFileError).
+
+#include <filesystem>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace saltus::drivers {
+
+class RunFileError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+using Json = nlohmann::ordered_json;
+
+// Reads and parses a JSON file (with a hint when it holds NaN or Infinity).
+Json read_json(const std::filesystem::path& path);
+Json parse_json(const std::string& text, const std::filesystem::path& path);
+
+[[noreturn]] void fail(const std::filesystem::path& path, const std::string& what);
+double number(const Json& value, const std::filesystem::path& path, const std::string& key);  // finite
+int integer(const Json& value, const std::filesystem::path& path, const std::string& key);
+std::string string(const Json& value, const std::filesystem::path& path, const std::string& key);
+std::vector<std::string> strings(const Json& value, const std::filesystem::path& path, const std::string& key);
+bool boolean(const Json& value, const std::filesystem::path& path, const std::string& key);
+// Fails on a key of `object` outside `allowed` (typos), listing the known ones.
+void only_keys(const Json& object, const std::set<std::string>& allowed, const std::filesystem::path& path,
+               const std::string& where);
+
+}  // namespace saltus::drivers

@@ -1,0 +1,125 @@
+#pragma once
+// The triple physical pendulum with a horizontal barrier (Awrejcewicz &
+// Kudra, Sec. 4, eq. (8)): three links joined in a chain, angles psi_i from
+// the downward vertical, a constant torque q1 on the first link, viscous
+// damping in the joints, and a rigid frictionless barrier at depth eta below
+// the first joint, which the end of every link must stay above:
+//
+//   M(psi) psi'' = -N(psi) psi'^2 - C psi' - p(psi) + (q1, 0, 0),
+//   h_i = eta - sum_{j <= i} l_j cos(psi_j) >= 0,
+//
+//   M = [1, v12 c12, v13 c13; v12 c12, beta2, v23 c23; v13 c13, v23 c23, beta3],
+//   N = [0, v12 s12, v13 s13; -v12 s12, 0, v23 s23; -v13 s13, -v23 s23, 0],
+//   C = [c1 + c2, -c2, 0; -c2, c2 + c3, -c3; 0, -c3, c3],  p = (sin psi1, mu2 sin psi2, mu3 sin psi3),
+//
+// with c_ij = cos(psi_i - psi_j), s_ij = sin(psi_i - psi_j). Time is scaled by
+// sqrt(M1/B1). The energy is E = psi'^T M psi' / 2 - cos psi1 - mu2 cos psi2
+// - mu3 cos psi3, and dE/dt = q1 psi1' - psi'^T C psi' between impacts.
+//
+// Parameters. The paper's parameter line is garbled; eta = 1.2,
+// c1 = c2 = c3 = 0.8 and e = 0.8 are clear. The dimensionless inertia
+// parameters follow from the links (J_i centroidal inertia, s_i joint-to-
+// centre distance, L_i joint-to-joint length, m_i mass; see from_links()):
+// B1 = J1 + m1 s1^2 + (m2 + m3) L1^2, B2 = J2 + m2 s2^2 + m3 L2^2, B3 = J3 + m3 s3^2,
+// N12 = (m2 s2 + m3 L2) L1, N13 = m3 s3 L1, N23 = m3 s3 L2,
+// M1 = g (m1 s1 + (m2 + m3) L1), M2 = g (m2 s2 + m3 L2), M3 = g m3 s3;
+// beta_i = B_i / B1, v_ij = N_ij / B1, mu_i = M_i / M1. The defaults are three
+// identical uniform rods (J = m L^2 / 12, s = L / 2): beta2 = 4/7,
+// beta3 = 1/7, v12 = 9/14, v13 = v23 = 3/14, mu2 = 3/5, mu3 = 1/5, and unit
+// lengths l_i; a consistent stand-in, not the paper's (unreadable) values.
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+namespace saltus::models {
+
+struct TriplePendulum {
+  double beta2 = 4.0 / 7.0, beta3 = 1.0 / 7.0;
+  double v12 = 9.0 / 14.0, v13 = 3.0 / 14.0, v23 = 3.0 / 14.0;
+  double mu2 = 3.0 / 5.0, mu3 = 1.0 / 5.0;
+  double c1 = 0.8, c2 = 0.8, c3 = 0.8;  // joint damping
+  double l1 = 1.0, l2 = 1.0, l3 = 1.0;  // link lengths (over the reference length)
+  double eta = 1.2;                     // depth of the barrier below the first joint
+  double q1 = 1.0;                      // torque on the first link (bifurcation parameter)
+  double e = 0.8;                       // restitution at the barrier
+
+  struct Link {
+    double mass, length, centre, inertia;  // m_i, L_i (joint to joint), s_i (joint to centre), J_i (centroidal)
+  };
+  // The dimensionless parameters of three physical links, with the
+  // reference length `reference` (lengths l_i = L_i / reference, eta too).
+  static TriplePendulum from_links(const Link& a, const Link& b, const Link& c, double g = 9.81,
+                                   double reference = 0.0) {
+    TriplePendulum p;
+    const double B1 = a.inertia + a.mass * a.centre * a.centre + (b.mass + c.mass) * a.length * a.length;
+    const double B2 = b.inertia + b.mass * b.centre * b.centre + c.mass * b.length * b.length;
+    const double B3 = c.inertia + c.mass * c.centre * c.centre;
+    const double M1 = g * (a.mass * a.centre + (b.mass + c.mass) * a.length);
+    const double M2 = g * (b.mass * b.centre + c.mass * b.length);
+    const double M3 = g * c.mass * c.centre;
+    p.beta2 = B2 / B1;
+    p.beta3 = B3 / B1;
+    p.v12 = (b.mass * b.centre + c.mass * b.length) * a.length / B1;
+    p.v13 = c.mass * c.centre * a.length / B1;
+    p.v23 = c.mass * c.centre * b.length / B1;
+    p.mu2 = M2 / M1;
+    p.mu3 = M3 / M1;
+    const double ref = reference > 0 ? reference : a.length;
+    p.l1 = a.length / ref;
+    p.l2 = b.length / ref;
+    p.l3 = c.length / ref;
+    return p;
+  }
+
+  int dof() const { return 3; }
+  int constraint_count() const { return 3; }
+  double restitution(int) const { return e; }
+  std::vector<std::string> coordinate_names() const { return {"psi1", "psi2", "psi3"}; }
+
+  template <class T>
+  void mass(const T* q, const T&, T* M) const {
+    using std::cos;
+    const T c12 = cos(q[0] - q[1]), c13 = cos(q[0] - q[2]), c23 = cos(q[1] - q[2]);
+    M[0] = T(1.0);      M[1] = v12 * c12;   M[2] = v13 * c13;
+    M[3] = v12 * c12;   M[4] = T(beta2);    M[5] = v23 * c23;
+    M[6] = v13 * c13;   M[7] = v23 * c23;   M[8] = T(beta3);
+  }
+
+  template <class T>
+  void force(const T* q, const T* w, const T&, T* f) const {
+    using std::sin;
+    const T s12 = sin(q[0] - q[1]), s13 = sin(q[0] - q[2]), s23 = sin(q[1] - q[2]);
+    const T w1 = w[0] * w[0], w2 = w[1] * w[1], w3 = w[2] * w[2];
+    f[0] = -(v12 * s12 * w2 + v13 * s13 * w3) - ((c1 + c2) * w[0] - c2 * w[1]) - sin(q[0]) + q1;
+    f[1] = -(-v12 * s12 * w1 + v23 * s23 * w3) - (-c2 * w[0] + (c2 + c3) * w[1] - c3 * w[2]) - mu2 * sin(q[1]);
+    f[2] = -(-v13 * s13 * w1 - v23 * s23 * w2) - (-c3 * w[1] + c3 * w[2]) - mu3 * sin(q[2]);
+  }
+
+  template <class T>
+  T constraint(int i, const T* q, const T&) const {
+    using std::cos;
+    T depth = l1 * cos(q[0]);
+    if (i >= 1) depth = depth + l2 * cos(q[1]);
+    if (i >= 2) depth = depth + l3 * cos(q[2]);
+    return eta - depth;
+  }
+
+  // E = psi'^T M psi' / 2 + V(psi), V = -cos psi1 - mu2 cos psi2 - mu3 cos psi3.
+  double energy(const double* x) const {
+    double M[9];
+    mass<double>(x, 0.0, M);
+    double kinetic = 0;
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) kinetic += 0.5 * x[3 + i] * M[3 * i + j] * x[3 + j];
+    return kinetic - std::cos(x[0]) - mu2 * std::cos(x[1]) - mu3 * std::cos(x[2]);
+  }
+  // The dissipation rate psi'^T C psi'.
+  double dissipation(const double* x) const {
+    const double* w = x + 3;
+    return (c1 + c2) * w[0] * w[0] - 2 * c2 * w[0] * w[1] + (c2 + c3) * w[1] * w[1] - 2 * c3 * w[1] * w[2] +
+           c3 * w[2] * w[2];
+  }
+};
+
+}  // namespace saltus::models

@@ -43,8 +43,11 @@ concept HasSparsity = requires(const F& f) {
 };
 
 template <class F>
-concept HasNames = requires(const F& f) {
+concept HasStateNames = requires(const F& f) {
   { f.state_names() } -> std::convertible_to<std::vector<std::string>>;
+};
+template <class F>
+concept HasParameterNames = requires(const F& f) {
   { f.parameter_names() } -> std::convertible_to<std::vector<std::string>>;
 };
 
@@ -68,11 +71,11 @@ class AutoDiffSystem : public System {
   int state_size() const override { return f_.state_size(); }
   int parameter_size() const override { return f_.parameter_size(); }
   std::vector<std::string> state_names() const override {
-    if constexpr (HasNames<F>) return f_.state_names();
+    if constexpr (HasStateNames<F>) return f_.state_names();
     return System::state_names();
   }
   std::vector<std::string> parameter_names() const override {
-    if constexpr (HasNames<F>) return f_.parameter_names();
+    if constexpr (HasParameterNames<F>) return f_.parameter_names();
     return System::parameter_names();
   }
 

@@ -29,7 +29,7 @@ std::string to_string(StopReason reason);
 struct BranchPoint {
   Vector y;                  // (x, p_free)
   Vector tangent;            // unit tangent, oriented along the branch
-  double ds = 0.0;           // arclength step that led here
+  double ds = 0.0;           // arclength from the previous regular point
   int newton_iterations = 0;
   std::vector<double> tests; // one value per test function, in Branch::test_names order
   std::string label;         // the special-point type at this point, else empty

@@ -41,7 +41,7 @@ Vector crossing_tangent(const ContinuationProblem& problem, const SpecialPoint& 
   }
   const Eigen::Vector2d r1 = std::sqrt(l2) * eig.eigenvectors().col(0) + std::sqrt(-l1) * eig.eigenvectors().col(1);
   const Eigen::Vector2d r2 = std::sqrt(l2) * eig.eigenvectors().col(0) - std::sqrt(-l1) * eig.eigenvectors().col(1);
-  // The incoming branch is the root closest to phi1 = (1, 0).
+  // The incoming branch is the root closest to phi1 = (1, 0); take the other.
   const Eigen::Vector2d r = std::abs(r1.normalized()[0]) < std::abs(r2.normalized()[0]) ? r1 : r2;
   Vector t = r[0] * phi1 + r[1] * phi2;
   t.normalize();

@@ -23,7 +23,8 @@ struct ContinuationOptions {
   double step_growth = 1.5;   // ds *= step_growth after an easy step
   double step_cut = 0.5;      // ds *= step_cut after a failed step
   int easy_iterations = 3;    // a step that converged in at most this many Newton iterations is easy
-  int max_points = 500;       // points on the branch, the start included
+  int max_points = 500;       // regular points on the branch, the start included (located
+                              // special points are inserted in addition)
   int direction = +1;         // initial sign of d(first free parameter)/ds: +1 or -1
   double newton_tolerance = 1e-10;    // on |dy|_inf / (1 + |y|_inf)
   double residual_tolerance = 1e-8;   // on |G(y)|_inf

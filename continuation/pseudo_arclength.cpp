@@ -62,12 +62,25 @@ SpecialPoint locate(const ContinuationProblem& problem, const TestFunction& test
   seen[s1] = {y1, t1, tau1};
   BorderedJacobian jacobian;
   auto phi = [&](double s) {
-    Correction c = correct(problem, y0 + s * t0, t0, options, &jacobian);
+    // Predict from the nearest point already on the branch, along its
+    // tangent, onto the hyperplane t0.(y - y0) = s: as the bracket closes on
+    // a branch point this stays on the followed branch where the straight
+    // chord from y0 would drift towards the crossing one.
+    auto near = seen.lower_bound(s);
+    if (near == seen.end() || (near != seen.begin() && s - std::prev(near)->first < near->first - s)) --near;
+    const Evaluated& e = near->second;
+    const double alpha = (s - t0.dot(e.y - y0)) / t0.dot(e.tangent);
+    Correction c = correct(problem, e.y + alpha * e.tangent, t0, options, &jacobian);
     if (!c.converged) throw std::runtime_error(c.message);
     Vector t;
     // At a singular point (the branch point itself) keep t0: the determinant
     // there is zero, which is what the bracket is after.
     if (!tangent_at(problem, c.y, t0, &jacobian, &t)) t = t0;
+    // Near a branch point the hyperplane t0.(y - y0) = s also cuts the
+    // crossing branch, and Newton may land there: its tangent turns away
+    // from t0 by far more than the followed branch does between y0 and y1.
+    if (t.dot(t0) < std::min(t1.dot(t0), 1.0) - 0.05)
+      throw std::runtime_error("the corrector left the branch");
     const double v = test.value(PointContext{problem, c.y, t, jacobian});
     seen[s] = {c.y, t, v};
     return v;
@@ -160,7 +173,11 @@ Branch continue_branch(const ContinuationProblem& problem, const Vector& y_start
       throw std::invalid_argument("bounds name '" + name + "', which is not a component of the branch");
     tests.push_back(std::make_shared<BoundTest>(static_cast<int>(it - branch.names.begin()), name, bound));
   }
-  for (const auto& t : tests) branch.test_names.push_back(t->name());
+  for (const auto& t : tests) {
+    if (std::find(branch.test_names.begin(), branch.test_names.end(), t->name()) != branch.test_names.end())
+      throw std::invalid_argument("two test functions are named '" + t->name() + "'; give each a unique name");
+    branch.test_names.push_back(t->name());
+  }
 
   // The start point.
   const int n = problem.state_size();
@@ -204,11 +221,11 @@ Branch continue_branch(const ContinuationProblem& problem, const Vector& y_start
     for (const auto& f : tests) values.push_back(f->value(PointContext{problem, yy, tt, jac}));
     return values;
   };
-  // At a singular start (a branch point) the test functions are undefined.
-  BranchPoint start{y, t, 0.0, start_iterations,
-                    regular ? test_values(y, t, jacobian)
-                            : std::vector<double>(tests.size(), std::numeric_limits<double>::quiet_NaN()),
-                    ""};
+  // At a singular start (a branch point) the bordered Jacobian is not
+  // factored; the values of tests that need it are meaningless there, and
+  // only the stopping ones (bounds, user stops, which read y alone) are
+  // watched on the first step.
+  BranchPoint start{y, t, 0.0, start_iterations, test_values(y, t, jacobian), ""};
   branch.points.push_back(start);
   problem.accept(y);
   for (std::size_t k = 0; k < tests.size(); ++k)
@@ -219,9 +236,10 @@ Branch continue_branch(const ContinuationProblem& problem, const Vector& y_start
     }
 
   double ds = options.ds;
-  bool skip_events = start_tangent != nullptr;
+  bool first_from_singular = start_tangent != nullptr;
+  int regular_points = 1;
   while (true) {
-    if (static_cast<int>(branch.points.size()) >= options.max_points) {
+    if (regular_points >= options.max_points) {
       branch.stop_reason = StopReason::kMaxPoints;
       branch.message = "reached max_points = " + std::to_string(options.max_points);
       break;
@@ -245,27 +263,34 @@ Branch continue_branch(const ContinuationProblem& problem, const Vector& y_start
     }
     BranchPoint next{c.y, t_new, ds, c.iterations, test_values(c.y, t_new, jacobian), ""};
 
-    // Events between last and next, in order of arclength.
-    std::vector<std::pair<double, SpecialPoint>> events;
-    if (!skip_events) {
-      for (std::size_t k = 0; k < tests.size(); ++k) {
-        const double a = last.tests[k], b = next.tests[k];
-        if (!(a * b < 0.0)) continue;
-        SpecialPoint sp = locate(problem, *tests[k], last.y, last.tangent, ds, a, b, options, next.y, next.tangent);
-        events.emplace_back(last.tangent.dot(sp.y - last.y), std::move(sp));
-      }
+    // Events between last and next, in order of arclength. A sign change
+    // counts, and so does a value that reaches exactly zero at next; a zero at
+    // last was reported with last (or is the start), except that a stopping
+    // test starting on its zero and going negative stops at once.
+    struct Found {
+      double s;
+      std::size_t test;
+      SpecialPoint point;
+    };
+    std::vector<Found> events;
+    for (std::size_t k = 0; k < tests.size(); ++k) {
+      if (first_from_singular && !tests[k]->stops_branch()) continue;
+      const double a = last.tests[k], b = next.tests[k];
+      const bool crossed = (a > 0 && b <= 0) || (a < 0 && b >= 0) || (tests[k]->stops_branch() && a == 0 && b < 0);
+      if (!crossed) continue;
+      SpecialPoint sp = locate(problem, *tests[k], last.y, last.tangent, ds, a, b, options, next.y, next.tangent);
+      events.push_back({last.tangent.dot(sp.y - last.y), k, std::move(sp)});
     }
-    skip_events = false;
-    std::sort(events.begin(), events.end(), [](const auto& p, const auto& q) { return p.first < q.first; });
+    first_from_singular = false;
+    std::sort(events.begin(), events.end(), [](const Found& p, const Found& q) { return p.s < q.s; });
     bool stop = false;
-    for (auto& [s, sp] : events) {
+    for (auto& [s, k, sp] : events) {
       BorderedJacobian jac;
       tangent_at(problem, sp.y, last.tangent, &jac, &sp.tangent);
       sp.index = static_cast<int>(branch.points.size());
       branch.points.push_back(BranchPoint{sp.y, sp.tangent, s, 0, test_values(sp.y, sp.tangent, jac), sp.type});
-      const std::size_t k = std::find(branch.test_names.begin(), branch.test_names.end(), sp.name) - branch.test_names.begin();
       branch.special_points.push_back(sp);
-      if (k < tests.size() && tests[k]->stops_branch()) {
+      if (tests[k]->stops_branch()) {
         stop = true;
         branch.stop_reason = sp.type == "EP" ? StopReason::kBound : StopReason::kUserStop;
         branch.message = "reached " + sp.name + " at " + format_y(problem, sp.y);
@@ -274,6 +299,7 @@ Branch continue_branch(const ContinuationProblem& problem, const Vector& y_start
     }
     if (stop) break;
     branch.points.push_back(std::move(next));
+    ++regular_points;
     problem.accept(branch.points.back().y);
     if (options.callback && !options.callback(branch)) {
       branch.stop_reason = StopReason::kCallback;

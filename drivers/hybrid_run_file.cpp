@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "drivers/run_file.h"
 #include "models/bouncing_ball.h"
 
 namespace saltus::drivers {
@@ -60,6 +61,7 @@ HybridRun read_hybrid_run(const std::filesystem::path& path) {
   HybridRun run;
   run.path = path;
   run.name = json.contains("name") ? string(json["name"], path, "name") : path.stem().string();
+  check_run_name(run.name, path);
   if (json.contains("description")) run.description = string(json["description"], path, "description");
   if (!json.contains("model")) fail(path, "'model' is missing (known: bouncing_ball)");
   const std::string model_name = string(json["model"], path, "model");

@@ -32,6 +32,12 @@ std::string quoted(const std::string& s) {
   for (char c : s) out += c == '\'' ? std::string("''") : std::string(1, c);
   return out + "'";
 }
+// For /bin/sh: single quotes, with ' written as '\''.
+std::string shell_quoted(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
 }  // namespace
 
 std::vector<fs::path> draw(const Figure& figure, const fs::path& dir, const std::string& stem,
@@ -80,7 +86,7 @@ std::vector<fs::path> draw(const Figure& figure, const fs::path& dir, const std:
   });
   made.push_back(script);
 
-  const std::string command = "cd " + quoted(dir.string()) + " && gnuplot " + quoted(stem + ".gp") + " 2>&1";
+  const std::string command = "cd " + shell_quoted(dir.string()) + " && gnuplot " + shell_quoted(stem + ".gp") + " 2>&1";
   std::string output;
   if (FILE* pipe = ::popen(command.c_str(), "r")) {
     char buffer[256];

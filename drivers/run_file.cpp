@@ -1,5 +1,7 @@
 #include "drivers/run_file.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <fstream>
 #include <set>
@@ -137,6 +139,22 @@ FollowUp read_follow_up(const Json& object, const ContinuationOptions& base, boo
 
 }  // namespace
 
+void check_identifier(const std::string& name, const std::filesystem::path& path, const std::string& key) {
+  const bool ok = !name.empty() && (std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_') &&
+                  std::all_of(name.begin(), name.end(), [](char c) {
+                    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+                  });
+  if (!ok) fail(path, "'" + key + "' has the name '" + name + "': names are letters, digits and _, not starting with a digit");
+}
+
+void check_run_name(const std::string& name, const std::filesystem::path& path) {
+  const bool ok = !name.empty() && name != "." && name != ".." &&
+                  std::all_of(name.begin(), name.end(), [](char c) {
+                    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
+                  });
+  if (!ok) fail(path, "'name' = '" + name + "': a run name is letters, digits, '_', '-' and '.' (it names the output folder)");
+}
+
 RunFile parse_run_file(const std::string& text, const std::filesystem::path& path) {
   const Json json = parse_json(text, path);
   if (!json.is_object()) fail(path, "the top level must be an object");
@@ -147,12 +165,15 @@ RunFile parse_run_file(const std::string& text, const std::filesystem::path& pat
   RunFile run;
   run.path = path;
   run.name = json.contains("name") ? string(json["name"], path, "name") : path.stem().string();
+  check_run_name(run.name, path);
   if (json.contains("description")) run.description = string(json["description"], path, "description");
 
   // The system.
   std::vector<std::string> unknowns, parameters;
   Json parameter_values = json.value("parameters", Json::object());
   if (!parameter_values.is_object()) fail(path, "'parameters' must be an object {name: value}");
+  if (json.contains("model_options") && !json.contains("model"))
+    fail(path, "'model_options' is given without 'model'");
   if (json.contains("model")) {
     if (json.contains("equations") || json.contains("unknowns"))
       fail(path, "give either 'model' or 'unknowns' with 'equations', not both");
@@ -165,6 +186,8 @@ RunFile parse_run_file(const std::string& text, const std::filesystem::path& pat
     if (!json.contains("equations")) fail(path, "'equations' is missing");
     unknowns = strings(json["unknowns"], path, "unknowns");
     for (const auto& [name, value] : parameter_values.items()) parameters.push_back(name);
+    for (const auto& name : unknowns) check_identifier(name, path, "unknowns");
+    for (const auto& name : parameters) check_identifier(name, path, "parameters");
     try {
       run.system = models::make_expression_system(unknowns, parameters,
                                                   strings(json["equations"], path, "equations"));
@@ -203,6 +226,8 @@ RunFile parse_run_file(const std::string& text, const std::filesystem::path& pat
   std::set<std::string> allowed = kOptionKeys;
   allowed.insert({"parameter", "parameters", "detect"});
   only_keys(c, allowed, path, "continuation.");
+  if (c.contains("parameter") && c.contains("parameters"))
+    fail(path, "give 'continuation.parameter' or 'continuation.parameters', not both");
   if (c.contains("parameter")) run.continuation_parameters = {string(c["parameter"], path, "continuation.parameter")};
   else if (c.contains("parameters")) run.continuation_parameters = strings(c["parameters"], path, "continuation.parameters");
   if (run.continuation_parameters.size() != 1)
@@ -248,17 +273,35 @@ RunFile parse_run_file(const std::string& text, const std::filesystem::path& pat
     }
   }
 
+  // Follow-ups are checked here, before anything runs.
+  auto check_bounds = [&](const FollowUp& f, const std::vector<std::string>& free, const std::string& where) {
+    for (const auto& [name, bound] : f.options.bounds)
+      if (std::find(free.begin(), free.end(), name) == free.end() &&
+          std::find(unknowns.begin(), unknowns.end(), name) == unknowns.end())
+        fail(path, "'" + where + ".bounds." + name + "' names neither an unknown nor a continuation parameter");
+  };
   if (json.contains("fold_curve")) {
     run.fold_curve = read_follow_up(json["fold_curve"], run.options, true, path, "fold_curve");
-    for (const auto& p : run.fold_curve->parameters)
+    const auto& fp = run.fold_curve->parameters;
+    for (const auto& p : fp)
       if (std::find(parameters.begin(), parameters.end(), p) == parameters.end())
         fail(path, "'fold_curve.parameters' names '" + p + "', which is not a parameter");
-    if (run.fold_curve->parameters[0] != run.continuation_parameters[0])
+    if (fp[0] != run.continuation_parameters[0])
       fail(path, "'fold_curve.parameters' must start with the continuation parameter '" +
                      run.continuation_parameters[0] + "'");
+    if (fp[0] == fp[1]) fail(path, "'fold_curve.parameters' must name two different parameters");
+    if (!run.detect_folds) fail(path, "'fold_curve' starts from an LP, but 'continuation.detect' has no \"LP\"");
+    check_bounds(*run.fold_curve, fp, "fold_curve");
   }
-  if (json.contains("switch_branch"))
+  if (json.contains("switch_branch")) {
     run.switch_branch = read_follow_up(json["switch_branch"], run.options, false, path, "switch_branch");
+    if (!run.detect_branch_points)
+      fail(path, "'switch_branch' starts from a BP, but 'continuation.detect' has no \"BP\"");
+    check_bounds(*run.switch_branch, run.continuation_parameters, "switch_branch");
+  }
+  std::set<std::string> event_names;
+  for (const auto& e : run.events)
+    if (!event_names.insert(e.name).second) fail(path, "two events are named '" + e.name + "'");
 
   run.plot.x = run.continuation_parameters[0];
   run.plot.y = n == 1 ? unknowns[0] : "max";

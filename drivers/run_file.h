@@ -55,6 +55,10 @@ struct RunFile {
 };
 
 RunFile read_run_file(const std::filesystem::path& path);
+
+// Fail (RunFileError) unless `name` is an identifier / a safe folder name.
+void check_identifier(const std::string& name, const std::filesystem::path& path, const std::string& key);
+void check_run_name(const std::string& name, const std::filesystem::path& path);
 RunFile parse_run_file(const std::string& text, const std::filesystem::path& path);
 
 extern const char* const kRunFileHelp;

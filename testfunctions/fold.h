@@ -31,7 +31,9 @@ class FoldTest : public TestFunction {
   double value(const PointContext& point) const override;
 };
 
-// g(x, p) of the minimally augmented fold system.
+// g(x, p) of the minimally augmented fold system. Dense linear algebra
+// (n + 1 bordered LUs, an SVD at the start): meant for small and moderate n;
+// a fold curve of a large sparse system costs O(n^3) per point.
 class FoldFunction : public DefiningFunction {
  public:
   // Bordering vectors from the singular vectors of F_x at u (a fold point, or

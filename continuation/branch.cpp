@@ -15,6 +15,7 @@ std::string to_string(StopReason reason) {
     case StopReason::kCallback: return "callback";
     case StopReason::kStartNotConverged: return "start_not_converged";
     case StopReason::kSingularJacobian: return "singular_jacobian";
+    case StopReason::kEvaluationError: return "evaluation_error";
   }
   return "unknown";
 }

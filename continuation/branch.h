@@ -23,6 +23,8 @@ enum class StopReason {
   kCallback,           // options.callback returned false
   kStartNotConverged,  // the start point could not be corrected onto the solution set
   kSingularJacobian,   // the bordered Jacobian at the start is singular
+  kEvaluationError,    // the problem threw while the branch was followed (say, a curve that
+                       // is not regular there); the message is the problem's
 };
 std::string to_string(StopReason reason);
 

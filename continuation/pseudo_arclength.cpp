@@ -238,75 +238,82 @@ Branch continue_branch(const ContinuationProblem& problem, const Vector& y_start
   double ds = options.ds;
   bool first_from_singular = start_tangent != nullptr;
   int regular_points = 1;
-  while (true) {
-    if (regular_points >= options.max_points) {
-      branch.stop_reason = StopReason::kMaxPoints;
-      branch.message = "reached max_points = " + std::to_string(options.max_points);
-      break;
-    }
-    const BranchPoint last = branch.points.back();  // a copy: events append to points
-    Correction c = correct(problem, last.y + ds * last.tangent, last.tangent, options, &jacobian);
-    Vector t_new;
-    bool accepted = c.converged && tangent_at(problem, c.y, last.tangent, &jacobian, &t_new) &&
-                    t_new.dot(last.tangent) >= options.min_tangent_cosine;
-    if (!accepted) {
-      if (ds * options.step_cut < options.ds_min) {
-        branch.stop_reason = StopReason::kStepTooSmall;
-        std::ostringstream msg;
-        msg << "the corrector failed at ds = " << ds << " near " << format_y(problem, last.y)
-            << (c.converged ? " (the tangent turned too much)" : ": " + c.message);
-        branch.message = msg.str();
+  // Everything the problem throws from here on ends the branch with what it
+  // has (the points so far stay valid), rather than losing them.
+  try {
+    while (true) {
+      if (regular_points >= options.max_points) {
+        branch.stop_reason = StopReason::kMaxPoints;
+        branch.message = "reached max_points = " + std::to_string(options.max_points);
         break;
       }
-      ds *= options.step_cut;
-      continue;
-    }
-    BranchPoint next{c.y, t_new, ds, c.iterations, test_values(c.y, t_new, jacobian), ""};
+      const BranchPoint last = branch.points.back();  // a copy: events append to points
+      Correction c = correct(problem, last.y + ds * last.tangent, last.tangent, options, &jacobian);
+      Vector t_new;
+      bool accepted = c.converged && tangent_at(problem, c.y, last.tangent, &jacobian, &t_new) &&
+                      t_new.dot(last.tangent) >= options.min_tangent_cosine;
+      if (!accepted) {
+        if (ds * options.step_cut < options.ds_min) {
+          branch.stop_reason = StopReason::kStepTooSmall;
+          std::ostringstream msg;
+          msg << "the corrector failed at ds = " << ds << " near " << format_y(problem, last.y)
+              << (c.converged ? " (the tangent turned too much)" : ": " + c.message);
+          branch.message = msg.str();
+          break;
+        }
+        ds *= options.step_cut;
+        continue;
+      }
+      BranchPoint next{c.y, t_new, ds, c.iterations, test_values(c.y, t_new, jacobian), ""};
 
-    // Events between last and next, in order of arclength. A sign change
-    // counts, and so does a value that reaches exactly zero at next; a zero at
-    // last was reported with last (or is the start), except that a stopping
-    // test starting on its zero and going negative stops at once.
-    struct Found {
-      double s;
-      std::size_t test;
-      SpecialPoint point;
-    };
-    std::vector<Found> events;
-    for (std::size_t k = 0; k < tests.size(); ++k) {
-      if (first_from_singular && !tests[k]->stops_branch()) continue;
-      const double a = last.tests[k], b = next.tests[k];
-      const bool crossed = (a > 0 && b <= 0) || (a < 0 && b >= 0) || (tests[k]->stops_branch() && a == 0 && b < 0);
-      if (!crossed) continue;
-      SpecialPoint sp = locate(problem, *tests[k], last.y, last.tangent, ds, a, b, options, next.y, next.tangent);
-      events.push_back({last.tangent.dot(sp.y - last.y), k, std::move(sp)});
-    }
-    first_from_singular = false;
-    std::sort(events.begin(), events.end(), [](const Found& p, const Found& q) { return p.s < q.s; });
-    bool stop = false;
-    for (auto& [s, k, sp] : events) {
-      BorderedJacobian jac;
-      tangent_at(problem, sp.y, last.tangent, &jac, &sp.tangent);
-      sp.index = static_cast<int>(branch.points.size());
-      branch.points.push_back(BranchPoint{sp.y, sp.tangent, s, 0, test_values(sp.y, sp.tangent, jac), sp.type});
-      branch.special_points.push_back(sp);
-      if (tests[k]->stops_branch()) {
-        stop = true;
-        branch.stop_reason = sp.type == "EP" ? StopReason::kBound : StopReason::kUserStop;
-        branch.message = "reached " + sp.name + " at " + format_y(problem, sp.y);
+      // Events between last and next, in order of arclength. A sign change
+      // counts, and so does a value that reaches exactly zero at next; a zero at
+      // last was reported with last (or is the start), except that a stopping
+      // test starting on its zero and going negative stops at once.
+      struct Found {
+        double s;
+        std::size_t test;
+        SpecialPoint point;
+      };
+      std::vector<Found> events;
+      for (std::size_t k = 0; k < tests.size(); ++k) {
+        if (first_from_singular && !tests[k]->stops_branch()) continue;
+        const double a = last.tests[k], b = next.tests[k];
+        const bool crossed = (a > 0 && b <= 0) || (a < 0 && b >= 0) || (tests[k]->stops_branch() && a == 0 && b < 0);
+        if (!crossed) continue;
+        SpecialPoint sp = locate(problem, *tests[k], last.y, last.tangent, ds, a, b, options, next.y, next.tangent);
+        events.push_back({last.tangent.dot(sp.y - last.y), k, std::move(sp)});
+      }
+      first_from_singular = false;
+      std::sort(events.begin(), events.end(), [](const Found& p, const Found& q) { return p.s < q.s; });
+      bool stop = false;
+      for (auto& [s, k, sp] : events) {
+        BorderedJacobian jac;
+        tangent_at(problem, sp.y, last.tangent, &jac, &sp.tangent);
+        sp.index = static_cast<int>(branch.points.size());
+        branch.points.push_back(BranchPoint{sp.y, sp.tangent, s, 0, test_values(sp.y, sp.tangent, jac), sp.type});
+        branch.special_points.push_back(sp);
+        if (tests[k]->stops_branch()) {
+          stop = true;
+          branch.stop_reason = sp.type == "EP" ? StopReason::kBound : StopReason::kUserStop;
+          branch.message = "reached " + sp.name + " at " + format_y(problem, sp.y);
+          break;
+        }
+      }
+      if (stop) break;
+      branch.points.push_back(std::move(next));
+      ++regular_points;
+      problem.accept(branch.points.back().y);
+      if (options.callback && !options.callback(branch)) {
+        branch.stop_reason = StopReason::kCallback;
+        branch.message = "stopped by the callback";
         break;
       }
+      if (c.iterations <= options.easy_iterations) ds = std::min(ds * options.step_growth, options.ds_max);
     }
-    if (stop) break;
-    branch.points.push_back(std::move(next));
-    ++regular_points;
-    problem.accept(branch.points.back().y);
-    if (options.callback && !options.callback(branch)) {
-      branch.stop_reason = StopReason::kCallback;
-      branch.message = "stopped by the callback";
-      break;
-    }
-    if (c.iterations <= options.easy_iterations) ds = std::min(ds * options.step_growth, options.ds_max);
+  } catch (const std::exception& e) {
+    branch.stop_reason = StopReason::kEvaluationError;
+    branch.message = std::string("the problem failed near ") + format_y(problem, branch.points.back().y) + ": " + e.what();
   }
   return branch;
 }

@@ -45,7 +45,8 @@ int continue_command(const std::string& file, const std::string& out_dir, bool j
                      std::ostream& err) {
   const RunFile run = read_run_file(file);
   ProgressLine progress(err);
-  const auto branches = run_continuation(run, std::ref(progress));
+  std::string follow_up_error;
+  const auto branches = run_continuation(run, std::ref(progress), &follow_up_error);
   const Branch& first = branches.front().branch;
   if (!first.ok()) {
     err << "saltus continue: " << run.path.string() << ": " << first.message << '\n';
@@ -69,6 +70,10 @@ int continue_command(const std::string& file, const std::string& out_dir, bool j
       }
     }
     out << "wrote " << files.size() << " files to " << dir.string() << '\n';
+  }
+  if (!follow_up_error.empty()) {
+    err << "saltus: " << follow_up_error << " (the branches before it are written)\n";
+    return 1;
   }
   return 0;
 }

@@ -34,7 +34,12 @@ const SpecialPoint& nth(const Branch& branch, const std::string& type, int n, co
 
 }  // namespace
 
-std::vector<NamedBranch> run_continuation(const RunFile& run, const Progress& progress) {
+// The fold curve and the switched branch, appended to *out.
+void follow_ups(const RunFile& run, const ContinuationProblem& problem, const TestFunctions& tests,
+                const Progress& progress, std::vector<NamedBranch>* out);
+
+std::vector<NamedBranch> run_continuation(const RunFile& run, const Progress& progress,
+                                          std::string* follow_up_error) {
   const auto system = run.system;
   ContinuationProblem problem(system, run.parameters, run.continuation_parameters);
   TestFunctions tests;
@@ -50,10 +55,24 @@ std::vector<NamedBranch> run_continuation(const RunFile& run, const Progress& pr
   y0[problem.state_size()] = run.parameters[problem.free_parameters()[0]];
 
   std::vector<NamedBranch> branches;
+  branches.reserve(3);  // the first branch, a fold curve, a switched branch: references stay valid
   branches.push_back({"branch", continue_branch(problem, y0, with_progress(run.options, "branch", progress), tests)});
-  const Branch& first = branches.front().branch;
-  if (!first.ok()) return branches;
+  if (!branches.front().branch.ok()) return branches;
 
+  try {
+    follow_ups(run, problem, tests, progress, &branches);
+  } catch (const RunFileError& e) {
+    if (!follow_up_error) throw;
+    *follow_up_error = e.what();
+  }
+  return branches;
+}
+
+void follow_ups(const RunFile& run, const ContinuationProblem& problem, const TestFunctions& tests,
+                const Progress& progress, std::vector<NamedBranch>* out) {
+  std::vector<NamedBranch>& branches = *out;
+  const auto& system = run.system;
+  const Branch& first = branches.front().branch;
   if (run.fold_curve) {
     const SpecialPoint& lp = nth(first, "LP", run.fold_curve->from, "fold_curve");
     FoldCurve curve = fold_curve(system, problem.u(lp.y), run.fold_curve->parameters);
@@ -70,7 +89,6 @@ std::vector<NamedBranch> run_continuation(const RunFile& run, const Progress& pr
       throw RunFileError(std::string("switch_branch: ") + e.what());
     }
   }
-  return branches;
 }
 
 nlohmann::ordered_json summarize(const RunFile& run, const std::vector<NamedBranch>& branches) {

@@ -23,9 +23,12 @@ struct NamedBranch {
 // Called after every point of every branch (for progress lines).
 using Progress = std::function<void(const std::string& branch_name, const Branch& branch)>;
 
-// Runs the study. Throws RunFileError when the run file asks for something the
-// branch does not have (a fold curve from an LP that was not found, ...).
-std::vector<NamedBranch> run_continuation(const RunFile& run, const Progress& progress = {});
+// Runs the study. When a follow-up asks for something the first branch does
+// not have (a fold curve from an LP that was not found, ...), the branches
+// computed so far are returned and *follow_up_error says why; without
+// follow_up_error that is a RunFileError.
+std::vector<NamedBranch> run_continuation(const RunFile& run, const Progress& progress = {},
+                                          std::string* follow_up_error = nullptr);
 
 // The summary: stop_reason, message and points of the first branch,
 // special_points of all branches (each with its "branch"), and "branches".

@@ -165,6 +165,21 @@ TEST_CASE("bad run files: a clear message, a non-zero exit, nothing written", "[
       {"bad option value", good_head + R"("equations": ["mu + lambda*x - x^3"], "start": {"x": -1.5},
          "continuation": {"parameter": "mu", "ds": -0.1}})",
        "ds = -0.1 must be positive"},
+      {"both parameter keys", good_head + R"("equations": ["mu + lambda*x - x^3"], "start": {"x": -1.5},
+         "continuation": {"parameter": "mu", "parameters": ["lambda"]}})",
+       "not both"},
+      {"name not an identifier", R"({"unknowns": ["2x"], "parameters": {"mu": 0}, "equations": ["mu"],
+         "start": {"2x": 0}, "continuation": {"parameter": "mu"}})",
+       "has the name '2x'"},
+      {"unsafe run name", R"({"name": "../up", "unknowns": ["x"], "parameters": {"mu": 0}, "equations": ["x - mu"],
+         "start": {"x": 0}, "continuation": {"parameter": "mu"}})",
+       "a run name is letters"},
+      {"switch without BP detection", good_head + R"("equations": ["mu + lambda*x - x^3"], "start": {"x": -1.5},
+         "continuation": {"parameter": "mu", "detect": ["LP"]}, "switch_branch": {}})",
+       "has no \"BP\""},
+      {"follow-up bound on an unknown name", good_head + R"("equations": ["mu + lambda*x - x^3"], "start": {"x": -1.5},
+         "continuation": {"parameter": "mu"}, "switch_branch": {"bounds": {"nu": [0, 1]}}})",
+       "'switch_branch.bounds.nu'"},
       {"no real solution near the start", good_head + R"("equations": ["x^2 + 1 + mu^2"], "start": {"x": 3},
          "continuation": {"parameter": "mu"}})",
        "is not near a solution"},
@@ -198,5 +213,19 @@ TEST_CASE("an existing output folder keeps whole files when a later run fails", 
   for (const auto& entry : fs::directory_iterator(out))
     CHECK(entry.path().string().find(".tmp") == std::string::npos);
   fs::remove_all(out);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("a follow-up that cannot start keeps the first branch's files", "[cli][errors]") {
+  const fs::path dir = fresh_dir("follow-up");
+  const fs::path file = write_run_file(dir, R"({"unknowns": ["x"], "parameters": {"mu": -2, "lambda": 1},
+      "equations": ["mu + lambda*x - x^3"], "start": {"x": -1.5},
+      "continuation": {"parameter": "mu", "bounds": {"mu": [-2, 2]}},
+      "fold_curve": {"from": 3, "parameters": ["mu", "lambda"]}})");
+  const Run r = run_saltus({"continue", file.string(), "--out", (dir / "out").string()});
+  CHECK(r.code == 1);
+  CHECK_THAT(r.err, Catch::Contains("'fold_curve.from' = 3, but the first branch has 2 LP point(s)"));
+  CHECK(fs::exists(dir / "out" / "branch.csv"));
+  CHECK(fs::exists(dir / "out" / "summary.json"));
   fs::remove_all(dir);
 }

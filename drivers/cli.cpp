@@ -104,6 +104,12 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   lyap->add_flag("--json", hybrid_json, "print the result as JSON (\"exponents\": largest first)");
   lyap->footer(kHybridRunFileHelp);
 
+  auto* sweep = app.add_subcommand("sweep", "Brute-force bifurcation diagram of a hybrid system on a Poincare section");
+  sweep->add_option("RUNFILE", hybrid_file, "JSON run file with 'section' and 'sweep'")->required()->check(CLI::ExistingFile);
+  sweep->add_option("--out", hybrid_out, "output folder (default out/<name>)");
+  sweep->add_flag("--json", hybrid_json, "print the summary JSON to stdout");
+  sweep->footer(kHybridRunFileHelp);
+
   std::vector<std::string> reversed(args.rbegin(), args.rend());
   try {
     app.parse(reversed);
@@ -119,6 +125,13 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
       return simulate_command(run, dir, hybrid_json, out, err);
     }
     if (*lyap) return lyapunov_command(read_hybrid_run(hybrid_file), hybrid_out, hybrid_json, out, err);
+    if (*sweep) {
+      const HybridRun run = read_hybrid_run(hybrid_file);
+      if (!run.sweep) throw RunFileError("run file " + hybrid_file + ": 'sweep' is missing");
+      const std::filesystem::path dir = hybrid_out.empty() ? std::filesystem::path("out") / run.name
+                                                           : std::filesystem::path(hybrid_out);
+      return sweep_command(run, dir, hybrid_json, out, err);
+    }
   } catch (const RunFileError& e) {
     err << "saltus: " << e.what() << '\n';
     return 1;

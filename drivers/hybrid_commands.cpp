@@ -1,7 +1,10 @@
 #include "drivers/hybrid_commands.h"
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <iomanip>
+#include <thread>
 
 #include "drivers/output.h"
 
@@ -25,7 +28,8 @@ Json exponents_json(const Vector& v) {
 
 int simulate_command(const HybridRun& run, const fs::path& dir, bool json, std::ostream& out, std::ostream& err) {
   const flow::HybridSystem& system = *run.system;
-  const flow::Trajectory tr = flow::simulate(system, run.mode, run.t0, run.initial, run.t1, run.simulation);
+  const flow::Trajectory tr =
+      flow::simulate(system, run.mode, run.t0, run.initial, run.t1, run.simulation, {}, run.sections());
   const auto names = system.state_names();
 
   Json summary;
@@ -72,6 +76,18 @@ int simulate_command(const HybridRun& run, const fs::path& dir, bool json, std::
       o << '\n';
     }
   });
+  if (run.section)
+    write_file_atomically(dir / "sections.csv", [&](std::ostream& o) {
+      o << "t,mode";
+      for (const auto& n : names) o << ',' << n;
+      o << '\n' << std::setprecision(17);
+      for (const auto& h : tr.section_hits) {
+        o << h.t << ',' << system.mode_name(h.mode);
+        for (int i = 0; i < h.x.size(); ++i) o << ',' << h.x[i];
+        o << '\n';
+      }
+    });
+  summary["section_hits"] = tr.section_hits.size();
   write_file_atomically(dir / "summary.json", [&](std::ostream& o) { o << summary.dump(2) << '\n'; });
 
   // Figures: the phase portrait and the first component against time, with the events.
@@ -153,6 +169,121 @@ int lyapunov_command(const HybridRun& run, const fs::path& dir, bool json, std::
     err << "saltus lyapunov: " << run.path.string() << ": " << r.message << '\n';
     return 2;
   }
+  return 0;
+}
+
+namespace {
+
+struct SweepPoint {
+  double value = 0.0;
+  std::vector<flow::SectionHit> hits;
+  std::string failure;  // why this value ended early, if it did
+  int events = 0;
+};
+
+}  // namespace
+
+int sweep_command(const HybridRun& run, const fs::path& dir, bool json, std::ostream& out, std::ostream& err) {
+  const SweepSpec& spec = *run.sweep;
+  const auto names = run.system->state_names();
+  const int plot = index_of(names, spec.plot);
+  std::vector<SweepPoint> points(spec.steps);
+  for (int k = 0; k < spec.steps; ++k)
+    points[k].value = spec.steps == 1 ? spec.from : spec.from + (spec.to - spec.from) * k / (spec.steps - 1);
+  const int cores = std::max(1u, std::thread::hardware_concurrency());
+  const int chunks = std::min(spec.threads > 0 ? spec.threads : cores, spec.steps);
+  std::atomic<int> done{0};
+  const auto sections = run.sections();
+  flow::SimulationOptions plain = run.simulation;
+  plain.variational = false;
+  plain.output_interval = 0.0;
+
+  auto chunk = [&](int c) {
+    const int begin = c * spec.steps / chunks, end = (c + 1) * spec.steps / chunks;
+    int mode = run.mode;
+    double t = run.t0;
+    Vector x = run.initial;
+    for (int k = begin; k < end; ++k) {
+      SweepPoint& p = points[k];
+      try {
+        const auto system = run.with_parameter(spec.parameter, p.value);
+        const double transient = k == begin ? 2 * spec.transient : spec.transient;
+        if (transient > 0) {
+          const flow::Trajectory warm = flow::simulate(*system, mode, t, x, t + transient, plain);
+          p.events += static_cast<int>(warm.events.size());
+          mode = warm.mode_end, t = warm.t_end, x = warm.x_end;
+          if (!warm.ok()) p.failure = warm.message;
+        }
+        if (p.failure.empty()) {
+          const flow::Trajectory rec = flow::simulate(*system, mode, t, x, t + spec.record, plain, {}, sections);
+          p.events += static_cast<int>(rec.events.size());
+          p.hits = rec.section_hits;
+          mode = rec.mode_end, t = rec.t_end, x = rec.x_end;
+          if (!rec.ok()) p.failure = rec.message;
+        }
+      } catch (const std::exception& e) {
+        p.failure = e.what();
+      }
+      ++done;
+    }
+  };
+  std::vector<std::thread> workers;
+  for (int c = 0; c < chunks; ++c) workers.emplace_back(chunk, c);
+  // Progress on stderr while the workers run.
+  const auto start = std::chrono::steady_clock::now();
+  while (done < spec.steps) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    static double last_print = 0;
+    if (elapsed > 1.0 && elapsed - last_print > 3.0) {
+      err << "saltus sweep: " << done << " / " << spec.steps << " values of " << spec.parameter << " on " << chunks
+          << " threads, " << std::setprecision(3) << elapsed << " s\n";
+      last_print = elapsed;
+    }
+  }
+  for (auto& w : workers) w.join();
+
+  fs::create_directories(dir);
+  int failures = 0, hits = 0;
+  write_file_atomically(dir / "sweep.csv", [&](std::ostream& o) {
+    o << spec.parameter << ",t";
+    for (const auto& n : names) o << ',' << n;
+    o << '\n' << std::setprecision(15);
+    for (const auto& p : points)
+      for (const auto& h : p.hits) {
+        o << p.value << ',' << h.t;
+        for (int i = 0; i < h.x.size(); ++i) o << ',' << h.x[i];
+        o << '\n';
+      }
+  });
+  Json summary;
+  summary["name"] = run.name;
+  summary["parameter"] = spec.parameter;
+  summary["values"] = spec.steps;
+  summary["threads"] = chunks;
+  Json problems = Json::array();
+  for (const auto& p : points) {
+    hits += static_cast<int>(p.hits.size());
+    if (!p.failure.empty()) {
+      ++failures;
+      problems.push_back({{"value", p.value}, {"message", p.failure}});
+    }
+  }
+  summary["section_hits"] = hits;
+  summary["failures"] = problems;
+  write_file_atomically(dir / "sweep.json", [&](std::ostream& o) { o << summary.dump(2) << '\n'; });
+  Figure f{run.name + ": bifurcation diagram (section " + run.section->variable + ")", spec.parameter, spec.plot, {}, {}};
+  Figure::Series s{spec.plot + " at the section", {}, "points", "pt 7 ps 0.3"};
+  for (const auto& p : points)
+    for (const auto& h : p.hits) s.points.emplace_back(p.value, h.x[plot]);
+  f.series.push_back(std::move(s));
+  std::string warning;
+  draw(f, dir, "sweep", &warning);
+  if (!warning.empty()) err << "saltus sweep: warning: " << warning << '\n';
+  if (json) out << summary.dump(2) << '\n';
+  else
+    out << run.name << ": " << spec.steps << " values of " << spec.parameter << " on " << chunks << " threads, "
+        << hits << " section hits, " << failures << " values ended early\nwrote " << dir.string() << '\n';
   return 0;
 }
 

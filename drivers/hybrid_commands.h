@@ -18,4 +18,12 @@ int simulate_command(const HybridRun& run, const std::filesystem::path& dir, boo
 int lyapunov_command(const HybridRun& run, const std::filesystem::path& dir, bool json, std::ostream& out,
                      std::ostream& err);
 
+// A brute-force bifurcation diagram: for each parameter value (quasi-static:
+// each starts from the state the previous one ended in) a transient, then the
+// section's hits over `record`; sweep.csv, sweep.json and a figure. The range
+// is split into `threads` chunks run in parallel, each quasi-static from the
+// run's initial state (with a doubled transient at its first value).
+int sweep_command(const HybridRun& run, const std::filesystem::path& dir, bool json, std::ostream& out,
+                  std::ostream& err);
+
 }  // namespace saltus::drivers

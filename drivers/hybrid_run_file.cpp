@@ -1,76 +1,167 @@
 #include "drivers/hybrid_run_file.h"
 
 #include <algorithm>
+#include <cmath>
+#include <map>
 
+#include "continuation/flow/mechanical.h"
 #include "drivers/run_file.h"
 #include "models/bouncing_ball.h"
+#include "models/triple_pendulum.h"
 
 namespace saltus::drivers {
 
 const char* const kHybridRunFileHelp = R"(Run file keys (JSON):
   name, description  strings
-  model          "bouncing_ball" (state q, v; modes "flight", "contact")
-  parameters     {name: number}  the model's parameters; bouncing_ball: g, e (restitution,
-                 in [0, 1]), A, omega (table A sin(omega t)), stick_velocity
+  model          "bouncing_ball" (state q, v; modes "flight", "contact") or "triple_pendulum"
+                 (state psi1..3, psi1_dot..3; modes "free", "contact 1", "contact 2 3", ...)
+  parameters     {name: number}  the model's parameters:
+                 bouncing_ball: g, e (restitution, in [0, 1]), A, omega (table A sin(omega t)),
+                   stick_velocity
+                 triple_pendulum: beta2, beta3, v12, v13, v23, mu2, mu3, c1, c2, c3, l1, l2, l3,
+                   eta, q1, e, stick_velocity (defaults: three identical uniform rods, eta = 1.2,
+                   c_i = 0.8, e = 0.8, q1 = 1)
+  links          triple_pendulum only: [{mass, length, centre, inertia} x 3] (and "g"): the
+                 dimensionless parameters from physical links; "parameters" then override
   initial        {state name: number}  every state component
   mode           the initial mode's name (default: the model's first)
   time           [t0, t1]  the simulated span
   simulation     absolute_tolerance, relative_tolerance (1e-12), initial_step (1e-4),
                  max_step, event_tolerance (1e-14), max_events, zeno_interval, zeno_events,
                  output_interval (0: every step)
+  section        {variable, value, angle}  a Poincare section: crossings of variable = value
+                 (upwards; with "angle": true, of value modulo 2 pi)
   lyapunov       transient (0), duration (100), interval (1): for `saltus lyapunov`,
                  which starts from the initial state at t0
+  sweep          {parameter, from, to, steps (100), transient (100), record (100), threads (0:
+                 all cores), plot}: `saltus sweep` draws the section's hits of `plot` against
+                 the parameter, each value starting from the state the previous one ended in
   plot           {x, y}  state names for the phase portrait (default: the first two)
-Output folder (simulate): trajectory.csv, events.csv, summary.json, phase.png/.svg,
-time.png/.svg.)";
+Output folder: simulate: trajectory.csv, events.csv, sections.csv, summary.json, phase.png/.svg,
+time.png/.svg; lyapunov (with --out): lyapunov.csv, lyapunov.json, lyapunov.png/.svg;
+sweep: sweep.csv, sweep.json, sweep.png/.svg.)";
 
 namespace {
 
-struct Model {
-  std::shared_ptr<const flow::HybridSystem> system;
-  std::vector<std::string> modes;
-};
+using Values = std::map<std::string, double>;
 
-Model bouncing_ball(const Json& parameters, const std::filesystem::path& path) {
-  models::BouncingBall ball;
-  only_keys(parameters, {"g", "e", "A", "omega", "stick_velocity"}, path, "parameters.");
-  auto set = [&](const char* key, double* field) {
-    if (parameters.contains(key)) *field = number(parameters[key], path, std::string("parameters.") + key);
-  };
-  set("g", &ball.g);
-  set("e", &ball.e);
-  set("A", &ball.A);
-  set("omega", &ball.omega);
-  set("stick_velocity", &ball.stick_velocity);
-  try {
-    ball.check();
-  } catch (const std::invalid_argument& e) {
-    fail(path, e.what());
+template <class Model>
+void set_fields(const Values& values, const std::map<std::string, double Model::*>& fields, Model* model) {
+  for (const auto& [name, value] : values) model->*fields.at(name) = value;
+}
+
+const std::map<std::string, double models::BouncingBall::*> kBallFields = {
+    {"g", &models::BouncingBall::g}, {"e", &models::BouncingBall::e}, {"A", &models::BouncingBall::A},
+    {"omega", &models::BouncingBall::omega}, {"stick_velocity", &models::BouncingBall::stick_velocity}};
+
+const std::map<std::string, double models::TriplePendulum::*> kPendulumFields = {
+    {"beta2", &models::TriplePendulum::beta2}, {"beta3", &models::TriplePendulum::beta3},
+    {"v12", &models::TriplePendulum::v12},     {"v13", &models::TriplePendulum::v13},
+    {"v23", &models::TriplePendulum::v23},     {"mu2", &models::TriplePendulum::mu2},
+    {"mu3", &models::TriplePendulum::mu3},     {"c1", &models::TriplePendulum::c1},
+    {"c2", &models::TriplePendulum::c2},       {"c3", &models::TriplePendulum::c3},
+    {"l1", &models::TriplePendulum::l1},       {"l2", &models::TriplePendulum::l2},
+    {"l3", &models::TriplePendulum::l3},       {"eta", &models::TriplePendulum::eta},
+    {"q1", &models::TriplePendulum::q1},       {"e", &models::TriplePendulum::e}};
+
+template <class Map>
+std::set<std::string> keys(const Map& m) {
+  std::set<std::string> out;
+  for (const auto& [k, v] : m) out.insert(k);
+  return out;
+}
+
+models::TriplePendulum pendulum_from_links(const Json& links, const Json& g, const std::filesystem::path& path) {
+  if (!links.is_array() || links.size() != 3) fail(path, "'links' must be a list of three {mass, length, centre, inertia}");
+  models::TriplePendulum::Link l[3];
+  for (int i = 0; i < 3; ++i) {
+    const std::string where = "links[" + std::to_string(i) + "]";
+    only_keys(links[i], {"mass", "length", "centre", "inertia"}, path, where + ".");
+    for (const char* key : {"mass", "length", "centre", "inertia"})
+      if (!links[i].contains(key)) fail(path, "'" + where + "." + key + "' is missing");
+    l[i] = {number(links[i]["mass"], path, where + ".mass"), number(links[i]["length"], path, where + ".length"),
+            number(links[i]["centre"], path, where + ".centre"), number(links[i]["inertia"], path, where + ".inertia")};
+    if (!(l[i].mass > 0) || !(l[i].length > 0) || !(l[i].inertia >= 0))
+      fail(path, "'" + where + "': mass and length must be positive and inertia >= 0");
   }
-  return {flow::make_hybrid(ball), {"flight", "contact"}};
+  return models::TriplePendulum::from_links(l[0], l[1], l[2], g.is_null() ? 9.81 : number(g, path, "g"));
 }
 
 }  // namespace
 
+std::vector<flow::Section> HybridRun::sections() const {
+  if (!section) return {};
+  const auto names = system->state_names();
+  const int i = static_cast<int>(std::find(names.begin(), names.end(), section->variable) - names.begin());
+  const double value = section->value;
+  if (section->angle)
+    return {{[i, value](double, const Vector& x) { return std::sin(x[i] - value); }, flow::Crossing::kRising}};
+  return {{[i, value](double, const Vector& x) { return x[i] - value; }, flow::Crossing::kRising}};
+}
+
 HybridRun read_hybrid_run(const std::filesystem::path& path) {
   const Json json = read_json(path);
   if (!json.is_object()) fail(path, "the top level must be an object");
-  only_keys(json, {"name", "description", "model", "parameters", "initial", "mode", "time", "simulation",
-                   "lyapunov", "plot"},
+  only_keys(json, {"name", "description", "model", "parameters", "links", "g", "initial", "mode", "time", "simulation",
+                   "section", "lyapunov", "sweep", "plot"},
             path, "");
   HybridRun run;
   run.path = path;
   run.name = json.contains("name") ? string(json["name"], path, "name") : path.stem().string();
   check_run_name(run.name, path);
   if (json.contains("description")) run.description = string(json["description"], path, "description");
-  if (!json.contains("model")) fail(path, "'model' is missing (known: bouncing_ball)");
-  const std::string model_name = string(json["model"], path, "model");
+  if (!json.contains("model")) fail(path, "'model' is missing (known: bouncing_ball, triple_pendulum)");
+  run.model = string(json["model"], path, "model");
   const Json parameters = json.value("parameters", Json::object());
   if (!parameters.is_object()) fail(path, "'parameters' must be an object {name: value}");
-  Model model;
-  if (model_name == "bouncing_ball") model = bouncing_ball(parameters, path);
-  else fail(path, "unknown model '" + model_name + "' (known: bouncing_ball)");
-  run.system = model.system;
+  Values values;
+  for (const auto& [name, value] : parameters.items()) values[name] = number(value, path, "parameters." + name);
+  if ((json.contains("links") || json.contains("g")) && run.model != "triple_pendulum")
+    fail(path, "'links' and 'g' belong to the triple_pendulum model");
+
+  std::vector<std::string> modes;
+  if (run.model == "bouncing_ball") {
+    only_keys(parameters, keys(kBallFields), path, "parameters.");
+    run.parameter_names = {"g", "e", "A", "omega", "stick_velocity"};
+    run.with_parameter = [values, path](const std::string& name, double value) {
+      models::BouncingBall ball;
+      Values v = values;
+      if (!name.empty()) v[name] = value;
+      set_fields(v, kBallFields, &ball);
+      try {
+        ball.check();
+      } catch (const std::invalid_argument& e) {
+        fail(path, e.what());
+      }
+      return std::shared_ptr<const flow::HybridSystem>(flow::make_hybrid(ball));
+    };
+    modes = {"flight", "contact"};
+  } else if (run.model == "triple_pendulum") {
+    std::set<std::string> allowed = keys(kPendulumFields);
+    allowed.insert("stick_velocity");
+    only_keys(parameters, allowed, path, "parameters.");
+    run.parameter_names.assign(allowed.begin(), allowed.end());
+    const models::TriplePendulum base =
+        json.contains("links") ? pendulum_from_links(json["links"], json.value("g", Json()), path) : models::TriplePendulum{};
+    run.with_parameter = [values, base, path](const std::string& name, double value) {
+      models::TriplePendulum p = base;
+      Values v = values;
+      if (!name.empty()) v[name] = value;
+      double stick = 1e-6;
+      if (auto it = v.find("stick_velocity"); it != v.end()) {
+        stick = it->second;
+        v.erase(it);
+      }
+      set_fields(v, kPendulumFields, &p);
+      if (!(p.e >= 0.0 && p.e <= 1.0))
+        fail(path, "restitution e = " + std::to_string(p.e) + " must be in [0, 1]");
+      return std::shared_ptr<const flow::HybridSystem>(flow::make_mechanical(p, stick));
+    };
+    for (int m = 0; m < 8; ++m) modes.push_back(flow::Mechanical<models::TriplePendulum>{}.mode_name(m));
+  } else {
+    fail(path, "unknown model '" + run.model + "' (known: bouncing_ball, triple_pendulum)");
+  }
+  run.system = run.with_parameter("", 0.0);
 
   const auto names = run.system->state_names();
   const Json initial = json.value("initial", Json::object());
@@ -83,9 +174,9 @@ HybridRun read_hybrid_run(const std::filesystem::path& path) {
   }
   if (json.contains("mode")) {
     const std::string mode = string(json["mode"], path, "mode");
-    auto it = std::find(model.modes.begin(), model.modes.end(), mode);
-    if (it == model.modes.end()) fail(path, "'mode' = '" + mode + "' is not a mode of " + model_name);
-    run.mode = static_cast<int>(it - model.modes.begin());
+    auto it = std::find(modes.begin(), modes.end(), mode);
+    if (it == modes.end()) fail(path, "'mode' = '" + mode + "' is not a mode of " + run.model);
+    run.mode = static_cast<int>(it - modes.begin());
   }
   if (!json.contains("time")) fail(path, "'time' is missing: give [t0, t1]");
   const Json& time = json["time"];
@@ -93,6 +184,15 @@ HybridRun read_hybrid_run(const std::filesystem::path& path) {
   run.t0 = number(time[0], path, "time[0]");
   run.t1 = number(time[1], path, "time[1]");
   if (!(run.t1 > run.t0)) fail(path, "'time' must have t1 > t0");
+  if (run.model == "triple_pendulum") {
+    // Restitution, mass matrix and constraints at the initial state, with the value named.
+    try {
+      const auto* mech = dynamic_cast<const flow::AutoDiffHybrid<flow::Mechanical<models::TriplePendulum>>*>(run.system.get());
+      mech->functor().check(run.t0, run.initial);
+    } catch (const std::invalid_argument& e) {
+      fail(path, e.what());
+    }
+  }
 
   if (json.contains("simulation")) {
     const Json& s = json["simulation"];
@@ -124,16 +224,56 @@ HybridRun read_hybrid_run(const std::filesystem::path& path) {
   }
   if (const std::string why = run.lyapunov.check(); !why.empty()) fail(path, "'lyapunov': " + why);
 
+  auto state_name = [&](const std::string& name, const std::string& key) {
+    if (std::find(names.begin(), names.end(), name) == names.end())
+      fail(path, "'" + key + "' = '" + name + "' is not a state component");
+  };
+  if (json.contains("section")) {
+    const Json& s = json["section"];
+    only_keys(s, {"variable", "value", "angle"}, path, "section.");
+    SectionSpec spec;
+    if (!s.contains("variable")) fail(path, "'section.variable' is missing");
+    spec.variable = string(s["variable"], path, "section.variable");
+    state_name(spec.variable, "section.variable");
+    if (s.contains("value")) spec.value = number(s["value"], path, "section.value");
+    if (s.contains("angle")) spec.angle = boolean(s["angle"], path, "section.angle");
+    run.section = spec;
+  }
+  if (json.contains("sweep")) {
+    const Json& s = json["sweep"];
+    only_keys(s, {"parameter", "from", "to", "steps", "transient", "record", "threads", "plot"}, path, "sweep.");
+    SweepSpec spec;
+    for (const char* key : {"parameter", "from", "to"})
+      if (!s.contains(key)) fail(path, std::string("'sweep.") + key + "' is missing");
+    spec.parameter = string(s["parameter"], path, "sweep.parameter");
+    if (std::find(run.parameter_names.begin(), run.parameter_names.end(), spec.parameter) == run.parameter_names.end())
+      fail(path, "'sweep.parameter' = '" + spec.parameter + "' is not a parameter of " + run.model);
+    spec.from = number(s["from"], path, "sweep.from");
+    spec.to = number(s["to"], path, "sweep.to");
+    if (s.contains("steps")) spec.steps = integer(s["steps"], path, "sweep.steps");
+    if (s.contains("transient")) spec.transient = number(s["transient"], path, "sweep.transient");
+    if (s.contains("record")) spec.record = number(s["record"], path, "sweep.record");
+    if (s.contains("threads")) spec.threads = integer(s["threads"], path, "sweep.threads");
+    spec.plot = s.contains("plot") ? string(s["plot"], path, "sweep.plot") : names.back();
+    state_name(spec.plot, "sweep.plot");
+    if (spec.steps < 1 || !(spec.transient >= 0) || !(spec.record > 0) || spec.threads < 0)
+      fail(path, "'sweep': steps >= 1, transient >= 0, record > 0 and threads >= 0 are needed");
+    if (!run.section) fail(path, "'sweep' records section hits: give a 'section'");
+    // Every value of the range must make a valid model.
+    run.with_parameter(spec.parameter, spec.from);
+    run.with_parameter(spec.parameter, spec.to);
+    run.sweep = spec;
+  }
+
   run.plot_x = names[0];
-  run.plot_y = names.size() > 1 ? names[1] : names[0];
+  run.plot_y = names.size() > 1 ? names[names.size() / 2] : names[0];
   if (json.contains("plot")) {
     const Json& p = json["plot"];
     only_keys(p, {"x", "y"}, path, "plot.");
     if (p.contains("x")) run.plot_x = string(p["x"], path, "plot.x");
     if (p.contains("y")) run.plot_y = string(p["y"], path, "plot.y");
-    for (const auto& axis : {run.plot_x, run.plot_y})
-      if (std::find(names.begin(), names.end(), axis) == names.end())
-        fail(path, "'plot' axis '" + axis + "' is not a state component");
+    state_name(run.plot_x, "plot.x");
+    state_name(run.plot_y, "plot.y");
   }
   return run;
 }

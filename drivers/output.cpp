@@ -73,8 +73,9 @@ std::vector<fs::path> draw(const Figure& figure, const fs::path& dir, const std:
         << "  set output sprintf('%s.%s" << tmp_suffix << "', " << quoted(stem) << ", format)\n"
         << "  plot ";
     for (std::size_t i = 0; i < figure.series.size(); ++i)
-      out << (i ? ", " : "") << quoted(stem + ".dat") << " index " << i << " using 1:2 with lines ls " << (i % 4 + 1)
-          << " title " << quoted(figure.series[i].title) << " noenhanced";
+      out << (i ? ", " : "") << quoted(stem + ".dat") << " index " << i << " using 1:2 with "
+          << figure.series[i].style << " ls " << (i % 4 + 1) << ' ' << figure.series[i].style_options << " title "
+          << quoted(figure.series[i].title) << " noenhanced";
     if (!figure.labels.empty()) out << ", ";
     // gnuplot crashes on an empty data block, so the points only when there are some.
     const std::size_t labels = figure.series.size();

@@ -73,8 +73,9 @@ bool crossed(Crossing c, double before, double after) {
 
 class Simulator {
  public:
-  Simulator(const HybridSystem& system, const SimulationOptions& options, const SimulationObserver& observer)
-      : sys_(system), opt_(options), observer_(observer), n_(system.dimension()) {}
+  Simulator(const HybridSystem& system, const SimulationOptions& options, const SimulationObserver& observer,
+            const std::vector<Section>& sections)
+      : sys_(system), opt_(options), observer_(observer), sections_(sections), n_(system.dimension()) {}
 
   Trajectory run(int mode0, double t0, const Vector& x0, double t1);
 
@@ -101,6 +102,7 @@ class Simulator {
   const HybridSystem& sys_;
   const SimulationOptions& opt_;
   const SimulationObserver& observer_;
+  const std::vector<Section>& sections_;
   const int n_;
   int mode_ = 0;
   mutable Vector f_;
@@ -128,6 +130,8 @@ Trajectory Simulator::run(int mode0, double t0, const Vector& x0, double t1) {
   std::vector<double> h_prev(sys_.guard_count(mode_));
   for (int k = 0; k < static_cast<int>(h_prev.size()); ++k) h_prev[k] = guard_at(k, t, z);
   record(&out, t, x0);
+  std::vector<double> section_prev(sections_.size());
+  for (std::size_t j = 0; j < sections_.size(); ++j) section_prev[j] = sections_[j].h(t, x0);
   double next_output = t0 + opt_.output_interval;
   int close_events = 0;
 
@@ -209,6 +213,25 @@ Trajectory Simulator::run(int mode0, double t0, const Vector& x0, double t1) {
 
     // Output samples up to the event or the step end.
     const double t_out_end = event_guard >= 0 ? t_event : tb;
+    for (std::size_t j = 0; j < sections_.size(); ++j) {
+      stepper.calc_state(t_out_end, z_tmp);
+      const double hb = sections_[j].h(t_out_end, x_of(z_tmp));
+      if (crossed(sections_[j].crossing, section_prev[j], hb)) {
+        auto h = [&](double s) {
+          stepper.calc_state(s, z_tmp);
+          return sections_[j].h(s, x_of(z_tmp));
+        };
+        double root = t_out_end;
+        if (hb != 0.0) {
+          boost::uintmax_t iterations = 200;
+          const auto tol = [&](double lo, double hi) { return hi - lo <= opt_.event_tolerance * (1.0 + std::abs(hi)); };
+          root = boost::math::tools::toms748_solve(h, ta, t_out_end, section_prev[j], hb, tol, iterations).second;
+        }
+        stepper.calc_state(root, z_tmp);
+        out.section_hits.push_back({root, x_of(z_tmp), static_cast<int>(j), mode_});
+      }
+      section_prev[j] = hb;
+    }
     if (opt_.output_interval > 0) {
       while (next_output <= t_out_end) {
         stepper.calc_state(next_output, z_tmp);
@@ -291,6 +314,7 @@ Trajectory Simulator::run(int mode0, double t0, const Vector& x0, double t1) {
     z = zm;
     stepper = make_stepper();
     stepper.initialize(zm, t, std::min(opt_.initial_step, t1 - t));
+    for (std::size_t j = 0; j < sections_.size(); ++j) section_prev[j] = sections_[j].h(t, e.x_after);
     h_prev.assign(sys_.guard_count(mode_), 0.0);
     for (int k = 0; k < static_cast<int>(h_prev.size()); ++k) h_prev[k] = guard_at(k, t, zm);
   }
@@ -299,7 +323,8 @@ Trajectory Simulator::run(int mode0, double t0, const Vector& x0, double t1) {
 }  // namespace
 
 Trajectory simulate(const HybridSystem& system, int mode0, double t0, const Vector& x0, double t1,
-                    const SimulationOptions& options, const SimulationObserver& observer) {
+                    const SimulationOptions& options, const SimulationObserver& observer,
+                    const std::vector<Section>& sections) {
   if (const std::string why = options.check(); !why.empty())
     throw std::invalid_argument("simulation options: " + why);
   if (x0.size() != system.dimension())
@@ -309,7 +334,7 @@ Trajectory simulate(const HybridSystem& system, int mode0, double t0, const Vect
   if (!(t1 > t0) || !std::isfinite(t0) || !std::isfinite(t1))
     throw std::invalid_argument("the time span [" + std::to_string(t0) + ", " + std::to_string(t1) +
                                 "] must be finite with t1 > t0");
-  Simulator simulator(system, options, observer);
+  Simulator simulator(system, options, observer, sections);
   return simulator.run(mode0, t0, x0, t1);
 }
 

@@ -45,7 +45,15 @@ struct Event {
 enum class SimulationStatus { kFinished, kTooManyEvents, kZeno, kGrazing, kStepFailed, kStopped };
 std::string to_string(SimulationStatus status);
 
+struct SectionHit {
+  double t = 0.0;
+  Vector x;
+  int section = 0;  // index into the sections given to simulate()
+  int mode = 0;
+};
+
 struct Trajectory {
+  std::vector<SectionHit> section_hits;
   std::vector<double> t;
   std::vector<Vector> x;
   std::vector<int> mode;
@@ -62,10 +70,19 @@ struct Trajectory {
 // Called at every recorded sample and event; return false to stop.
 using SimulationObserver = std::function<bool(double t, const Vector& x, int mode)>;
 
+// A Poincare section: where h(t, x) crosses zero in the given direction the
+// state is recorded, located on the dense output like an event (toms748 to
+// event_tolerance), but nothing is reset.
+struct Section {
+  std::function<double(double t, const Vector& x)> h;
+  Crossing crossing = Crossing::kRising;
+};
+
 // Integrates from (t0, x0) in mode0 to t1 > t0. Invalid options or input
 // (a wrong size, a non-finite value, t1 <= t0) throw std::invalid_argument;
 // numerical outcomes are the status.
 Trajectory simulate(const HybridSystem& system, int mode0, double t0, const Vector& x0, double t1,
-                    const SimulationOptions& options = {}, const SimulationObserver& observer = {});
+                    const SimulationOptions& options = {}, const SimulationObserver& observer = {},
+                    const std::vector<Section>& sections = {});
 
 }  // namespace saltus::flow

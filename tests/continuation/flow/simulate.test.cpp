@@ -68,3 +68,23 @@ TEST_CASE("simulation input is checked", "[flow]") {
   bad.initial_step = -1;
   CHECK_THROWS_WITH(simulate(*system, 0, 0.0, Vector::Ones(2), 1.0, bad), Catch::Contains("initial_step"));
 }
+
+TEST_CASE("Poincare sections are located on the dense output", "[flow]") {
+  auto system = make_hybrid(ElasticWall{});
+  Vector x0(2);
+  x0 << 1.0, 0.0;
+  std::vector<Section> sections = {
+      {[](double, const Vector& x) { return x[0] - 0.5; }, Crossing::kFalling},  // cos t = 1/2 on the way down
+      {[](double t, const Vector&) { return t - 1.2345; }, Crossing::kRising},
+  };
+  const Trajectory tr = simulate(*system, 0, 0.0, x0, 5.0, {}, {}, sections);
+  REQUIRE(tr.ok());
+  std::vector<SectionHit> falling, timed;
+  for (const auto& h : tr.section_hits) (h.section == 0 ? falling : timed).push_back(h);
+  // x = |cos t|: falls through 1/2 at pi/3 and (after the reflection at pi/2) at pi + pi/3.
+  REQUIRE(falling.size() == 2);
+  CHECK(std::abs(falling[0].t - M_PI / 3) < 1e-10);
+  CHECK(std::abs(falling[1].t - 4 * M_PI / 3) < 1e-10);
+  REQUIRE(timed.size() == 1);
+  CHECK(std::abs(timed[0].x[0] - std::abs(std::cos(1.2345))) < 1e-10);
+}

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <chrono>
 #include <iomanip>
+#include <limits>
 #include <thread>
 
 #include "drivers/output.h"
@@ -28,8 +29,22 @@ Json exponents_json(const Vector& v) {
 
 int simulate_command(const HybridRun& run, const fs::path& dir, bool json, std::ostream& out, std::ostream& err) {
   const flow::HybridSystem& system = *run.system;
+  int mode = run.mode;
+  Vector x0 = run.initial;
+  if (run.transient > 0) {
+    flow::SimulationOptions plain = run.simulation;
+    plain.variational = false;
+    plain.output_interval = 0.0;
+    const flow::Trajectory warm = flow::simulate(system, mode, run.t0 - run.transient, x0, run.t0, plain);
+    if (!warm.ok()) {
+      err << "saltus simulate: " << run.path.string() << ": during the transient: " << warm.message << '\n';
+      return 2;
+    }
+    mode = warm.mode_end;
+    x0 = warm.x_end;
+  }
   const flow::Trajectory tr =
-      flow::simulate(system, run.mode, run.t0, run.initial, run.t1, run.simulation, {}, run.sections());
+      flow::simulate(system, mode, run.t0, x0, run.t1, run.simulation, {}, run.sections());
   const auto names = system.state_names();
 
   Json summary;
@@ -90,23 +105,37 @@ int simulate_command(const HybridRun& run, const fs::path& dir, bool json, std::
   summary["section_hits"] = tr.section_hits.size();
   write_file_atomically(dir / "summary.json", [&](std::ostream& o) { o << summary.dump(2) << '\n'; });
 
-  // Figures: the phase portrait and the first component against time, with the events.
+  // Figures: the phase portrait (angles wrapped into (-pi, pi], the line
+  // broken where they wrap), the first component against time with the
+  // events, and the Poincare section.
   const int ix = index_of(names, run.plot_x), iy = index_of(names, run.plot_y);
+  auto shown = [&](const Vector& x, int i) { return run.angles[i] ? std::remainder(x[i], 2 * M_PI) : x[i]; };
   Figure phase{run.name + ": phase portrait", run.plot_x, run.plot_y, {{"trajectory", {}}}, {}};
   Figure time{run.name, "t", names[0], {{names[0], {}}}, {}, "events"};
+  const double nan = std::numeric_limits<double>::quiet_NaN();
   for (std::size_t k = 0; k < tr.t.size(); ++k) {
-    phase.series[0].points.emplace_back(tr.x[k][ix], tr.x[k][iy]);
+    const double px = shown(tr.x[k], ix), py = shown(tr.x[k], iy);
+    if (k > 0 && (std::abs(px - shown(tr.x[k - 1], ix)) > M_PI || std::abs(py - shown(tr.x[k - 1], iy)) > M_PI))
+      phase.series[0].points.emplace_back(nan, nan);  // gnuplot breaks the line at undefined points
+    phase.series[0].points.emplace_back(px, py);
     time.series[0].points.emplace_back(tr.t[k], tr.x[k][0]);
   }
   // Label events only while they stay readable.
   if (tr.events.size() <= 40)
     for (const auto& e : tr.events) time.labels.push_back({e.t, e.x_before[0], ""});
-  std::string warning;
-  draw(phase, dir, "phase", &warning);
-  if (!warning.empty()) err << "saltus simulate: warning: " << warning << '\n';
-  warning.clear();
-  draw(time, dir, "time", &warning);
-  if (!warning.empty()) err << "saltus simulate: warning: " << warning << '\n';
+  auto draw_warn = [&](const Figure& f, const std::string& stem) {
+    std::string warning;
+    draw(f, dir, stem, &warning);
+    if (!warning.empty()) err << "saltus simulate: warning: " << warning << '\n';
+  };
+  draw_warn(phase, "phase");
+  draw_warn(time, "time");
+  if (run.section && !tr.section_hits.empty()) {
+    Figure section{run.name + ": Poincare section " + run.section->variable + " = " + std::to_string(run.section->value),
+                   run.plot_x, run.plot_y, {{"section hits", {}, "points", "pt 7 ps 0.4"}}, {}};
+    for (const auto& h : tr.section_hits) section.series[0].points.emplace_back(shown(h.x, ix), shown(h.x, iy));
+    draw_warn(section, "section");
+  }
 
   if (json) {
     out << summary.dump(2) << '\n';

@@ -26,6 +26,7 @@ const char* const kHybridRunFileHelp = R"(Run file keys (JSON):
   initial        {state name: number}  every state component
   mode           the initial mode's name (default: the model's first)
   time           [t0, t1]  the simulated span
+  transient      simulate: time integrated from t0 before [t0, t1] is recorded (default 0)
   simulation     absolute_tolerance, relative_tolerance (1e-12), initial_step (1e-4),
                  max_step, event_tolerance (1e-14), max_events, zeno_interval, zeno_events,
                  output_interval (0: every step)
@@ -102,7 +103,7 @@ std::vector<flow::Section> HybridRun::sections() const {
 HybridRun read_hybrid_run(const std::filesystem::path& path) {
   const Json json = read_json(path);
   if (!json.is_object()) fail(path, "the top level must be an object");
-  only_keys(json, {"name", "description", "model", "parameters", "links", "g", "initial", "mode", "time", "simulation",
+  only_keys(json, {"name", "description", "model", "parameters", "links", "g", "initial", "mode", "time", "transient", "simulation",
                    "section", "lyapunov", "sweep", "plot"},
             path, "");
   HybridRun run;
@@ -164,6 +165,8 @@ HybridRun read_hybrid_run(const std::filesystem::path& path) {
   run.system = run.with_parameter("", 0.0);
 
   const auto names = run.system->state_names();
+  run.angles.assign(names.size(), false);
+  if (run.model == "triple_pendulum") run.angles[0] = run.angles[1] = run.angles[2] = true;
   const Json initial = json.value("initial", Json::object());
   if (!initial.is_object()) fail(path, "'initial' must be an object {state: value}");
   only_keys(initial, std::set<std::string>(names.begin(), names.end()), path, "initial.");
@@ -184,6 +187,8 @@ HybridRun read_hybrid_run(const std::filesystem::path& path) {
   run.t0 = number(time[0], path, "time[0]");
   run.t1 = number(time[1], path, "time[1]");
   if (!(run.t1 > run.t0)) fail(path, "'time' must have t1 > t0");
+  if (json.contains("transient")) run.transient = number(json["transient"], path, "transient");
+  if (!(run.transient >= 0)) fail(path, "'transient' must be >= 0");
   if (run.model == "triple_pendulum") {
     // Restitution, mass matrix and constraints at the initial state, with the value named.
     try {

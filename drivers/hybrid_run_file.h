@@ -46,11 +46,13 @@ struct HybridRun {
   int mode = 0;
   Vector initial;
   double t0 = 0.0, t1 = 1.0;
+  double transient = 0.0;  // simulate: integrated from t0 first, not recorded
   flow::SimulationOptions simulation;
   flow::LyapunovOptions lyapunov;
   std::optional<SectionSpec> section;
   std::optional<SweepSpec> sweep;
   std::string plot_x, plot_y;  // the phase portrait's axes (state names)
+  std::vector<bool> angles;    // per state component: an angle, drawn modulo 2 pi
 
   std::vector<flow::Section> sections() const;  // the section as the simulator takes it
 };

@@ -17,6 +17,15 @@ std::string LyapunovOptions::check() const {
   return why.str();
 }
 
+namespace {
+Vector exponents_of(const Vector& sums, const Vector& times) {
+  Vector e(sums.size());
+  for (int i = 0; i < sums.size(); ++i)
+    e[i] = times[i] > 0 ? sums[i] / times[i] : -std::numeric_limits<double>::infinity();
+  return e;
+}
+}  // namespace
+
 LyapunovResult lyapunov_spectrum(const HybridSystem& system, int mode0, double t0, const Vector& x0,
                                  const LyapunovOptions& options) {
   if (const std::string why = options.check(); !why.empty())
@@ -42,7 +51,7 @@ LyapunovResult lyapunov_spectrum(const HybridSystem& system, int mode0, double t
   SimulationOptions variational = options.simulation;
   variational.variational = true;
   Matrix Q = Matrix::Identity(n, n);
-  Vector sums = Vector::Zero(n);
+  Vector sums = Vector::Zero(n), times = Vector::Zero(n);
   const int intervals = static_cast<int>(std::ceil(options.duration / options.interval - 1e-9));
   for (int k = 0; k < intervals; ++k) {
     const double span = std::min(options.interval, options.duration - k * options.interval);
@@ -55,13 +64,27 @@ LyapunovResult lyapunov_spectrum(const HybridSystem& system, int mode0, double t
     Eigen::HouseholderQR<Matrix> qr(tr.transition_matrix * Q);
     const Matrix R = qr.matrixQR().triangularView<Eigen::Upper>();
     Q = qr.householderQ() * Matrix::Identity(n, n);
-    const double scale = R.cwiseAbs().maxCoeff();
-    for (int i = 0; i < n; ++i) {
-      // A direction annihilated by a plastic impact (R_ii = 0 up to rounding)
-      // has exponent -infinity (the paper's constrained-subspace rule).
-      const double r = std::abs(R(i, i));
-      sums[i] += r > 1e-14 * scale ? std::log(r) : -std::numeric_limits<double>::infinity();
+    // A direction annihilated by a plastic impact (a singular saltation
+    // matrix in this interval, R_ii = 0 up to rounding) sits the interval out
+    // (the constrained-subspace rule above). Only then: a strongly
+    // contracting but regular flow also makes R_ii tiny.
+    bool plastic = false;
+    for (const auto& e : tr.events) {
+      const Vector sigma = Eigen::JacobiSVD<Matrix>(e.saltation).singularValues();
+      plastic |= sigma[n - 1] <= 1e-12 * sigma[0];
     }
+    const double scale = R.cwiseAbs().maxCoeff();
+    bool collapsed = false;
+    for (int i = 0; i < n; ++i) {
+      const double r = std::abs(R(i, i));
+      if (!plastic || r > 1e-12 * scale) {
+        sums[i] += std::log(r);
+        times[i] += span;
+      } else {
+        collapsed = true;
+      }
+    }
+    result.collapsed += collapsed;
     for (const auto& e : tr.events) {
       const double d = std::abs(e.saltation.determinant());
       result.log_det_saltation += d > 0 ? std::log(d) : -std::numeric_limits<double>::infinity();
@@ -71,13 +94,13 @@ LyapunovResult lyapunov_spectrum(const HybridSystem& system, int mode0, double t
     mode = tr.mode_end;
     t = tr.t_end;
     x = tr.x_end;
-    Vector estimate = sums / result.time;
+    Vector estimate = exponents_of(sums, times);
     std::sort(estimate.data(), estimate.data() + n, std::greater<>());
     result.times.push_back(result.time);
     result.running.push_back(estimate);
   }
   if (result.time > 0) {
-    result.exponents = sums / result.time;
+    result.exponents = exponents_of(sums, times);
     std::sort(result.exponents.data(), result.exponents.data() + n, std::greater<>());
   }
   return result;

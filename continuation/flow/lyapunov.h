@@ -7,10 +7,13 @@
 //
 // Motion on a constraint (a ball resting on a table, a link sliding on a
 // barrier) collapses the directions that leave the constraint: the saltation
-// matrix of a plastic impact is singular there. Those directions get
-// R_ii = 0; following the paper's rule they are set to zero and their
-// exponents reported as -infinity for as long as the motion stays
-// constrained, while the others are re-orthonormalized among themselves.
+// matrix of a plastic impact is singular there, and R_ii = 0. Following the
+// paper's rule (the perturbations that violate the constraints are set to
+// zero), such a direction does not count in the interval where it collapsed:
+// neither its log |R_ii| nor that interval's time enter its average; the
+// orthonormal frame from the QR factorization re-seeds it for the next
+// interval. A direction that collapses in every interval (a ball resting on
+// its table for good) has exponent -infinity.
 
 #include <limits>
 #include <vector>
@@ -22,7 +25,9 @@ namespace saltus::flow {
 struct LyapunovOptions {
   double transient = 0.0;    // time integrated first, not counted
   double duration = 100.0;   // time over which the exponents are averaged
-  double interval = 1.0;     // re-orthonormalization period
+  double interval = 1.0;     // re-orthonormalization period; keep the spread of growth over one
+                             // interval within about 1e10 (the QR of a graded frame loses the
+                             // small columns' digits), so shorter for strongly contracting flows
   SimulationOptions simulation;
   std::string check() const;  // empty when valid, else names the bad field
 };
@@ -35,7 +40,8 @@ struct LyapunovResult {
   std::vector<Vector> running;
   double time = 0.0;         // averaged time span
   int events = 0;            // events in the averaged span
-  double log_det_saltation = 0.0;  // sum of log |det S| over the averaged span's events
+  double log_det_saltation = 0.0;  // sum of log |det S| over the averaged span's events (-inf if one collapsed)
+  int collapsed = 0;               // intervals in which some direction collapsed
   SimulationStatus status = SimulationStatus::kFinished;
   std::string message;
   bool ok() const { return status == SimulationStatus::kFinished; }

@@ -88,3 +88,51 @@ TEST_CASE("hybrid run files: bad input is named", "[cli][hybrid][errors]") {
     }
   }
 }
+
+TEST_CASE("saltus sweep: a small diagram of the triple pendulum on two threads", "[cli][hybrid]") {
+  const fs::path dir = scratch("sweep");
+  fs::create_directories(dir);
+  std::ofstream(dir / "run.json") << R"({"model": "triple_pendulum",
+    "initial": {"psi1": 1.8, "psi2": 1.0, "psi3": 2.0, "psi1_dot": 0, "psi2_dot": 0, "psi3_dot": 0},
+    "time": [0, 10], "section": {"variable": "psi1", "value": 0, "angle": true},
+    "sweep": {"parameter": "q1", "from": 1.05, "to": 1.2, "steps": 4, "transient": 20, "record": 40, "threads": 2}})";
+  const Run r = run_saltus({"sweep", (dir / "run.json").string(), "--out", (dir / "out").string(), "--json"});
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  const json summary = json::parse(r.out);
+  CHECK(summary["threads"] == 2);
+  CHECK(summary["section_hits"].get<int>() >= 4);
+  CHECK(summary["failures"].empty());
+  CHECK(fs::exists(dir / "out" / "sweep.csv"));
+  CHECK(fs::exists(dir / "out" / "sweep.png"));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("triple pendulum run files: bad input is named", "[cli][hybrid][errors]") {
+  struct Case {
+    std::string what, text, message;
+  };
+  const std::string state = R"("time": [0, 1], "initial": {"psi1": 1.8, "psi2": 1.0, "psi3": 2.0, "psi1_dot": 0, "psi2_dot": 0, "psi3_dot": 0})";
+  const std::vector<Case> cases = {
+      {"restitution", R"({"model": "triple_pendulum", "parameters": {"e": 1.2}, )" + state + "}", "e = 1.2"},
+      {"violated constraint", R"({"model": "triple_pendulum", "time": [0, 1],
+        "initial": {"psi1": 0, "psi2": 0, "psi3": 0, "psi1_dot": 0, "psi2_dot": 0, "psi3_dot": 0}})",
+       "violates constraint 2: h = -0.8"},
+      {"singular mass matrix", R"({"model": "triple_pendulum", "parameters": {"beta2": 0.4, "v12": 0.6324555320336759,
+        "v13": 0, "v23": 0, "beta3": 1}, "time": [0, 1],
+        "initial": {"psi1": 1.8, "psi2": 1.8, "psi3": 2.0, "psi1_dot": 0, "psi2_dot": 0, "psi3_dot": 0}})",
+       "not symmetric positive definite"},
+  };
+  for (const auto& c : cases) {
+    SECTION(c.what) {
+      const fs::path dir = scratch("bad-pendulum");
+      fs::create_directories(dir);
+      std::ofstream(dir / "run.json") << c.text;
+      const Run r = run_saltus({"simulate", (dir / "run.json").string(), "--out", (dir / "out").string()});
+      CHECK(r.code == 1);
+      CHECK_THAT(r.err, Catch::Contains(c.message));
+      CHECK(!fs::exists(dir / "out"));
+      fs::remove_all(dir);
+    }
+  }
+}

@@ -27,6 +27,10 @@ struct BouncingBall {
   double A = 0.01;               // table amplitude
   double omega = 2.0 * M_PI;     // table angular frequency
   double stick_velocity = 1e-5;  // rebound speed (relative) below which the ball comes to rest
+  // With the amplitude in the state, x = (q, v, A) with A' = 0: the
+  // state-transition matrix then carries d/dA too (shooting and continuation
+  // in A use it).
+  bool amplitude_in_state = false;
 
   enum Mode { kFlight = 0, kContact = 1 };
 
@@ -38,29 +42,41 @@ struct BouncingBall {
       throw std::invalid_argument("bouncing ball: stick_velocity must be >= 0");
   }
 
-  int dimension() const { return 2; }
-  std::vector<std::string> state_names() const { return {"q", "v"}; }
+  int dimension() const { return amplitude_in_state ? 3 : 2; }
+  std::vector<std::string> state_names() const {
+    if (amplitude_in_state) return {"q", "v", "A"};
+    return {"q", "v"};
+  }
   std::string mode_name(int mode) const { return mode == kFlight ? "flight" : "contact"; }
   std::string guard_name(int mode, int) const { return mode == kFlight ? "impact" : "take-off"; }
   int guard_count(int) const { return 1; }
 
-  template <class T> T table(const T& t) const { using std::sin; return A * sin(omega * t); }
-  template <class T> T table_velocity(const T& t) const { using std::cos; return A * omega * cos(omega * t); }
-  template <class T> T table_acceleration(const T& t) const {
-    using std::sin;
-    return -A * omega * omega * sin(omega * t);
+  template <class T> T amplitude(const T* x) const { return amplitude_in_state ? x[2] : T(A); }
+  template <class T> T table(const T& t, const T* x) const { using std::sin; return amplitude(x) * sin(omega * t); }
+  template <class T> T table_velocity(const T& t, const T* x) const {
+    using std::cos;
+    return amplitude(x) * omega * cos(omega * t);
   }
+  template <class T> T table_acceleration(const T& t, const T* x) const {
+    using std::sin;
+    return -amplitude(x) * omega * omega * sin(omega * t);
+  }
+  // The table with the amplitude A of the struct.
+  double table(double t) const { return A * std::sin(omega * t); }
+  double table_velocity(double t) const { return A * omega * std::cos(omega * t); }
+  double table_acceleration(double t) const { return -A * omega * omega * std::sin(omega * t); }
 
   template <class T>
   void field(int mode, const T& t, const T* x, T* f) const {
     f[0] = x[1];
-    f[1] = mode == kFlight ? T(-g) : table_acceleration(t);
+    f[1] = mode == kFlight ? T(-g) : table_acceleration(t, x);
+    if (amplitude_in_state) f[2] = T(0.0);
   }
 
   // Flight: the gap; contact: the contact force per unit mass.
   template <class T>
   T guard(int mode, int, const T& t, const T* x) const {
-    return mode == kFlight ? x[0] - table(t) : g + table_acceleration(t);
+    return mode == kFlight ? x[0] - table(t, x) : g + table_acceleration(t, x);
   }
 
   // After an impact the relative velocity is -e times the approach; when that
@@ -69,15 +85,16 @@ struct BouncingBall {
   // resolve), the ball stays on the table while the table presses it.
   int next_mode(int mode, int, double t, const double* x) const {
     if (mode == kContact) return kFlight;
-    const double relative = x[1] - table_velocity(t);
+    const double relative = x[1] - table_velocity(t, x);
     const bool settles = relative >= 0.0 || e * -relative < stick_velocity;
-    return settles && g + table_acceleration(t) > 0.0 ? kContact : kFlight;
+    return settles && g + table_acceleration(t, x) > 0.0 ? kContact : kFlight;
   }
 
   template <class T>
   void reset(int mode, int, int next, const T& t, const T* x, T* x_plus) const {
     x_plus[0] = x[0];
-    const T vt = table_velocity(t);
+    if (amplitude_in_state) x_plus[2] = x[2];
+    const T vt = table_velocity(t, x);
     if (mode == kContact || (next == kFlight && !(x[1] < vt))) {
       x_plus[1] = x[1];  // a take-off, or no approach: no impulse
     } else {

@@ -283,13 +283,10 @@ class Series {
       if (!is_zero(v)) v *= b;
     return *this;
   }
-  Series& operator*=(double b) {
-    if constexpr (std::is_same_v<S, double>) {
-      for (auto& v : c_) v *= b;
-      return *this;
-    } else {
-      return *this *= S(b);
-    }
+  Series& operator*=(double b)
+    requires(!std::is_same_v<S, double>)
+  {
+    return *this *= S(b);
   }
   Series& operator/=(double b) { return *this *= S(1.0) / S(b); }
 

@@ -25,10 +25,16 @@
 namespace saltus {
 
 // "LP": the component of the unit tangent along the first free parameter.
+// On a branch of periodic orbits the same test finds folds of cycles: give
+// the type "LPC".
 class FoldTest : public TestFunction {
  public:
-  std::string type() const override { return "LP"; }
+  explicit FoldTest(std::string type = "LP") : type_(std::move(type)) {}
+  std::string type() const override { return type_; }
   double value(const PointContext& point) const override;
+
+ private:
+  std::string type_;
 };
 
 // g(x, p) of the minimally augmented fold system. Dense linear algebra

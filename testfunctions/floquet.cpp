@@ -1,0 +1,28 @@
+#include "testfunctions/floquet.h"
+
+#include <Eigen/Eigenvalues>
+
+namespace saltus {
+
+namespace {
+Matrix monodromy(const PointContext& point) {
+  const int n = point.problem.state_size();
+  const Vector u = point.problem.u(point.y);
+  return point.problem.system().jacobian(u).leftCols(n) + Matrix::Identity(n, n);
+}
+}  // namespace
+
+double PeriodDoublingTest::value(const PointContext& point) const {
+  const Matrix M = monodromy(point);
+  return (M + Matrix::Identity(M.rows(), M.cols())).determinant();
+}
+
+double NeimarkSackerTest::value(const PointContext& point) const {
+  const Eigen::VectorXcd mu = Eigen::EigenSolver<Matrix>(monodromy(point)).eigenvalues();
+  std::complex<double> product = 1.0;
+  for (int i = 0; i < mu.size(); ++i)
+    for (int j = i + 1; j < mu.size(); ++j) product *= mu[i] * mu[j] - 1.0;
+  return product.real();  // real: the factors come in conjugate pairs
+}
+
+}  // namespace saltus

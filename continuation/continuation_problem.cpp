@@ -129,6 +129,7 @@ Vector ContinuationProblem::second_derivative(const Vector& y, const Vector& a,
 
 void ContinuationProblem::accept(const Vector& y) const {
   const Vector uu = u(y);
+  system_->accept(uu);
   for (const auto& g : extras_) g->accept(*system_, uu);
 }
 

@@ -40,6 +40,11 @@ class System {
   // switching. Exact (nested jets).
   virtual void second_derivative(const double* u, const double* d, Matrix* H) const = 0;
 
+  // Called by the continuation engine at each accepted point u; a system
+  // whose equations move with the branch (a shooting problem's Poincare
+  // plane) updates them here. The default does nothing.
+  virtual void accept(const Vector& u) const {}
+
   // Convenience wrappers on Eigen vectors.
   Vector residual(const Vector& u) const;
   Matrix jacobian(const Vector& u) const;

@@ -455,7 +455,7 @@ void trig_pair(const Taylor<C, N>& u, const C& s0, const C& c0, double sign, Tay
       cc += (u[j] * (*s)[k - j]) * static_cast<double>(j);
     }
     (*s)[k] = ss / static_cast<double>(k);
-    (*c)[k] = cc * (sign / static_cast<double>(k));
+    (*c)[k] = (cc * sign) / static_cast<double>(k);  // exact on rationals: no rounded 1/k
   }
 }
 }  // namespace detail

@@ -216,9 +216,11 @@ std::optional<std::array<S, 2>> solve2(const S& m00, const S& m01, const S& m10,
 
 template <class S>
 std::array<std::array<S, 3>, 3> inverse3(const std::array<std::array<S, 3>, 3>& m) {
-  const S det = m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0]) +
+  const S det = m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) -
+                m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0]) +
                 m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]);
-  if (near_zero(det, 1e-14)) throw std::invalid_argument("the parameter block of the Jordan basis is singular");
+  if (near_zero(det, 1e-14))
+    throw std::invalid_argument("the parameter block of the Jordan basis is singular");
   std::array<std::array<S, 3>, 3> r;
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j) {
@@ -234,8 +236,13 @@ std::array<std::array<S, 3>, 3> inverse3(const std::array<std::array<S, 3>, 3>& 
 // O(p^2^2) on the centre manifold: h has no linear terms, (19)), 1 for the
 // others. `param_degree`: the total degree kept in p^3, p^4, p^5.
 std::shared_ptr<const MonomialSet> reduction_set(int weight, int param_degree) {
-  return contact::make_monomial_set(5, {MonomialConstraint{{2, 1, 1, 1, 1}, weight},
-                                        MonomialConstraint{{0, 0, 1, 1, 1}, param_degree}});
+  // Cached per thread: building the product table is O(size^2).
+  thread_local std::map<std::pair<int, int>, std::shared_ptr<const MonomialSet>> cache;
+  auto& slot = cache[{weight, param_degree}];
+  if (!slot)
+    slot = contact::make_monomial_set(
+        5, {MonomialConstraint{{2, 1, 1, 1, 1}, weight}, MonomialConstraint{{0, 0, 1, 1, 1}, param_degree}});
+  return slot;
 }
 
 // d/dx_v of a series (coefficients alpha_v c_alpha moved to alpha - e_v).
@@ -295,7 +302,8 @@ std::string JordanChoice::check() const {
   for (const auto& [name, v] : all)
     if (!std::isfinite(v)) return bad(name, v, "is not finite");
   for (int i = 0; i < 4; ++i)
-    if (!std::isfinite(kernel_mix[i])) return bad("kernel_mix[" + std::to_string(i) + "]", kernel_mix[i], "is not finite");
+    if (!std::isfinite(kernel_mix[i]))
+      return bad("kernel_mix[" + std::to_string(i) + "]", kernel_mix[i], "is not finite");
   if (v1_scale == 0.0) return bad("v1_scale", v1_scale, "must be nonzero");
   if (v2_scale == 0.0) return bad("v2_scale", v2_scale, "must be nonzero");
   const double det = kernel_mix[0] * kernel_mix[3] - kernel_mix[1] * kernel_mix[2];
@@ -307,8 +315,10 @@ std::string ContactClassificationOptions::check() const {
   auto bad = [](const std::string& field, double v, const std::string& why) {
     return "ContactClassificationOptions: " + field + " = " + num(v) + " " + why;
   };
-  if (order < 2 || order > kMaxOrder) return bad("order", order, "must be in 2.." + std::to_string(kMaxOrder));
-  if (truncation_order < 1 || truncation_order > 12) return bad("truncation_order", truncation_order, "must be in 1..12");
+  if (order < 2 || order > kMaxOrder)
+    return bad("order", order, "must be in 2.." + std::to_string(kMaxOrder));
+  if (truncation_order < 1 || truncation_order > 12)
+    return bad("truncation_order", truncation_order, "must be in 1..12");
   const std::pair<const char*, double> tolerances[] = {{"degenerate_tolerance", degenerate_tolerance},
                                                        {"extremal_tolerance", extremal_tolerance},
                                                        {"zero_tolerance", zero_tolerance},
@@ -317,7 +327,8 @@ std::string ContactClassificationOptions::check() const {
   for (const auto& [name, v] : tolerances)
     if (!(v >= 0.0) || !std::isfinite(v)) return bad(name, v, "must be finite and >= 0");
   const std::string j = jordan.check();
-  if (!j.empty()) return "ContactClassificationOptions: jordan: " + j.substr(std::string("JordanChoice: ").size());
+  if (!j.empty())
+    return "ContactClassificationOptions: jordan: " + j.substr(std::string("JordanChoice: ").size());
   return "";
 }
 
@@ -326,11 +337,12 @@ namespace contact {
 // ---- curves from curvature -------------------------------------------------------------
 
 template <class S>
-CurveJet<S> curve_jet_from_curvature(const std::vector<S>& kappa_taylor, int order, const std::array<S, 2>& point,
-                                     const std::array<S, 2>& tangent, std::string name) {
+CurveJet<S> curve_jet_from_curvature(const std::vector<S>& kappa_taylor, int order,
+                                     const std::array<S, 2>& point, const std::array<S, 2>& tangent,
+                                     std::string name) {
   if (order < 1 || order > kJetCapacity - 1)
-    throw std::invalid_argument("curve_jet_from_curvature: order " + std::to_string(order) + " is outside 1.." +
-                                std::to_string(kJetCapacity - 1));
+    throw std::invalid_argument("curve_jet_from_curvature: order " + std::to_string(order) +
+                                " is outside 1.." + std::to_string(kJetCapacity - 1));
   // theta(sigma) = int kappa, c'(sigma) = R (cos theta, sin theta), R the
   // rotation taking (1, 0) to the tangent.
   const Uni<S> kappa = from_vector(kappa_taylor, order - 1);
@@ -349,11 +361,12 @@ CurveJet<S> curve_jet_from_curvature(const std::vector<S>& kappa_taylor, int ord
   return jet;
 }
 
-template CurveJet<double> curve_jet_from_curvature(const std::vector<double>&, int, const std::array<double, 2>&,
-                                                   const std::array<double, 2>&, std::string);
+template CurveJet<double> curve_jet_from_curvature(const std::vector<double>&, int,
+                                                   const std::array<double, 2>&, const std::array<double, 2>&,
+                                                   std::string);
 template CurveJet<Rational> curve_jet_from_curvature(const std::vector<Rational>&, int,
-                                                     const std::array<Rational, 2>&, const std::array<Rational, 2>&,
-                                                     std::string);
+                                                     const std::array<Rational, 2>&,
+                                                     const std::array<Rational, 2>&, std::string);
 
 // ---- the point and the Jordan basis -----------------------------------------------------
 //
@@ -382,12 +395,23 @@ template CurveJet<Rational> curve_jet_from_curvature(const std::vector<Rational>
 //        (36) (c_2 = 3 for (31): 3 s2^2 + phi = 0, rederived in
 //        tests/models/extremal.test.cpp).
 //   w  = the kernel vector with sigma2 = y' = 0, phi' = 1 (solving for sigma1, x');
-//        in case 1 (c = 0) that system is singular and w is the kernel vector
-//        with sigma2 = y' = 0, x' = 1 (solving for sigma1, phi').
-//   v3p: J v3p = v2 using only sigma1 and x' (case 1: sigma1 and phi').
+//        in case 1 (c = 0) phi' = 0 on the whole kernel, and w is the kernel
+//        vector with sigma2 = y' = 0, sigma1 = 1: w = (1, 0, -1, 0, 0).
+//   v3p: J v3p = v2 using only sigma1 and x' (case 1, where that is singular:
+//        sigma1 and phi', v3p = (1, 0, 0, 0, 1)).
 //   v3 = v3p - e_y' - w,  v4 = -e_y' - w,  v5 = -w.
 // In case 2 this is the reconstruction and reproduces (41), (42),
-// (44), (45); in case 1 it reproduces (32), (35), (33), (36). The free choices
+// (44), (45). In case 1 it gives v3 = (0, 0, 1, -1, 1), v4 = (-1, 0, 1, -1, 0),
+// v5 = (-1, 0, 1, 0, 0): no parameter direction moves sigma2, so p^2 = sigma2
+// exactly; it reproduces (32), (35), (36), the second row (0, -6, -6) of (38)
+// and the x-terms of (33) (1/3 phi - 4/3 x phi + 4/3 x^3). Why p^2 = sigma2
+// matters for (33): with f2 ~ phi + 3 s2^2 + 4 (s2 + x)^3 (eq. (31)), p^2 =
+// sigma2 keeps 4 x^3 in mu_0, while a basis whose kernel vectors move sigma2
+// (e.g. p^2 = sigma2 + x) puts it into the p^3 term that the 2-jet drops; the
+// normal forms of two bases agree only to the order the (z+1)-jet is accurate.
+// The case-1 closed forms (27), (28) belong to the mirror basis
+// (JordanChoice::closed_forms_case1(): v3, v4, v5 minus v2, the kernel vector
+// with sigma1 = 0), which reproduces (38)'s second row too but not (33). The free choices
 // (JordanChoice) are applied on top, then P = diag(I2, L^-1) P' with
 //   L = d(x', y', phi') / d(x, y, phi) = [ -t1^T   -t1 . (A'(0) C2) ]
 //                                         [  n1^T    n1 . (A'(0) C2) ]
@@ -398,14 +422,15 @@ template CurveJet<Rational> curve_jet_from_curvature(const std::vector<Rational>
 // parameters transform with L only, so c_n, c_nm are those of the simplified frame.
 
 template <class S>
-Analysis<S> analyse(const CurveJet<S>& jet1_in, const CurveJet<S>& jet2_in, const S& x0, const S& y0, double phi0,
-                    const ContactClassificationOptions& options) {
+Analysis<S> analyse(const CurveJet<S>& jet1_in, const CurveJet<S>& jet2_in, const S& x0, const S& y0,
+                    double phi0, const ContactClassificationOptions& options) {
   const std::string bad_options = options.check();
   if (!bad_options.empty()) throw std::invalid_argument(bad_options);
   const int order = options.order;
   for (const CurveJet<S>* jet : std::array<const CurveJet<S>*, 2>{&jet1_in, &jet2_in})
     if (static_cast<int>(jet->x.size()) < order + 2 || jet->x.size() != jet->y.size())
-      throw std::invalid_argument("classify: the jet of '" + jet->name + "' has " + std::to_string(jet->x.size()) +
+      throw std::invalid_argument("classify: the jet of '" + jet->name + "' has " +
+                                  std::to_string(jet->x.size()) +
                                   " coefficients, needs order + 2 = " + std::to_string(order + 2));
   Analysis<S> an;
   an.x0 = x0;
@@ -431,7 +456,8 @@ Analysis<S> analyse(const CurveJet<S>& jet1_in, const CurveJet<S>& jet2_in, cons
     double scale = 0.0;
     for (std::size_t k = 1; k < jet->x.size(); ++k) scale += absd(jet->x[k]) + absd(jet->y[k]);
     if (!(speed > models::kRegularity * std::max(scale, 1e-300)))
-      throw std::invalid_argument("curve '" + jet->name + "' is not regular at the point: |c'(s*)| = " + num(speed));
+      throw std::invalid_argument("curve '" + jet->name +
+                                  "' is not regular at the point: |c'(s*)| = " + num(speed));
   }
   const int jet_order = order + 1;
   const CurveJet<S> arc1 = arclength_jet(jet1_in, jet_order), arc2 = arclength_jet(jet2, jet_order);
@@ -475,19 +501,18 @@ Analysis<S> analyse(const CurveJet<S>& jet1_in, const CurveJet<S>& jet2_in, cons
   an.det = (a * e - b * c) / (speed1 * speed2);
   an.trace = a / speed1 + e / speed2;
   if (!near_zero(an.det, options.degenerate_tolerance))
-    throw std::invalid_argument("classify: the point is not degenerate: det J = " + num(contact::to_double(an.det)) +
-                                " (eq. (10), arc length; kappa1 = " + num(contact::to_double(an.kappa1)) +
-                                ", kappa2 = " + num(contact::to_double(an.kappa2)) +
-                                ", d = " + num(contact::to_double(an.d)) +
-                                "); |det J| must be <= degenerate_tolerance = " +
-                                num(options.degenerate_tolerance));
+    throw std::invalid_argument(
+        "classify: the point is not degenerate: det J = " + num(contact::to_double(an.det)) +
+        " (eq. (10), arc length; kappa1 = " + num(contact::to_double(an.kappa1)) +
+        ", kappa2 = " + num(contact::to_double(an.kappa2)) + ", d = " + num(contact::to_double(an.d)) +
+        "); |det J| must be <= degenerate_tolerance = " + num(options.degenerate_tolerance));
   const S lambda1 = a + e;  // the nonzero eigenvalue in the coordinates used
   const double jscale = std::max({absd(a), absd(b), absd(c), absd(e)});
   if (near_zero(lambda1, 1e-12 * std::max(jscale, 1e-300)) || jscale == 0.0)
     throw std::invalid_argument("classify: trace J = " + num(contact::to_double(an.trace)) +
                                 ": a double zero eigenvalue (Takens-Bogdanov, Sec. 4.3.3), not covered");
-  an.vanishing_curvature = near_zero(an.kappa1, options.curvature_tolerance) &&
-                           near_zero(an.kappa2, options.curvature_tolerance);
+  an.vanishing_curvature =
+      near_zero(an.kappa1, options.curvature_tolerance) && near_zero(an.kappa2, options.curvature_tolerance);
 
   // L^-1 = [[R^T, -A'(0) C2], [0, 1]], R = rows (-t1, n1).
   const S C2x = jet2.x[0], C2y = jet2.y[0];
@@ -576,8 +601,8 @@ Analysis<S> analyse(const CurveJet<S>& jet1_in, const CurveJet<S>& jet2_in, cons
   return an;
 }
 
-template Analysis<double> analyse(const CurveJet<double>&, const CurveJet<double>&, const double&, const double&,
-                                  double, const ContactClassificationOptions&);
+template Analysis<double> analyse(const CurveJet<double>&, const CurveJet<double>&, const double&,
+                                  const double&, double, const ContactClassificationOptions&);
 template Analysis<Rational> analyse(const CurveJet<Rational>&, const CurveJet<Rational>&, const Rational&,
                                     const Rational&, double, const ContactClassificationOptions&);
 
@@ -597,20 +622,27 @@ using contact::Route;
 // g^_1 (the lambda1 direction) and g^_2 (the critical one). f is eq. (3),
 // evaluated by models::ExtremalEquations on the series variables p^1..p^5.
 template <class S>
-std::array<Series<S>, 2> extended_system(const Analysis<S>& an, const std::shared_ptr<const MonomialSet>& set) {
+std::array<Series<S>, 2> jordan_system(const Analysis<S>& an, const std::shared_ptr<const MonomialSet>& set,
+                                       bool jordan = true) {
   const int degree = set->max_weight() + 1;  // c(t) beyond t^W does not reach the set; c' needs one more
   const JetShape<S> shape1 = jet_shape(an.jet1, degree), shape2 = jet_shape(an.jet2, degree);
   models::ExtremalEquations<JetShape<S>, JetShape<S>> equations{shape1, shape2};
   Series<S> X[5], u[5], f[2];
   for (int v = 0; v < 5; ++v) X[v] = Series<S>::variable(set, v, S(0.0));
   for (int i = 0; i < 5; ++i) {
+    if (!jordan) {
+      u[i] = X[i];
+      continue;
+    }
     u[i] = Series<S>(set);
     for (int j = 0; j < 5; ++j)
       if (!contact::is_zero(an.P[i][j])) u[i] += scaled(X[j], an.P[i][j]);
   }
   u[2] += constant_series(an.x0);
   u[3] += constant_series(an.y0);
+  if (!jordan && an.phi0 != 0.0) throw std::invalid_argument("extended_system: phi* is baked into curve 2");
   equations(u, f);
+  if (!jordan) return {f[0], f[1]};
   const S& A00 = an.P[0][0];
   const S& A01 = an.P[0][1];
   const S& A10 = an.P[1][0];
@@ -640,7 +672,8 @@ std::array<Series<S>, 2> extended_system(const Analysis<S>& an, const std::share
 //        a_{10} k_N = lambda1 k_N is isolated:
 //        k_N = (sum_nu nu k_nu c_{N-nu+1} - (zeta2_N - lambda1 k_N)) / lambda1.
 //   c_Nm (4.2.2) = sum b_{j1 j2 m} (j1; l) prod k^l            (r1: j2 + sum eta l = N)
-//               + sum_v k_vm sum j1 b_{j1 j2} (j1-1; l) prod k^l  (r2: j2 + v + sum eta l = N, j1 = sum l + 1).
+//               + sum_v k_vm sum j1 b_{j1 j2} (j1-1; l) prod k^l  (r2: j2 + v + sum eta l = N, j1 = sum l +
+//               1).
 //        The factor j1 of (23) is missing from the printed c_{2,NM,r2}; it is
 //        restored here (without it c_13 of (41) would not come out).
 //   k_Nm (4.2.4): [p^2^N p^m] of (20): h2' psim + hm' psi2 - zetam = 0, grouped
@@ -878,7 +911,7 @@ ReducedCoefficients<S> reduced_coefficients(const Analysis<S>& analysis, int ord
   if (static_cast<int>(analysis.jet1.x.size()) < order + 2)
     throw std::invalid_argument("reduced_coefficients: the analysis was made for a lower order");
   const auto set = reduction_set(order, 1);
-  const auto g = extended_system(analysis, set);
+  const auto g = jordan_system(analysis, set);
   const S lambda1 = g[0].coefficient({1, 0, 0, 0, 0});
   switch (route) {
     case Route::kPaper:
@@ -896,6 +929,29 @@ ReducedCoefficients<S> reduced_coefficients(const Analysis<S>& analysis, int ord
 
 template ReducedCoefficients<double> reduced_coefficients(const Analysis<double>&, int, Route);
 template ReducedCoefficients<Rational> reduced_coefficients(const Analysis<Rational>&, int, Route);
+
+template <class S>
+std::array<Series<S>, 2> extended_system(const Analysis<S>& analysis,
+                                         const std::shared_ptr<const MonomialSet>& set, bool jordan) {
+  if (set->variables() != 5) throw std::invalid_argument("extended_system: the set needs 5 variables");
+  return jordan_system(analysis, set, jordan);
+}
+template std::array<Series<double>, 2> extended_system(const Analysis<double>&,
+                                                       const std::shared_ptr<const MonomialSet>&, bool);
+template std::array<Series<Rational>, 2> extended_system(const Analysis<Rational>&,
+                                                         const std::shared_ptr<const MonomialSet>&, bool);
+
+void check_not_rounded(const CurveJet<Rational>& jet) {
+  for (std::size_t k = 0; k < jet.x.size(); ++k)
+    for (const Rational* v : {&jet.x[k], &jet.y[k]}) {
+      const auto den = boost::multiprecision::denominator(v->value());
+      if (den > 1 && boost::multiprecision::lsb(den) >= 40)
+        throw InexactError(
+            "Taylor coefficient " + std::to_string(k) + " of curve '" + jet.name + "' is " + v->str() +
+            ": a rounded double entered the exact computation (e.g. continuation/taylor.h's cos "
+            "recurrence multiplies by sign / double(k))");
+    }
+}
 
 }  // namespace contact
 
@@ -969,10 +1025,11 @@ std::string type_name(int z) {
 // parameter terms to degree T (monomial set: weight 2 j1 + j2 + |beta| <= z+1+T,
 // |beta| <= T, which is closed under the invariance equation (20)).
 template <class S>
-std::vector<Series<S>> normal_form(const Analysis<S>& an, int z, int T, std::shared_ptr<const MonomialSet>* pset) {
+std::vector<Series<S>> normal_form(const Analysis<S>& an, int z, int T,
+                                   std::shared_ptr<const MonomialSet>* pset) {
   const int A = z + 1;
   const auto set = reduction_set(A + T, T);
-  const auto g = extended_system(an, set);
+  const auto g = jordan_system(an, set);
   const S lambda1 = g[0].coefficient({1, 0, 0, 0, 0});
   const Series<S> G = centre_manifold(g, lambda1);
   const auto params = contact::make_monomial_set(3, {MonomialConstraint{{1, 1, 1}, T}});
@@ -1061,8 +1118,8 @@ void append_term(std::string* out, const std::string& coefficient, const std::st
 }
 
 template <class S>
-std::vector<NormalFormCoefficient> describe_normal_form(const std::vector<Series<S>>& mu, const MonomialSet& params,
-                                                        bool exact) {
+std::vector<NormalFormCoefficient> describe_normal_form(const std::vector<Series<S>>& mu,
+                                                        const MonomialSet& params, bool exact) {
   std::vector<NormalFormCoefficient> out;
   for (int i = 0; i < static_cast<int>(mu.size()); ++i) {
     NormalFormCoefficient nf;
@@ -1079,10 +1136,19 @@ std::vector<NormalFormCoefficient> describe_normal_form(const std::vector<Series
       t.ephi = params.exponent(q, 2);
       t.value = contact::to_double(v);
       if (exact) t.exact = contact::to_string(v);
+      nf.terms.push_back(t);
+    }
+    // By total degree, then x before y before phi (as the paper writes them).
+    std::stable_sort(nf.terms.begin(), nf.terms.end(), [](const PolynomialTerm& a, const PolynomialTerm& b) {
+      const int da = a.ex + a.ey + a.ephi, db = b.ex + b.ey + b.ephi;
+      if (da != db) return da < db;
+      if (a.ex != b.ex) return a.ex > b.ex;
+      return a.ey > b.ey;
+    });
+    for (const auto& t : nf.terms) {
       const std::string m = monomial_name(t.ex, t.ey, t.ephi);
       append_term(&nf.polynomial, format_g(t.value), m);
       if (exact) append_term(&nf.exact, t.exact, m);
-      nf.terms.push_back(t);
     }
     if (nf.polynomial.empty()) nf.polynomial = "0";
     if (exact && nf.exact.empty()) nf.exact = "0";
@@ -1093,8 +1159,8 @@ std::vector<NormalFormCoefficient> describe_normal_form(const std::vector<Series
 
 // Fills the classification from the reduced coefficients on S.
 template <class S>
-void fill(const Analysis<S>& an, const ReducedCoefficients<S>& rc, const ContactClassificationOptions& options,
-          bool exact, ContactClassification* out) {
+void fill(const Analysis<S>& an, const ReducedCoefficients<S>& rc,
+          const ContactClassificationOptions& options, bool exact, ContactClassification* out) {
   const int N = options.order;
   out->kappa1 = contact::to_double(an.kappa1);
   out->kappa2 = contact::to_double(an.kappa2);
@@ -1102,9 +1168,10 @@ void fill(const Analysis<S>& an, const ReducedCoefficients<S>& rc, const Contact
   out->epsilon = contact::to_double(an.epsilon);
   out->det = contact::to_double(an.det);
   out->trace = contact::to_double(an.trace);
-  out->degeneracy_case = an.vanishing_curvature ? "vanishing curvature (kappa1 = kappa2 = 0, case 1 of Sec. 4.2)"
-                                                : "concentric osculating circles (d = -(kappa1 + kappa2) / "
-                                                  "(kappa1 kappa2), case 2 of Sec. 4.2)";
+  out->degeneracy_case = an.vanishing_curvature
+                             ? "vanishing curvature (kappa1 = kappa2 = 0, case 1 of Sec. 4.2)"
+                             : "concentric osculating circles (d = -(kappa1 + kappa2) / "
+                               "(kappa1 kappa2), case 2 of Sec. 4.2)";
   if (contact::to_double(an.epsilon) > 0) out->degeneracy_case = "co-oriented tangents (t1 . t2 = +1)";
   for (int i = 0; i < 5; ++i)
     for (int j = 0; j < 5; ++j) out->jordan_basis[i][j] = contact::to_double(an.P[i][j]);
@@ -1171,7 +1238,8 @@ void fill(const Analysis<S>& an, const ReducedCoefficients<S>& rc, const Contact
   msg << out->type << " (codimension " << z << "): c_" << z + 1 << " = " << contact::to_string(out->c[z + 1]);
   if (exact) msg << " = " << out->c_exact[z + 1];
   msg << "; (25) has rank " << out->rank << " of " << std::min(z, 3) << ": "
-      << (out->versal ? "versal unfolding" : "not versal (the pose parameters do not unfold it in general position)");
+      << (out->versal ? "versal unfolding"
+                      : "not versal (the pose parameters do not unfold it in general position)");
   out->message = msg.str();
 }
 
@@ -1180,7 +1248,8 @@ void fill(const Analysis<S>& an, const ReducedCoefficients<S>& rc, const Contact
 namespace contact {
 
 ContactClassification classify_jets(const CurveJet<double>& jet1, const CurveJet<double>& jet2,
-                                    const std::array<double, 5>& point, const ContactClassificationOptions& options,
+                                    const std::array<double, 5>& point,
+                                    const ContactClassificationOptions& options,
                                     const std::optional<CurveJet<Rational>>& exact_jet1,
                                     const std::optional<CurveJet<Rational>>& exact_jet2,
                                     const std::string& exact_note) {
@@ -1205,15 +1274,18 @@ ContactClassification classify_jets(const CurveJet<double>& jet1, const CurveJet
     out.exact_note = "options.exact is false";
   } else if (exact_jet1 && exact_jet2) {
     try {
+      check_not_rounded(*exact_jet1);
+      check_not_rounded(*exact_jet2);
       const Rational x0 = exact_dyadic(point[2]), y0 = exact_dyadic(point[3]);
       ContactClassificationOptions exact_options = options;
-      const Analysis<Rational> ea = analyse<Rational>(*exact_jet1, *exact_jet2, x0, y0, point[4], exact_options);
+      const Analysis<Rational> ea =
+          analyse<Rational>(*exact_jet1, *exact_jet2, x0, y0, point[4], exact_options);
       const auto erc = reduced_coefficients(ea, options.order, Route::kPaper);
       ContactClassification exact_out = out;
       fill(ea, erc, options, true, &exact_out);
       if (exact_out.codimension != out.codimension || exact_out.rank != out.rank)
-        exact_out.message += " [the double path found codimension " + std::to_string(out.codimension) + ", rank " +
-                             std::to_string(out.rank) + "; the exact values decide]";
+        exact_out.message += " [the double path found codimension " + std::to_string(out.codimension) +
+                             ", rank " + std::to_string(out.rank) + "; the exact values decide]";
       exact_out.exact_note.clear();
       out = exact_out;
     } catch (const std::exception& e) {
@@ -1256,8 +1328,8 @@ ContactClassification classify(const models::ExtremalProblem& problem, const std
             r.x.push_back(contact::exact_dyadic(jet.x[k]));
             r.y.push_back(contact::exact_dyadic(jet.y[k]));
           } catch (const InexactError& e) {
-            throw InexactError("Taylor coefficient " + std::to_string(k) + " of curve '" + jet.name + "': " +
-                               e.what());
+            throw InexactError("Taylor coefficient " + std::to_string(k) + " of curve '" + jet.name +
+                               "': " + e.what());
           }
         }
         return r;
@@ -1276,15 +1348,18 @@ ContactClassification classify(const models::ExtremalProblem& problem, const std
 
 // ---- step 5: predicted solution counts -------------------------------------------------------
 
-std::vector<double> normal_form_coefficients(const ContactClassification& result, const Eigen::Vector3d& pose) {
+std::vector<double> normal_form_coefficients(const ContactClassification& result,
+                                             const Eigen::Vector3d& pose) {
   if (result.status != ClassificationStatus::kClassified)
-    throw std::invalid_argument("normal_form_coefficients: the classification is undecided (" + result.message + ")");
+    throw std::invalid_argument("normal_form_coefficients: the classification is undecided (" +
+                                result.message + ")");
   const double dx = pose[0] - result.degenerate_point[2], dy = pose[1] - result.degenerate_point[3],
                dphi = pose[2] - result.degenerate_point[4];
   std::vector<double> mu;
   for (const auto& nf : result.normal_form) {
     double v = 0.0;
-    for (const auto& t : nf.terms) v += t.value * std::pow(dx, t.ex) * std::pow(dy, t.ey) * std::pow(dphi, t.ephi);
+    for (const auto& t : nf.terms)
+      v += t.value * std::pow(dx, t.ex) * std::pow(dy, t.ey) * std::pow(dphi, t.ephi);
     mu.push_back(v);
   }
   return mu;
@@ -1326,7 +1401,8 @@ int predicted_solution_count(const ContactClassification& result, const Eigen::V
 // so H'' + H = -R'(theta), R = rho1 + rho2, H(0) = 0, H'(0) = -(rho1 + rho2 +
 // d) = det / (kappa1 kappa2) = 0 at the degenerate point. If d^i kappa_j /
 // dsigma^i = 0 for i = 1..N-2, then R^(i)(theta) = 0 for i = 1..N-2 and
-//   H = -R^(N-1)(0) theta^N / N! + ...,  R^(N-1)(0) = -(kappa1^(N-1)/kappa1^(N+1) + kappa2^(N-1)/kappa2^(N+1))
+//   H = -R^(N-1)(0) theta^N / N! + ...,  R^(N-1)(0) = -(kappa1^(N-1)/kappa1^(N+1) +
+//   kappa2^(N-1)/kappa2^(N+1))
 // (d/dtheta = rho d/dsigma, d^(N-1) rho/dsigma^(N-1) = -kappa^(N-1)/kappa^2 at leading order).
 // The leading coefficient of the reduced equation does not depend on the
 // Lyapunov-Schmidt splitting (given the kernel and cokernel normalizations):
@@ -1347,8 +1423,8 @@ double factorial(int n) {
 }
 double at(const std::vector<double>& v, int i, const char* name) {
   if (i < 0 || i >= static_cast<int>(v.size()))
-    throw std::invalid_argument(std::string("closed form: ") + name + " needs derivative " + std::to_string(i) +
-                                ", has " + std::to_string(v.size()));
+    throw std::invalid_argument(std::string("closed form: ") + name + " needs derivative " +
+                                std::to_string(i) + ", has " + std::to_string(v.size()));
   return v[i];
 }
 void check_n(int n) {
@@ -1362,7 +1438,8 @@ double closed_form_26(const std::vector<double>& k1, const std::vector<double>& 
   return (sign * at(k1, n - 1, "kappa1") + at(k2, n - 1, "kappa2")) / factorial(n);
 }
 
-double closed_form_27(const std::vector<double>& k1, const std::vector<double>& k2, int n, double dc2_dphi_dot_t1) {
+double closed_form_27(const std::vector<double>& k1, const std::vector<double>& k2, int n,
+                      double dc2_dphi_dot_t1) {
   if (n < 1) throw std::invalid_argument("closed form: n = " + std::to_string(n) + " must be >= 1");
   const double sign = (n - 1) % 2 == 0 ? 1.0 : -1.0;
   return (sign * at(k1, n, "kappa1") + (dc2_dphi_dot_t1 - 1.0) * at(k2, n, "kappa2")) / factorial(n);
@@ -1392,6 +1469,13 @@ double closed_form_29_corrected(const std::vector<double>& k1, const std::vector
   const double lambda1 = (a + b * b) / b;
   return (std::pow(b, n + 1) * at(k1, n - 1, "kappa1") + std::pow(a, n + 1) * at(k2, n - 1, "kappa2")) /
          (factorial(n) * a * b * std::pow(lambda1, n));
+}
+
+double closed_form_30_corrected(const std::vector<double>& k1, const std::vector<double>& k2, int n) {
+  if (n < 1) throw std::invalid_argument("closed form: n = " + std::to_string(n) + " must be >= 1");
+  const double a = at(k1, 0, "kappa1"), b = at(k2, 0, "kappa2");
+  const double lambda1 = (a + b * b) / b;
+  return -std::pow(b / lambda1, n) * at(k1, n, "kappa1") / (factorial(n) * a * a);
 }
 
 }  // namespace saltus

@@ -50,8 +50,8 @@ Rational exact_dyadic(double v, int max_shift) {
   if (!std::isfinite(v)) throw InexactError(to_string(v) + " is not finite");
   const double scaled = std::ldexp(v, max_shift);
   if (std::abs(scaled) >= 9007199254740992.0 * 1024.0 || scaled != std::nearbyint(scaled))
-    throw InexactError(to_string(v) + " is not a short dyadic rational (m / 2^k, k <= " + std::to_string(max_shift) +
-                       "): it is probably rounded");
+    throw InexactError(to_string(v) + " is not a short dyadic rational (m / 2^k, k <= " +
+                       std::to_string(max_shift) + "): it is probably rounded");
   return Rational(v);
 }
 
@@ -174,7 +174,8 @@ int MonomialSet::variable_index(int variable) const {
   return index(alpha);
 }
 
-std::shared_ptr<const MonomialSet> make_monomial_set(int variables, std::vector<MonomialConstraint> constraints) {
+std::shared_ptr<const MonomialSet> make_monomial_set(int variables,
+                                                     std::vector<MonomialConstraint> constraints) {
   return std::make_shared<const MonomialSet>(variables, std::move(constraints));
 }
 

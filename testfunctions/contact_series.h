@@ -35,6 +35,7 @@
 // unchanged, also inside continuation/taylor.h's Taylor<Series<S>, 1>.
 
 #include <algorithm>
+#include <boost/multiprecision/cpp_int.hpp>
 #include <cmath>
 #include <cstdint>
 #include <memory>
@@ -43,8 +44,6 @@
 #include <type_traits>
 #include <utility>
 #include <vector>
-
-#include <boost/multiprecision/cpp_int.hpp>
 
 namespace saltus::contact {
 
@@ -68,7 +67,7 @@ class Rational {
     if (!std::isfinite(v)) throw InexactError("Rational: " + std::to_string(v) + " is not finite");
     v_ = value_type(v);
   }
-  Rational(int v) : v_(v) {}                                    // NOLINT
+  Rational(int v) : v_(v) {}  // NOLINT
   Rational(long long numerator, long long denominator) : v_(value_type(numerator) / denominator) {}
   explicit Rational(value_type v) : v_(std::move(v)) {}
 
@@ -183,12 +182,13 @@ class MonomialSet {
   std::vector<int> exponents_;  // size() x n_
   std::vector<int> weight_;     // grading weight of each monomial
   int max_weight_ = 0;
-  std::vector<int> radix_;      // max exponent + 1 per variable
-  std::vector<int> lookup_;     // packed exponent -> index or -1
+  std::vector<int> radix_;   // max exponent + 1 per variable
+  std::vector<int> lookup_;  // packed exponent -> index or -1
   std::vector<int> offsets_, right_, result_;
 };
 
-std::shared_ptr<const MonomialSet> make_monomial_set(int variables, std::vector<MonomialConstraint> constraints);
+std::shared_ptr<const MonomialSet> make_monomial_set(int variables,
+                                                     std::vector<MonomialConstraint> constraints);
 
 // ---- truncated multivariate series -------------------------------------------
 
@@ -202,8 +202,7 @@ class Series {
   Series() : c_(1, S(0.0)) {}
   explicit Series(double v) : c_(1, S(v)) {}
   template <class U>
-    requires(std::is_same_v<U, S> && !std::is_same_v<S, double>)
-  explicit Series(const U& v) : c_(1, v) {}
+  requires(std::is_same_v<U, S> && !std::is_same_v<S, double>) explicit Series(const U& v) : c_(1, v) {}
   // The zero series on a set.
   explicit Series(std::shared_ptr<const MonomialSet> set) : set_(std::move(set)), c_(set_->size(), S(0.0)) {}
 
@@ -212,7 +211,8 @@ class Series {
     Series r(set);
     r.c_[0] = value;
     const int i = r.set_->variable_index(variable);
-    if (i < 0) throw std::invalid_argument("Series::variable: x" + std::to_string(variable) + " is not in the set");
+    if (i < 0)
+      throw std::invalid_argument("Series::variable: x" + std::to_string(variable) + " is not in the set");
     r.c_[i] = S(1.0);
     return r;
   }
@@ -283,11 +283,7 @@ class Series {
       if (!is_zero(v)) v *= b;
     return *this;
   }
-  Series& operator*=(double b)
-    requires(!std::is_same_v<S, double>)
-  {
-    return *this *= S(b);
-  }
+  Series& operator*=(double b) requires(!std::is_same_v<S, double>) { return *this *= S(b); }
   Series& operator/=(double b) { return *this *= S(1.0) / S(b); }
 
   friend Series operator*(const Series& a, const Series& b) {
@@ -419,7 +415,8 @@ Series<S> sqrt(const Series<S>& u) {
   const int w = u.bound() ? u.set()->max_weight() : 0;
   std::vector<S> phi(w + 1);
   phi[0] = r0;
-  for (int k = 1; k <= w; ++k) phi[k] = phi[k - 1] * (S(1.5) - S(static_cast<double>(k))) / (S(static_cast<double>(k)) * u0);
+  for (int k = 1; k <= w; ++k)
+    phi[k] = phi[k - 1] * (S(1.5) - S(static_cast<double>(k))) / (S(static_cast<double>(k)) * u0);
   return u.compose(phi);
 }
 

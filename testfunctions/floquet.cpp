@@ -2,12 +2,18 @@
 
 #include <Eigen/Eigenvalues>
 
+#include "continuation/periodic/shooting.h"
+
 namespace saltus {
 
 namespace {
+// From a ShootingSystem its monodromy; from any other system whose residual
+// is phi_T(x) - x, F_x + I.
 Matrix monodromy(const PointContext& point) {
-  const int n = point.problem.state_size();
   const Vector u = point.problem.u(point.y);
+  if (const auto* shooting = dynamic_cast<const periodic::ShootingSystem*>(&point.problem.system()))
+    return shooting->monodromy(u);
+  const int n = point.problem.state_size();
   return point.problem.system().jacobian(u).leftCols(n) + Matrix::Identity(n, n);
 }
 }  // namespace

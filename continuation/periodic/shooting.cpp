@@ -18,7 +18,7 @@ std::string ShootingOptions::check() const {
 }
 
 ShootingSystem::ShootingSystem(std::shared_ptr<const flow::HybridSystem> system, int parameters,
-                               ShootingOptions options)
+                               ShootingOptions options, const Vector& reference)
     : system_(std::move(system)), q_(parameters), options_(std::move(options)) {
   if (!system_) throw std::invalid_argument("shooting: no hybrid system");
   n_ = system_->dimension() - q_;
@@ -28,11 +28,30 @@ ShootingSystem::ShootingSystem(std::shared_ptr<const flow::HybridSystem> system,
   if (const std::string why = options_.check(); !why.empty()) throw std::invalid_argument("shooting options: " + why);
   options_.simulation.variational = true;
   options_.simulation.output_interval = 0.0;
+  if (options_.autonomous) {
+    if (reference.size() != n_ + q_ || !reference.allFinite())
+      throw std::invalid_argument("autonomous shooting needs a finite reference point (x, p) of size " +
+                                  std::to_string(n_ + q_));
+    Vector f;
+    system_->field(options_.mode, options_.t0, reference, &f);
+    x_ref_ = reference.head(n_);
+    f_ref_ = f.head(n_);
+    if (!(f_ref_.norm() > 0))
+      throw std::invalid_argument("autonomous shooting: the field vanishes at the reference point (an equilibrium)");
+  }
+}
+
+Vector ShootingSystem::hybrid_state(const Vector& u) const {
+  Vector z(n_ + q_);
+  z.head(n_) = u.head(n_);
+  z.tail(q_) = u.tail(q_);
+  return z;
 }
 
 std::vector<std::string> ShootingSystem::state_names() const {
   auto names = system_->state_names();
   names.resize(n_);
+  if (options_.autonomous) names.push_back("T");
   return names;
 }
 
@@ -44,8 +63,10 @@ std::vector<std::string> ShootingSystem::parameter_names() const {
 const flow::Trajectory& ShootingSystem::trajectory(const Vector& u) const {
   std::lock_guard<std::mutex> lock(mutex_);
   if (cached_u_.size() == u.size() && cached_u_ == u) return cached_;
-  const double t1 = options_.t0 + options_.period;
-  flow::Trajectory tr = flow::simulate(*system_, options_.mode, options_.t0, u, t1, options_.simulation);
+  if (!(period(u) > 0)) throw std::runtime_error("shooting: the period T = " + std::to_string(period(u)) + " is not positive");
+  const double t1 = options_.t0 + period(u);
+  flow::Trajectory tr =
+      flow::simulate(*system_, options_.mode, options_.t0, hybrid_state(u), t1, options_.simulation);
   if (!tr.ok()) throw std::runtime_error("shooting over one period failed: " + tr.message);
   if (tr.mode_end != options_.mode)
     throw std::runtime_error("shooting: the period ends in " + system_->mode_name(tr.mode_end) + ", not in " +
@@ -56,16 +77,25 @@ const flow::Trajectory& ShootingSystem::trajectory(const Vector& u) const {
 }
 
 void ShootingSystem::residual(const double* u, double* f) const {
-  const Vector uu = Eigen::Map<const Vector>(u, n_ + q_);
+  const Vector uu = Eigen::Map<const Vector>(u, size());
   const flow::Trajectory& tr = trajectory(uu);
   for (int i = 0; i < n_; ++i) f[i] = tr.x_end[i] - u[i];
+  if (options_.autonomous) f[n_] = f_ref_.dot(uu.head(n_) - x_ref_);
 }
 
 void ShootingSystem::jacobian(const double* u, Matrix* J) const {
-  const Vector uu = Eigen::Map<const Vector>(u, n_ + q_);
-  const Matrix& Phi = trajectory(uu).transition_matrix;
-  *J = Phi.topRows(n_);
-  J->leftCols(n_) -= Matrix::Identity(n_, n_);
+  const Vector uu = Eigen::Map<const Vector>(u, size());
+  const flow::Trajectory& tr = trajectory(uu);
+  const Matrix& Phi = tr.transition_matrix;  // over (x, p)
+  J->setZero(state_size(), size());
+  J->topLeftCorner(n_, n_) = Phi.topLeftCorner(n_, n_) - Matrix::Identity(n_, n_);
+  J->topRightCorner(n_, q_) = Phi.topRightCorner(n_, q_);
+  if (options_.autonomous) {
+    Vector f;
+    system_->field(tr.mode_end, tr.t_end, tr.x_end, &f);
+    J->col(n_).head(n_) = f.head(n_);  // d phi_T / dT
+    J->row(n_).head(n_) = f_ref_.transpose();
+  }
 }
 
 void ShootingSystem::second_derivative(const double*, const double*, Matrix*) const {
@@ -74,8 +104,29 @@ void ShootingSystem::second_derivative(const double*, const double*, Matrix*) co
       "orbits are not supported yet");
 }
 
+void ShootingSystem::accept(const Vector& u) const {
+  if (!options_.autonomous) return;
+  Vector f;
+  system_->field(options_.mode, options_.t0, hybrid_state(u), &f);
+  std::lock_guard<std::mutex> lock(mutex_);
+  x_ref_ = u.head(n_);
+  f_ref_ = f.head(n_);
+}
+
 Matrix ShootingSystem::monodromy(const Vector& u) const {
   return trajectory(u).transition_matrix.topLeftCorner(n_, n_);
+}
+
+Eigen::VectorXcd nontrivial_multipliers(const Matrix& monodromy, std::complex<double>* trivial) {
+  const Eigen::VectorXcd mu = floquet_multipliers(monodromy);
+  int k = 0;
+  for (int i = 1; i < mu.size(); ++i)
+    if (std::abs(mu[i] - 1.0) < std::abs(mu[k] - 1.0)) k = i;
+  if (trivial) *trivial = mu[k];
+  Eigen::VectorXcd rest(mu.size() - 1);
+  for (int i = 0, j = 0; i < mu.size(); ++i)
+    if (i != k) rest[j++] = mu[i];
+  return rest;
 }
 
 Eigen::VectorXcd floquet_multipliers(const Matrix& monodromy) {

@@ -1,9 +1,19 @@
 #pragma once
-// Periodic orbits of non-autonomous hybrid systems by single shooting: the
+// Periodic orbits of hybrid systems by single shooting. Non-autonomous: the
 // orbit through x at time t0 with period T (the forcing period times the
 // number of cycles) solves
 //
-//   F(x, p) = phi(t0 + T; t0, x, p) - x = 0,
+//   F(x, p) = phi(t0 + T; t0, x, p) - x = 0.
+//
+// Autonomous: the period is unknown, the state is (x, T), and a phase
+// condition fixes the point on the orbit (a Poincare plane through a
+// reference point x_ref, normal to the field there, moved to each accepted
+// point of a branch so that it keeps cutting the orbit at the point followed:
+// a fixed plane may cut a doubled orbit twice, and the branch would jump):
+//
+//   F(x, T, p) = ( phi_T(x, p) - x,  f(x_ref) . (x - x_ref) ) = 0,
+//
+// whose T-column is the field at the end point.
 //
 // and ShootingSystem is that F as a System, so the continuation engine
 // follows orbits in a parameter and locates their special points with the
@@ -25,8 +35,9 @@
 namespace saltus::periodic {
 
 struct ShootingOptions {
+  bool autonomous = false;  // the period is an unknown (state component "T")
   double t0 = 0.0;      // the time (phase) at which the orbit is cut
-  double period = 1.0;  // T
+  double period = 1.0;  // T when not autonomous
   int mode = 0;         // the hybrid mode at t0
   flow::SimulationOptions simulation;
   std::string check() const;  // empty when valid, else names the bad field
@@ -35,10 +46,13 @@ struct ShootingOptions {
 class ShootingSystem : public System {
  public:
   // `system` has dimension n + parameters; throws std::invalid_argument on
-  // bad options or sizes.
-  ShootingSystem(std::shared_ptr<const flow::HybridSystem> system, int parameters, ShootingOptions options);
+  // bad options or sizes. For autonomous orbits, `reference` is a point
+  // (x, p) on (or near) the first orbit: the phase condition's plane goes
+  // through it, normal to the field.
+  ShootingSystem(std::shared_ptr<const flow::HybridSystem> system, int parameters, ShootingOptions options,
+                 const Vector& reference = {});
 
-  int state_size() const override { return n_; }
+  int state_size() const override { return options_.autonomous ? n_ + 1 : n_; }
   int parameter_size() const override { return q_; }
   std::vector<std::string> state_names() const override;
   std::vector<std::string> parameter_names() const override;
@@ -51,13 +65,28 @@ class ShootingSystem : public System {
   // switching of periodic orbits throw std::logic_error.
   void second_derivative(const double* u, const double* d, Matrix* H) const override;
 
-  Matrix monodromy(const Vector& u) const;                 // Phi_xx over one period
+  // Autonomous: the phase condition's plane moves to u (see above).
+  void accept(const Vector& u) const override;
+
+  // The phase condition's plane normal (autonomous).
+  Vector phase_normal() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return f_ref_;
+  }
+  const std::shared_ptr<const flow::HybridSystem>& hybrid() const { return system_; }
+  // The hybrid system's state (x, p) and the period from u.
+  Vector hybrid_state(const Vector& u) const;
+  double period(const Vector& u) const { return options_.autonomous ? u[n_] : options_.period; }
+
+  Matrix monodromy(const Vector& u) const;                 // Phi_xx over one period (n x n)
   const flow::Trajectory& trajectory(const Vector& u) const;  // the simulated period (cached)
   const ShootingOptions& options() const { return options_; }
 
  private:
+
   std::shared_ptr<const flow::HybridSystem> system_;
   int n_, q_;
+  mutable Vector x_ref_, f_ref_;  // the phase condition (autonomous)
   ShootingOptions options_;
   mutable std::mutex mutex_;
   mutable Vector cached_u_;
@@ -66,5 +95,9 @@ class ShootingSystem : public System {
 
 // Eigenvalues of the monodromy matrix, largest modulus first.
 Eigen::VectorXcd floquet_multipliers(const Matrix& monodromy);
+
+// An autonomous orbit's multipliers with the trivial one (closest to 1,
+// along the flow) taken out and returned apart.
+Eigen::VectorXcd nontrivial_multipliers(const Matrix& monodromy, std::complex<double>* trivial = nullptr);
 
 }  // namespace saltus::periodic

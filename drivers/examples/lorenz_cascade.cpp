@@ -1,0 +1,98 @@
+// The period-doubling cascade of the Lorenz system (sigma = 10, beta = 8/3),
+// followed down in rho from the stable periodic orbit at rho = 280 (the
+// starting orbit of AUTO-07p's `lor` demo), switching onto the doubled
+// branch at each period doubling. A driver to copy for a study of your own:
+//
+//   saltus_lorenz_cascade OUTDIR [LEVELS]
+//
+// writes OUTDIR/level<k>.csv (each branch), OUTDIR/summary.json (the PD
+// points) and OUTDIR/cascade.png/.svg (the period against rho).
+
+#include <filesystem>
+#include <iomanip>
+#include <iostream>
+
+#include <nlohmann/json.hpp>
+
+#include "continuation/flow/hybrid_system.h"
+#include "continuation/periodic/period_doubling.h"
+#include "continuation/periodic/shooting.h"
+#include "continuation/pseudo_arclength.h"
+#include "drivers/output.h"
+#include "models/lorenz.h"
+#include "testfunctions/floquet.h"
+
+using namespace saltus;
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::cerr << "usage: saltus_lorenz_cascade OUTDIR [LEVELS (default 3)]\n";
+    return 1;
+  }
+  const std::filesystem::path dir = argv[1];
+  const int levels = argc > 2 ? std::atoi(argv[2]) : 3;
+  std::filesystem::create_directories(dir);
+
+  // A point on the orbit at rho = 280: simulate onto the attractor, cut it at z = 279 going up.
+  auto lorenz = flow::make_hybrid(models::Lorenz{});
+  Vector z(6);
+  z << 1, 1, 1, 10, 280, 8.0 / 3;
+  flow::SimulationOptions plain;
+  plain.variational = false;
+  const flow::Trajectory warm = flow::simulate(*lorenz, 0, 0.0, z, 50.0, plain);
+  const std::vector<flow::Section> section = {{[](double, const Vector& x) { return x[2] - 279.0; }, flow::Crossing::kRising}};
+  const flow::Trajectory on = flow::simulate(*lorenz, 0, 50.0, warm.x_end, 51.0, plain, {}, section);
+  const Vector reference = on.section_hits[0].x;
+
+  periodic::ShootingOptions shooting;
+  shooting.autonomous = true;
+  shooting.simulation.absolute_tolerance = shooting.simulation.relative_tolerance = 1e-10;
+  auto system = std::make_shared<periodic::ShootingSystem>(lorenz, 3, shooting, reference);
+  ContinuationProblem problem(system, reference.tail(3), {"rho"});
+  Vector y(5);
+  y << reference.head(3), on.section_hits[2].t - on.section_hits[0].t, 280.0;  // two rises per period
+
+  ContinuationOptions options;
+  options.direction = -1;
+  options.ds_max = 2.0;
+  options.ds_min = 1e-7;
+  options.max_points = 300;
+  options.event_tolerance = 1e-9;
+  options.bounds["rho"] = {205.0, 300.0};
+
+  drivers::Figure figure{"Lorenz: period-doubling cascade", "rho", "period T", {}, {}};
+  nlohmann::ordered_json summary;
+  summary["period_at_280"] = y[3];
+  auto& pds = summary["period_doublings"] = nlohmann::ordered_json::array();
+  Vector tangent;
+  for (int level = 0; level < levels; ++level) {
+    options.ds = level ? 1e-3 : 0.2;  // leave a PD gently: the doubled orbit grows like sqrt(rho_PD - rho)
+    const Branch b = continue_branch(problem, y, options, {std::make_shared<PeriodDoublingTest>()},
+                                     level ? &tangent : nullptr);
+    drivers::write_file_atomically(dir / ("level" + std::to_string(level) + ".csv"),
+                                   [&](std::ostream& out) { b.write_csv(out); });
+    drivers::Figure::Series s{"period " + std::to_string(1 << level) + " T", {}};
+    for (const auto& p : b.points) s.points.emplace_back(p.y[4], p.y[3]);
+    figure.series.push_back(std::move(s));
+    const SpecialPoint* pd = nullptr;
+    for (const auto& sp : b.special_points)
+      if (sp.type == "PD") {
+        pd = &sp;
+        break;
+      }
+    std::cout << "level " << level << ": " << b.points.size() << " points, " << b.message << '\n';
+    if (!pd) break;
+    std::cout << "  PD at rho = " << std::setprecision(12) << pd->y[4] << ", T = " << pd->y[3] << " ("
+              << to_string(pd->status) << ", precision " << pd->precision << ")\n";
+    figure.labels.push_back({pd->y[4], pd->y[3], "PD"});
+    pds.push_back({{"rho", pd->y[4]}, {"T", pd->y[3]}, {"status", to_string(pd->status)}, {"precision", pd->precision}});
+    const periodic::DoubledStart next = periodic::period_doubled(system, problem, *pd);
+    y = next.y;
+    tangent = next.tangent[0] < 0 ? Vector(-next.tangent) : next.tangent;
+  }
+  drivers::write_file_atomically(dir / "summary.json", [&](std::ostream& out) { out << summary.dump(2) << '\n'; });
+  std::string warning;
+  drivers::draw(figure, dir, "cascade", &warning);
+  if (!warning.empty()) std::cerr << "warning: " << warning << '\n';
+  return 0;
+}

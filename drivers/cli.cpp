@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 
 #include "drivers/continue_command.h"
+#include "drivers/extremal_commands.h"
 #include "drivers/hybrid_commands.h"
 
 namespace saltus::drivers {
@@ -110,6 +111,21 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   sweep->add_flag("--json", hybrid_json, "print the summary JSON to stdout");
   sweep->footer(kHybridRunFileHelp);
 
+  auto* extremal = app.add_subcommand("extremal", "Contact points between smooth planar bodies (Damerau & Low)");
+  extremal->require_subcommand(1);
+  std::string extremal_file;
+  std::vector<double> pose;
+  double box = 0.0;
+  auto* classify = extremal->add_subcommand(
+      "classify", "Classify a degenerate contact point: Lyapunov coefficients, codimension, normal form");
+  classify->add_option("RUNFILE", extremal_file, "JSON run file (see examples/extremal/)")->required()->check(CLI::ExistingFile);
+  classify->add_flag("--json", hybrid_json, "print the result as JSON");
+  auto* solutions = extremal->add_subcommand("solutions", "All extremal points near the degenerate point at a pose");
+  solutions->add_option("RUNFILE", extremal_file, "JSON run file (see examples/extremal/)")->required()->check(CLI::ExistingFile);
+  solutions->add_option("--pose", pose, "the pose X Y PHI")->required()->expected(3);
+  solutions->add_option("--box", box, "half-width H of the box |s_i - s_i*| <= H (default: the run file's)");
+  solutions->add_flag("--json", hybrid_json, "print the result as JSON");
+
   std::vector<std::string> reversed(args.rbegin(), args.rend());
   try {
     app.parse(reversed);
@@ -124,6 +140,10 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
                                                            : std::filesystem::path(hybrid_out);
       return simulate_command(run, dir, hybrid_json, out, err);
     }
+    if (*classify) return extremal_classify_command(read_extremal_run(extremal_file), hybrid_json, out, err);
+    if (*solutions)
+      return extremal_solutions_command(read_extremal_run(extremal_file), pose[0], pose[1], pose[2], box, hybrid_json,
+                                        out, err);
     if (*lyap) return lyapunov_command(read_hybrid_run(hybrid_file), hybrid_out, hybrid_json, out, err);
     if (*sweep) {
       const HybridRun run = read_hybrid_run(hybrid_file);

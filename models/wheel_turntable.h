@@ -1,0 +1,245 @@
+#pragma once
+// The wheel on a turntable (Szalai & Jeffrey, Phys. Rev. E 90, 022914 (2014),
+// Sec. II, eqs. (1)-(7), Appendices A and B; ../shared/papers/002_ddae6c3745ce7225.txt).
+//
+// Two discs turn on one axis: the bottom one at the constant rate omega0, the
+// top one (inertia Theta = beta^2 m) at omega = phi'. A slider (mass m) runs
+// in a slit of the top disc at distance d from the axis, on a spring k2 (rest
+// position r0) and damper c2; it carries a massless wheel at angle gamma to
+// the slit, rolling on the bottom disc. State x = (r, v, omega), v = r'.
+//
+//   r'     = m (beta^2 + r^2) v,                                                  (1)
+//   v'     = (beta^2 + d^2 + r^2) p1 - d (c1 + 2 m r v) omega + F p2 + d M,        (2)
+//   omega' = d p1 - (c1 + 2 m r v) omega + F r cos(gamma) + M,                     (3)
+//   p1 = k2 (r0 - r) - c2 v + m r omega^2,   p2 = d r cos(gamma) + (beta^2 + r^2) sin(gamma),
+//   h = -(v - d (omega - omega0)) sin(gamma) - r (omega - omega0) cos(gamma),      (4)
+//   g = -(v - d (omega - omega0)) cos(gamma) + r (omega - omega0) sin(gamma),      (5)
+//   F = sign(h) mu (4/3 - cot(psi) / (18 kappa)),                                  (6)
+//   M = sign(g) sign(h) (mu / 6) cot(psi),                                         (7)
+//   psi = arccot(6 kappa) + |1 - (2/pi) arccot(6 kappa)| arctan|h / g|.
+//
+// Filippov form (Sec. IV, (12)-(13)). With lambda = mu sign(h), F = lambda Fh(x)
+// and M = lambda Mh(x), Fh = 4/3 - cot(psi)/(18 kappa), Mh = sign(g) cot(psi)/6,
+// so f(x, lambda) is affine in lambda everywhere, and on h = 0 (psi =
+// arccot(6 kappa), cot psi = 6 kappa) Fh = 1 and Mh = sign(g) kappa: the
+// sticking force F = lambda in [-mu, mu] and moment M = sign(g) kappa lambda
+// (the paper writes M = kappa lambda, i.e. g > 0, which holds at its Sec. V
+// two-fold). This is models/filippov.h's Model with h from (4). Two tyre
+// options: kStretchedString is (6)-(7); kSticking keeps the surface values
+// Fh = 1, Mh = sign(g) kappa off the surface too (the linear model of Sec. IV).
+// Both have the same one-sided fields on h = 0, hence the same regions, sliding
+// field, two-folds and constants K (22): the derivative of Fh, Mh through
+// psi(|h|/|g|) is along h_x, and (22) differentiates h_x.F+- only along
+// F+-, which are tangent to h = 0 at a two-fold (tested).
+//
+// What was checked and derived (the text's slips; see also NOTES.md)
+// -----------------------------------------------------------------
+// Kinematics (App. A). With e1 along the slit and e2 normal to it, the slider
+// is at P = r e1 + d e2 in the disc frame, so its acceleration is
+//   (r'' - d phi'' - r phi'^2) e1 + (r phi'' + 2 r' phi' - d phi'^2) e2,
+// the left sides of (32) and of (31) (the latter along -e2). The relative
+// velocity of the wheel over the bottom disc is
+//   (v - d (omega - omega0)) e1 + r (omega - omega0) e2,
+// whose components along n = sin(gamma) e1 + cos(gamma) e2 (the wheel axis) and
+// along the rolling direction -cos(gamma) e1 + sin(gamma) e2 are -h and g,
+// (4)-(5). The friction force opposes the lateral slip, F n with F =
+// sign(h) |F|, so it enters (31) (along -e2) as -F cos(gamma) and (32) as
+// +F sin(gamma):
+//   m (-r phi'' + d phi'^2 - 2 r' phi') = R1 - F cos(gamma),                  (31), corrected
+//   m (r'' - d phi'' - r phi'^2)      = R2 + F sin(gamma),                   (32), corrected
+//   Theta phi''                       = -c1 phi' + d R2 + r R1 + M,          (33)
+// with R2 = k2 (r0 - r) - c2 r'. The text prints "+F cos(gamma)" in (31) and
+// "-F cos(gamma)" in (32) (and "r phi-dot^2" as r (phi^2)-dot); eliminating
+// R1 from those does not give (2)-(3) (it gives -F r cos(gamma) in (3)).
+// Eliminating R1 from the corrected ones: (31) gives R1; (33) then gives
+//   m (beta^2 + r^2) omega_dot = d p1 - (c1 + 2 m r v) omega + F r cos(gamma) + M
+// (d R2 + m r d omega^2 = d p1), and (32) times (beta^2 + r^2) with this gives
+//   m (beta^2 + r^2) v_dot = (beta^2 + d^2 + r^2) p1 - d (c1 + 2 m r v) omega
+//                            + F (d r cos(gamma) + (beta^2 + r^2) sin(gamma)) + d M.
+// So (2)-(3) are right as printed, in the time tau with dt = m (beta^2 + r^2)
+// dtau; then dr/dtau = m (beta^2 + r^2) v is (1) (r' = m(beta^2 + r^2) v is
+// right, not a typo). newton_euler() solves (31)-(33) as corrected; the test
+// compares it with field() and shows the printed signs fail.
+// The damping c1 omega (not c1 (omega - omega0)) follows (2), (3), (11).
+//
+// Tyre (App. B). The stretched string with sigma = 0 has q(x) = (a - x) tan(phi);
+// the pressure k q is capped at the static limit delta and slips at rho delta
+// for x < x_s = a - delta cot(phi) / k. Integrating F = int p dx and
+// M = -int x p dx over [-a, a]:
+//   no slip      F = 2 a^2 k tan(phi),          M = (2/3) a^3 k tan(phi),
+//   partial slip F = 2 a rho delta + (delta^2 / (2k)) (1 - 2 rho) cot(phi),
+//                M = (delta^2 cot(phi) / k)(s/3 - a/2) + rho delta (a s - s^2/2),  s = delta cot(phi)/k,
+//   full slip    F = 2 a rho delta,  M = 0.
+// The text's partial and full slip forces lack the factor rho on 2 a delta
+// (and its no-slip F reads -2ak(a + delta) tan(phi) for 2ak(a + sigma)
+// tan(phi)). With the text's choices sigma = 0, rho = 2/3, delta = k =
+// 1/(3 kappa), a = 3 kappa the partial-slip branch is exactly
+//   F = 4/3 - cot(phi) / (18 kappa),   M = cot(phi) / 6,
+// valid for cot(phi) < 6 kappa (x_s > -a); at cot(phi) = 6 kappa, F = 1 and
+// M = kappa. (6)-(7) keep this branch and squeeze the no-slip part
+// [0, arccot(6 kappa)] out by phi -> psi (the "scaling" of App. B), which
+// makes F and M jump at h = 0: lim_{h -> 0+-} F = +-mu, M -> +-sign(g) mu kappa.
+//
+// Two-fold design (Sec. III, (9)-(11)). h = 0 at (r*, v*, omega*) gives
+// v* = (omega* - omega0)(d - r* cot(gamma)) (9). With Fh = 1, Mh = s kappa
+// (s = sign(g*)) and h_x = (-(omega - omega0) cos(gamma), -sin(gamma),
+// d sin(gamma) - r cos(gamma)):
+//   h_x . f_lambda = -(beta^2 sin^2(gamma) + r^2) - s kappa r cos(gamma) = 0
+//     =>  kappa = -s (2 r*^2 + beta^2 (1 - cos 2 gamma)) / (2 r* cos(gamma)),    (10) for s = +1
+//   h_x . f(x, 0) = -p1 p2 + r cos(gamma) (c1 + 2 m r v) omega
+//                   - m (omega - omega0)(beta^2 + r^2) v cos(gamma) = 0,
+// solved for k2 in p1, is (11) exactly as printed. On h = 0, g = r (omega -
+// omega0) / sin(gamma). design_two_fold() implements (9)-(11) with the sign s.
+//
+// Special cases (Sec. VI). gamma = 0: h = -r (omega - omega0); with
+// omega* = omega0, h_x.f_lambda = -r (r + s kappa) vanishes at r* = -s kappa
+// (the text's "r* = kappa" should read -kappa, for s = +1), where f_lambda = 0
+// altogether (F+ = F-: a degenerate two-fold), and h_x.f(x,0) = -r omega'
+// = 0 gives
+//   v* = (d [k2 (r0 + s kappa) - m s kappa omega0^2] - c1 omega0) / (d c2 - 2 m s kappa omega0),
+// the text's formula for s = +1; the point is consistent when sign(g*) =
+// sign(-v*) = s (gamma_zero_two_folds()). gamma = pi/2: h = d (omega - omega0)
+// - v and h_x . f_lambda = -(beta^2 + r^2) Fh < 0 everywhere, so F+ and F-
+// never share a tangency: no two-folds, and no escaping region (H+ - H- =
+// 2 mu h_x . f_lambda < 0).
+
+#include <Eigen/Dense>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "continuation/taylor.h"
+
+namespace saltus::models {
+
+enum class TyreModel {
+  kStretchedString,  // (6)-(7): Fh, Mh depend on the slip angle arctan|h/g| off the surface
+  kSticking,         // Fh = 1, Mh = sign(g) kappa everywhere (the surface values)
+};
+
+struct WheelTurntable {
+  // Sec. V's constants.
+  double d = 1.0;               // distance of the slit from the axis
+  double m = 1.0;               // slider mass
+  double c1 = 1e-3;             // damping of the top disc (c1 omega in (2)-(3))
+  double c2 = 1e-3;             // damping of the slider
+  double beta = 1.0 / 20.0;     // Theta = beta^2 m
+  double r0 = 0.1;              // rest position of the slider
+  double omega0 = -1.0;         // angular speed of the bottom disc
+  double mu = 1.0;              // friction bound, |lambda| <= mu
+  double gamma = -0.75 * M_PI;  // angle of the wheel to the slit
+  // Set these, or take them from design_two_fold() / with_two_fold_at().
+  double kappa = std::nan("");  // tyre length scale: M = sign(g) kappa lambda on h = 0
+  double k2 = std::nan("");     // slider spring
+  TyreModel tyre = TyreModel::kStretchedString;
+  bool rescaled_time = true;  // (1)-(3) as printed; false: physical time (divided by m (beta^2 + r^2))
+
+  // The paper's Sec. V system: the constants above and kappa, k2 from
+  // (10)-(11) for the two-fold at (r*, omega*) = (0.1859, -1.037).
+  static WheelTurntable paper();
+
+  // Throws std::invalid_argument naming the first bad field.
+  void check() const;
+
+  int state_size() const { return 3; }
+  std::vector<std::string> state_names() const { return {"r", "v", "omega"}; }
+
+  // h, (4): the lateral slip velocity (the switching function).
+  template <class T>
+  T switching(const T* x) const {
+    const double s = std::sin(gamma), c = std::cos(gamma);
+    const T w = x[2] - omega0;
+    return -(x[1] - d * w) * s - x[0] * w * c;
+  }
+  // g, (5): the rolling-direction velocity.
+  template <class T>
+  T rolling(const T* x) const {
+    const double s = std::sin(gamma), c = std::cos(gamma);
+    const T w = x[2] - omega0;
+    return -(x[1] - d * w) * c + x[0] * w * s;
+  }
+
+  // Fh and Mh: F = lambda Fh, M = lambda Mh. Where h = g = 0 (the wheel does
+  // not move over the disc) the slip angle is undefined; there Fh = 1, Mh = 0
+  // (the values on h = 0 as g -> 0).
+  template <class T>
+  void tyre_factors(const T* x, T* force, T* moment) const {
+    const double g_sign = sign(series::value_of(rolling(x)));
+    if (tyre == TyreModel::kSticking) {
+      *force = T(1.0);
+      *moment = T(g_sign * kappa);
+      return;
+    }
+    using std::abs;
+    using std::atan2;
+    using std::cos;
+    using std::sin;
+    const T h = switching(x), g = rolling(x);
+    if (series::value_of(h) == 0.0 && series::value_of(g) == 0.0) {
+      // No relative velocity: the slip angle is undefined (atan2(0, 0) has no
+      // derivative). Take the surface values (h -> 0 first), constant.
+      *force = T(1.0);
+      *moment = T(0.0);
+      return;
+    }
+    const double a = 0.5 * M_PI - std::atan(6.0 * kappa);  // arccot(6 kappa)
+    const double scale = std::abs(1.0 - 2.0 * a / M_PI);
+    // arctan|h/g| as atan2(|h|, |g|): pi/2 at g = 0, where M stays continuous.
+    const T psi = a + scale * atan2(abs(h), abs(g));
+    const T cot_psi = cos(psi) / sin(psi);
+    *force = 4.0 / 3.0 - cot_psi / (18.0 * kappa);
+    *moment = g_sign * cot_psi / 6.0;
+  }
+
+  // f(x, lambda): (1)-(3) with F = lambda Fh, M = lambda Mh.
+  template <class T>
+  void field(const T* x, const T& lambda, T* f) const {
+    const double s = std::sin(gamma), c = std::cos(gamma), b2 = beta * beta;
+    const T& r = x[0];
+    const T& v = x[1];
+    const T& omega = x[2];
+    T force, moment;
+    tyre_factors(x, &force, &moment);
+    const T F = lambda * force;
+    const T M = lambda * moment;
+    const T p1 = k2 * (r0 - r) - c2 * v + m * r * omega * omega;
+    const T p2 = d * r * c + (b2 + r * r) * s;
+    const T damping = (c1 + 2.0 * m * r * v) * omega;
+    f[0] = m * (b2 + r * r) * v;
+    f[1] = (b2 + d * d + r * r) * p1 - d * damping + F * p2 + d * M;
+    f[2] = d * p1 - damping + F * r * c + M;
+    if (!rescaled_time) {
+      const T scale = m * (b2 + r * r);
+      for (int i = 0; i < 3; ++i) f[i] = f[i] / scale;
+    }
+  }
+
+  // The Newton-Euler equations (31)-(33) with the corrected friction terms,
+  // solved for (r'', phi'', R1) in physical time at x with given friction
+  // force F and moment M: the independent check of (1)-(3).
+  Eigen::Vector3d newton_euler(const Eigen::Vector3d& x, double F, double M) const;
+
+  // (9)-(11): the point x* = (r*, v*, omega*) and the kappa, k2 that make it a
+  // two-fold. Throws std::invalid_argument where they are undefined
+  // (sin(gamma) = 0: see gamma_zero_two_folds(); cos(gamma) = 0: there are
+  // none; r* = 0, r* = r0, p2(r*) = 0, or g* = 0).
+  struct TwoFoldDesign {
+    double r = 0.0, v = 0.0, omega = 0.0;  // x*
+    double kappa = 0.0;                    // (10) (with the sign of g*)
+    double k2 = 0.0;                       // (11)
+    double g = 0.0;                        // (5) at x* (> 0 for (10) as printed)
+  };
+  TwoFoldDesign design_two_fold(double r_star, double omega_star) const;
+  // A copy with kappa and k2 from design_two_fold(r*, omega*).
+  WheelTurntable with_two_fold_at(double r_star, double omega_star) const;
+
+  // gamma = 0 (Sec. VI.1): the two-folds (-s kappa, v*_s, omega0), s = sign(g*)
+  // = +-1, those consistent with their sign (0, 1 or 2 points). Throws
+  // std::invalid_argument unless gamma = 0.
+  std::vector<Eigen::Vector3d> gamma_zero_two_folds() const;
+
+ private:
+  static double sign(double x) { return x > 0.0 ? 1.0 : (x < 0.0 ? -1.0 : 0.0); }
+};
+
+}  // namespace saltus::models

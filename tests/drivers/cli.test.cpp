@@ -9,31 +9,13 @@
 #include <nlohmann/json.hpp>
 
 #include "drivers/cli.h"
+#include "run_cli.h"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
+using namespace saltus::testing;
 
 namespace {
-
-struct Run {
-  int code;
-  std::string out, err;
-};
-
-Run run_saltus(const std::vector<std::string>& args) {
-  std::ostringstream out, err;
-  const int code = saltus::drivers::run_cli(args, out, err);
-  return {code, out.str(), err.str()};
-}
-
-fs::path fresh_dir(const std::string& name) {
-  static std::mt19937 rng(std::random_device{}());
-  const fs::path dir = fs::temp_directory_path() / ("saltus-test-" + name + "-" + std::to_string(rng()));
-  fs::remove_all(dir);
-  return dir;
-}
-
-fs::path example(const std::string& name) { return fs::path(SALTUS_SOURCE_DIR) / "examples" / name; }
 
 json run_example(const std::string& name, const fs::path& out) {
   const Run r = run_saltus({"continue", example(name).string(), "--out", out.string(), "--json"});
@@ -59,7 +41,7 @@ fs::path write_run_file(const fs::path& dir, const std::string& text) {
 }  // namespace
 
 TEST_CASE("examples/cusp.json: two LP at mu = -+2/(3 sqrt 3) to 1e-10", "[cli][examples]") {
-  const fs::path out = fresh_dir("cusp");
+  const fs::path out = scratch("cusp");
   const json summary = run_example("cusp.json", out);
   const auto lps = specials(summary, "LP", "branch");
   REQUIRE(lps.size() == 2);
@@ -78,7 +60,7 @@ TEST_CASE("examples/cusp.json: two LP at mu = -+2/(3 sqrt 3) to 1e-10", "[cli][e
 }
 
 TEST_CASE("examples/cusp_fold_curve.json: the fold curve passes the cusp at (0, 0) to 1e-8", "[cli][examples]") {
-  const fs::path out = fresh_dir("fold-curve");
+  const fs::path out = scratch("fold-curve");
   const json summary = run_example("cusp_fold_curve.json", out);
   const auto cps = specials(summary, "CP", "fold_curve");
   REQUIRE(cps.size() == 1);
@@ -92,7 +74,7 @@ TEST_CASE("examples/cusp_fold_curve.json: the fold curve passes the cusp at (0, 
 }
 
 TEST_CASE("examples/pitchfork.json: BP at lambda = 0, switching follows x^2 = lambda", "[cli][examples]") {
-  const fs::path out = fresh_dir("pitchfork");
+  const fs::path out = scratch("pitchfork");
   const json summary = run_example("pitchfork.json", out);
   const auto bps = specials(summary, "BP", "branch");
   REQUIRE(bps.size() == 1);
@@ -118,7 +100,7 @@ TEST_CASE("examples/pitchfork.json: BP at lambda = 0, switching follows x^2 = la
 }
 
 TEST_CASE("examples/bratu.json: n = 1000, the fold near lambda* = 3.51383071912516", "[cli][examples]") {
-  const fs::path out = fresh_dir("bratu");
+  const fs::path out = scratch("bratu");
   const json summary = run_example("bratu.json", out);
   const auto lps = specials(summary, "LP", "branch");
   REQUIRE(lps.size() == 1);
@@ -186,7 +168,7 @@ TEST_CASE("bad run files: a clear message, a non-zero exit, nothing written", "[
   };
   for (const auto& c : cases) {
     SECTION(c.what) {
-      const fs::path dir = fresh_dir("bad");
+      const fs::path dir = scratch("bad");
       const fs::path file = write_run_file(dir, c.text);
       const fs::path out = dir / "out";
       const Run r = run_saltus({"continue", file.string(), "--out", out.string()});
@@ -201,10 +183,10 @@ TEST_CASE("bad run files: a clear message, a non-zero exit, nothing written", "[
 }
 
 TEST_CASE("an existing output folder keeps whole files when a later run fails", "[cli][errors]") {
-  const fs::path out = fresh_dir("keep");
+  const fs::path out = scratch("keep");
   run_example("cusp.json", out);
   const auto before = fs::file_size(out / "summary.json");
-  const fs::path dir = fresh_dir("keep-bad");
+  const fs::path dir = scratch("keep-bad");
   const fs::path file = write_run_file(dir, R"({"unknowns": ["x"], "parameters": {"mu": 0},
       "equations": ["x^2 + 1"], "start": {"x": 1}, "continuation": {"parameter": "mu"}})");
   const Run r = run_saltus({"continue", file.string(), "--out", out.string()});
@@ -217,7 +199,7 @@ TEST_CASE("an existing output folder keeps whole files when a later run fails", 
 }
 
 TEST_CASE("a follow-up that cannot start keeps the first branch's files", "[cli][errors]") {
-  const fs::path dir = fresh_dir("follow-up");
+  const fs::path dir = scratch("follow-up");
   const fs::path file = write_run_file(dir, R"({"unknowns": ["x"], "parameters": {"mu": -2, "lambda": 1},
       "equations": ["mu + lambda*x - x^3"], "start": {"x": -1.5},
       "continuation": {"parameter": "mu", "bounds": {"mu": [-2, 2]}},

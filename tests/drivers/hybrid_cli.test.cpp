@@ -8,31 +8,12 @@
 #include <nlohmann/json.hpp>
 
 #include "drivers/cli.h"
+#include "run_cli.h"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
+using namespace saltus::testing;
 
-namespace {
-
-struct Run {
-  int code;
-  std::string out, err;
-};
-
-Run run_saltus(const std::vector<std::string>& args) {
-  std::ostringstream out, err;
-  const int code = saltus::drivers::run_cli(args, out, err);
-  return {code, out.str(), err.str()};
-}
-
-fs::path scratch(const std::string& name) {
-  static std::mt19937 rng(std::random_device{}());
-  return fs::temp_directory_path() / ("saltus-hybrid-" + name + "-" + std::to_string(rng()));
-}
-
-fs::path example(const std::string& name) { return fs::path(SALTUS_SOURCE_DIR) / "examples" / name; }
-
-}  // namespace
 
 TEST_CASE("saltus simulate examples/bouncing_ball.json: the ball comes to rest on the table", "[cli][hybrid]") {
   const fs::path out = scratch("bb");

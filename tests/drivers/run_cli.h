@@ -1,0 +1,38 @@
+#pragma once
+// The `saltus` command run in-process for the CLI tests: exit code and what it
+// printed, scratch folders, and the examples' paths.
+
+#include <filesystem>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "drivers/cli.h"
+
+namespace saltus::testing {
+
+struct Run {
+  int code;
+  std::string out, err;
+};
+
+inline Run run_saltus(const std::vector<std::string>& args) {
+  std::ostringstream out, err;
+  const int code = saltus::drivers::run_cli(args, out, err);
+  return {code, out.str(), err.str()};
+}
+
+// A fresh, not yet existing folder under the temporary directory.
+inline std::filesystem::path scratch(const std::string& name) {
+  static std::mt19937 rng(std::random_device{}());
+  const auto dir = std::filesystem::temp_directory_path() / ("saltus-test-" + name + "-" + std::to_string(rng()));
+  std::filesystem::remove_all(dir);
+  return dir;
+}
+
+inline std::filesystem::path example(const std::string& name) {
+  return std::filesystem::path(SALTUS_SOURCE_DIR) / "examples" / name;
+}
+
+}  // namespace saltus::testing

@@ -240,19 +240,21 @@ int sweep_command(const HybridRun& run, const fs::path& dir, bool json, std::ost
         if (transient > 0) {
           const flow::Trajectory warm = flow::simulate(*system, mode, t, x, t + transient, plain);
           p.events += static_cast<int>(warm.events.size());
-          mode = warm.mode_end, t = warm.t_end, x = warm.x_end;
           if (!warm.ok()) p.failure = warm.message;
+          else mode = warm.mode_end, t = warm.t_end, x = warm.x_end;
         }
         if (p.failure.empty()) {
           const flow::Trajectory rec = flow::simulate(*system, mode, t, x, t + spec.record, plain, {}, sections);
           p.events += static_cast<int>(rec.events.size());
           p.hits = rec.section_hits;
-          mode = rec.mode_end, t = rec.t_end, x = rec.x_end;
           if (!rec.ok()) p.failure = rec.message;
+          else mode = rec.mode_end, t = rec.t_end, x = rec.x_end;
         }
       } catch (const std::exception& e) {
         p.failure = e.what();
       }
+      // A value that failed (Zeno, grazing) does not pass its end state on.
+      if (!p.failure.empty()) mode = run.mode, t = run.t0, x = run.initial;
       ++done;
     }
   };
@@ -260,10 +262,10 @@ int sweep_command(const HybridRun& run, const fs::path& dir, bool json, std::ost
   for (int c = 0; c < chunks; ++c) workers.emplace_back(chunk, c);
   // Progress on stderr while the workers run.
   const auto start = std::chrono::steady_clock::now();
+  double last_print = 0;
   while (done < spec.steps) {
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    static double last_print = 0;
     if (elapsed > 1.0 && elapsed - last_print > 3.0) {
       err << "saltus sweep: " << done << " / " << spec.steps << " values of " << spec.parameter << " on " << chunks
           << " threads, " << std::setprecision(3) << elapsed << " s\n";

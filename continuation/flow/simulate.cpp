@@ -203,7 +203,10 @@ Trajectory Simulator::run(int mode0, double t0, const Vector& x0, double t1) {
         };
         boost::uintmax_t iterations = 200;
         const auto tol = [&](double lo, double hi) { return hi - lo <= opt_.event_tolerance * (1.0 + std::abs(hi)); };
-        root = boost::math::tools::toms748_solve(h, a, tb, ha, hb, tol, iterations).second;  // just past it
+        // The bracket's near end: the state at the event is still (by at most
+        // |h'| event_tolerance) on the guard's before side, so after the
+        // reset a new approach starts from there and cannot be missed.
+        root = boost::math::tools::toms748_solve(h, a, tb, ha, hb, tol, iterations).first;
       }
       if (root < t_event || (root == t_event && event_guard < 0)) {
         t_event = root;

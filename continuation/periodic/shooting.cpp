@@ -60,9 +60,9 @@ std::vector<std::string> ShootingSystem::parameter_names() const {
   return std::vector<std::string>(names.begin() + n_, names.end());
 }
 
-const flow::Trajectory& ShootingSystem::trajectory(const Vector& u) const {
+std::shared_ptr<const flow::Trajectory> ShootingSystem::trajectory(const Vector& u) const {
   std::lock_guard<std::mutex> lock(mutex_);
-  if (cached_u_.size() == u.size() && cached_u_ == u) return cached_;
+  if (cached_ && cached_u_.size() == u.size() && cached_u_ == u) return cached_;
   if (!(period(u) > 0)) throw std::runtime_error("shooting: the period T = " + std::to_string(period(u)) + " is not positive");
   const double t1 = options_.t0 + period(u);
   flow::Trajectory tr =
@@ -71,30 +71,33 @@ const flow::Trajectory& ShootingSystem::trajectory(const Vector& u) const {
   if (tr.mode_end != options_.mode)
     throw std::runtime_error("shooting: the period ends in " + system_->mode_name(tr.mode_end) + ", not in " +
                              system_->mode_name(options_.mode) + "; cut the orbit at another t0");
-  cached_ = std::move(tr);
+  cached_ = std::make_shared<const flow::Trajectory>(std::move(tr));
   cached_u_ = u;
   return cached_;
 }
 
 void ShootingSystem::residual(const double* u, double* f) const {
   const Vector uu = Eigen::Map<const Vector>(u, size());
-  const flow::Trajectory& tr = trajectory(uu);
-  for (int i = 0; i < n_; ++i) f[i] = tr.x_end[i] - u[i];
-  if (options_.autonomous) f[n_] = f_ref_.dot(uu.head(n_) - x_ref_);
+  const auto tr = trajectory(uu);
+  for (int i = 0; i < n_; ++i) f[i] = tr->x_end[i] - u[i];
+  if (options_.autonomous) {
+    std::lock_guard<std::mutex> lock(mutex_);  // accept() moves the plane
+    f[n_] = f_ref_.dot(uu.head(n_) - x_ref_);
+  }
 }
 
 void ShootingSystem::jacobian(const double* u, Matrix* J) const {
   const Vector uu = Eigen::Map<const Vector>(u, size());
-  const flow::Trajectory& tr = trajectory(uu);
-  const Matrix& Phi = tr.transition_matrix;  // over (x, p)
+  const auto tr = trajectory(uu);
+  const Matrix& Phi = tr->transition_matrix;  // over (x, p)
   J->setZero(state_size(), size());
   J->topLeftCorner(n_, n_) = Phi.topLeftCorner(n_, n_) - Matrix::Identity(n_, n_);
   J->topRightCorner(n_, q_) = Phi.topRightCorner(n_, q_);
   if (options_.autonomous) {
     Vector f;
-    system_->field(tr.mode_end, tr.t_end, tr.x_end, &f);
+    system_->field(tr->mode_end, tr->t_end, tr->x_end, &f);
     J->col(n_).head(n_) = f.head(n_);  // d phi_T / dT
-    J->row(n_).head(n_) = f_ref_.transpose();
+    J->row(n_).head(n_) = phase_normal().transpose();
   }
 }
 
@@ -114,7 +117,7 @@ void ShootingSystem::accept(const Vector& u) const {
 }
 
 Matrix ShootingSystem::monodromy(const Vector& u) const {
-  return trajectory(u).transition_matrix.topLeftCorner(n_, n_);
+  return trajectory(u)->transition_matrix.topLeftCorner(n_, n_);
 }
 
 Eigen::VectorXcd nontrivial_multipliers(const Matrix& monodromy, std::complex<double>* trivial) {

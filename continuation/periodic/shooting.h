@@ -79,7 +79,9 @@ class ShootingSystem : public System {
   double period(const Vector& u) const { return options_.autonomous ? u[n_] : options_.period; }
 
   Matrix monodromy(const Vector& u) const;                 // Phi_xx over one period (n x n)
-  const flow::Trajectory& trajectory(const Vector& u) const;  // the simulated period (cached)
+  // The simulated period (cached; shared so that a caller keeps it while
+  // another thread moves the cache on).
+  std::shared_ptr<const flow::Trajectory> trajectory(const Vector& u) const;
   const ShootingOptions& options() const { return options_; }
 
  private:
@@ -90,7 +92,7 @@ class ShootingSystem : public System {
   ShootingOptions options_;
   mutable std::mutex mutex_;
   mutable Vector cached_u_;
-  mutable flow::Trajectory cached_;
+  mutable std::shared_ptr<const flow::Trajectory> cached_;
 };
 
 // Eigenvalues of the monodromy matrix, largest modulus first.

@@ -105,6 +105,11 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   lyap->add_flag("--json", hybrid_json, "print the result as JSON (\"exponents\": largest first)");
   lyap->footer(kHybridRunFileHelp);
 
+  auto* periodic = app.add_subcommand("periodic", "A periodic orbit by shooting with saltation: period, multipliers; its branch");
+  periodic->add_option("RUNFILE", hybrid_file, "JSON run file with 'periodic'")->required()->check(CLI::ExistingFile);
+  periodic->add_option("--out", hybrid_out, "output folder for a continued branch (default out/<name>)");
+  periodic->add_flag("--json", hybrid_json, "print the result as JSON");
+  periodic->footer(kHybridRunFileHelp);
   auto* sweep = app.add_subcommand("sweep", "Brute-force bifurcation diagram of a hybrid system on a Poincare section");
   sweep->add_option("RUNFILE", hybrid_file, "JSON run file with 'section' and 'sweep'")->required()->check(CLI::ExistingFile);
   sweep->add_option("--out", hybrid_out, "output folder (default out/<name>)");
@@ -145,6 +150,12 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
       return extremal_solutions_command(read_extremal_run(extremal_file), pose[0], pose[1], pose[2], box, hybrid_json,
                                         out, err);
     if (*lyap) return lyapunov_command(read_hybrid_run(hybrid_file), hybrid_out, hybrid_json, out, err);
+    if (*periodic) {
+      const HybridRun run = read_hybrid_run(hybrid_file);
+      const std::filesystem::path dir = hybrid_out.empty() ? std::filesystem::path("out") / run.name
+                                                           : std::filesystem::path(hybrid_out);
+      return periodic_command(run, dir, hybrid_json, out, err);
+    }
     if (*sweep) {
       const HybridRun run = read_hybrid_run(hybrid_file);
       if (!run.sweep) throw RunFileError("run file " + hybrid_file + ": 'sweep' is missing");

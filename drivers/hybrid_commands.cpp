@@ -7,7 +7,11 @@
 #include <limits>
 #include <thread>
 
+#include "continuation/periodic/shooting.h"
+#include "continuation/pseudo_arclength.h"
 #include "drivers/output.h"
+#include "testfunctions/floquet.h"
+#include "testfunctions/fold.h"
 
 namespace saltus::drivers {
 
@@ -315,6 +319,88 @@ int sweep_command(const HybridRun& run, const fs::path& dir, bool json, std::ost
   else
     out << run.name << ": " << spec.steps << " values of " << spec.parameter << " on " << chunks << " threads, "
         << hits << " section hits, " << failures << " values ended early\nwrote " << dir.string() << '\n';
+  return 0;
+}
+
+int periodic_command(const HybridRun& run, const fs::path& dir, bool json, std::ostream& out, std::ostream& err) {
+  if (!run.periodic) throw RunFileError("run file " + run.path.string() + ": 'periodic' is missing");
+  if (!run.with_parameter_in_state)
+    throw RunFileError("run file " + run.path.string() + ": periodic orbits of model '" + run.model +
+                       "' are not supported yet (the bouncing ball is)");
+  const PeriodicSpec& spec = *run.periodic;
+  periodic::ShootingOptions shooting;
+  shooting.t0 = spec.t0;
+  shooting.period = spec.period;
+  shooting.mode = run.mode;
+  shooting.simulation = run.simulation;
+  auto system = std::make_shared<periodic::ShootingSystem>(run.with_parameter_in_state(), 1, shooting);
+  ContinuationProblem problem(system, run.parameter_in_state_value, system->parameter_names());
+  Vector y(problem.size());
+  y << run.initial, run.parameter_in_state_value;
+
+  // The orbit: the guess corrected with the parameter fixed.
+  ContinuationOptions one = spec.options;
+  one.max_points = 1;
+  one.bounds.clear();
+  const Branch start = continue_branch(problem, y, one);
+  if (!start.ok()) {
+    err << "saltus periodic: " << run.path.string() << ": no periodic orbit near the guess: " << start.message << '\n';
+    return 2;
+  }
+  const Vector orbit = start.points[0].y;
+  const Eigen::VectorXcd mu = periodic::floquet_multipliers(system->monodromy(problem.u(orbit)));
+  Json summary;
+  summary["name"] = run.name;
+  summary["period"] = spec.period;
+  summary["t0"] = spec.t0;
+  Json multipliers = Json::array();
+  for (int i = 0; i < mu.size(); ++i) multipliers.push_back({mu[i].real(), mu[i].imag()});
+  summary["multipliers"] = multipliers;
+  summary["stable"] = mu.size() == 0 || std::abs(mu[0]) < 1.0;
+  Json state = Json::object();
+  const auto names = system->state_names();
+  for (std::size_t i = 0; i < names.size(); ++i) state[names[i]] = orbit[i];
+  summary["state"] = state;
+  summary["parameters"] = {{system->parameter_names()[0], orbit[orbit.size() - 1]}};
+
+  std::vector<std::string> written;
+  if (!spec.parameter.empty()) {
+    const Branch b = continue_branch(problem, orbit, spec.options,
+                                     {std::make_shared<FoldTest>("LPC"), std::make_shared<PeriodDoublingTest>(),
+                                      std::make_shared<NeimarkSackerTest>()});
+    fs::create_directories(dir);
+    write_file_atomically(dir / "branch.csv", [&](std::ostream& o) { b.write_csv(o); });
+    Json branch = b.summary();
+    summary["branch"] = branch;
+    summary["special_points"] = branch["special_points"];
+    write_file_atomically(dir / "summary.json", [&](std::ostream& o) { o << summary.dump(2) << '\n'; });
+    // The branch against the parameter, stable and unstable parts apart.
+    Figure f{run.name + ": periodic orbits", spec.parameter, names[0] + "(t0)", {}, {}};
+    Figure::Series stable{"stable", {}, "points", "pt 7 ps 0.5"}, unstable{"unstable", {}, "points", "pt 6 ps 0.5"};
+    const int p = static_cast<int>(orbit.size()) - 1;
+    for (const auto& pt : b.points) {
+      const Eigen::VectorXcd m = periodic::floquet_multipliers(system->monodromy(problem.u(pt.y)));
+      (std::abs(m[0]) < 1.0 ? stable : unstable).points.emplace_back(pt.y[p], pt.y[0]);
+    }
+    f.series = {stable, unstable};
+    for (const auto& sp : b.special_points) f.labels.push_back({sp.y[p], sp.y[0], sp.type});
+    std::string warning;
+    draw(f, dir, "branch", &warning);
+    if (!warning.empty()) err << "saltus periodic: warning: " << warning << '\n';
+    written.push_back(dir.string());
+  }
+  if (json) {
+    out << summary.dump(2) << '\n';
+  } else {
+    out << run.name << ": periodic orbit, period " << spec.period << ", multipliers";
+    for (int i = 0; i < mu.size(); ++i) out << ' ' << std::setprecision(10) << mu[i];
+    out << '\n';
+    if (summary.contains("special_points"))
+      for (const auto& sp : summary["special_points"])
+        out << "  " << sp["type"].get<std::string>() << ' ' << sp["status"].get<std::string>() << ' '
+            << sp["parameters"].dump() << '\n';
+    for (const auto& w : written) out << "wrote " << w << '\n';
+  }
   return 0;
 }
 

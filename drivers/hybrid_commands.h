@@ -26,4 +26,11 @@ int lyapunov_command(const HybridRun& run, const std::filesystem::path& dir, boo
 int sweep_command(const HybridRun& run, const std::filesystem::path& dir, bool json, std::ostream& out,
                   std::ostream& err);
 
+// The periodic orbit through the run's guess by shooting: period, Floquet
+// multipliers ([re, im] pairs, largest modulus first) and state; with a
+// continuation parameter, its branch (branch.csv, summary.json, a figure)
+// with LPC and PD located.
+int periodic_command(const HybridRun& run, const std::filesystem::path& dir, bool json, std::ostream& out,
+                     std::ostream& err);
+
 }  // namespace saltus::drivers

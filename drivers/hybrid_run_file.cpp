@@ -37,6 +37,11 @@ const char* const kHybridRunFileHelp = R"(Run file keys (JSON):
   sweep          {parameter, from, to, steps (100), transient (100), record (100), threads (0:
                  all cores), plot}: `saltus sweep` draws the section's hits of `plot` against
                  the parameter, each value starting from the state the previous one ended in
+  periodic       {t0, period, parameter, direction, ds, ds_min, ds_max, max_points, bounds,
+                 event_tolerance}: for `saltus periodic`: the periodic orbit through the
+                 "initial" guess cut at t0 (period: default the forcing period), its Floquet
+                 multipliers, and with "parameter" (the bouncing ball's A) its branch with the
+                 folds of cycles (LPC) and period doublings (PD) located
   plot           {x, y}  state names for the phase portrait (default: the first two)
 Output folder: simulate: trajectory.csv, events.csv, sections.csv, summary.json, phase.png/.svg,
 time.png/.svg; lyapunov (with --out): lyapunov.csv, lyapunov.json, lyapunov.png/.svg;
@@ -103,7 +108,7 @@ std::vector<flow::Section> HybridRun::sections() const {
 HybridRun read_hybrid_run(const std::filesystem::path& path) {
   const Json json = read_json(path);
   if (!json.is_object()) fail(path, "the top level must be an object");
-  only_keys(json, {"name", "description", "model", "parameters", "links", "g", "initial", "mode", "time", "transient", "simulation",
+  only_keys(json, {"name", "description", "model", "parameters", "links", "g", "initial", "mode", "time", "transient", "periodic", "simulation",
                    "section", "lyapunov", "sweep", "plot"},
             path, "");
   HybridRun run;
@@ -137,6 +142,14 @@ HybridRun read_hybrid_run(const std::filesystem::path& path) {
       return std::shared_ptr<const flow::HybridSystem>(flow::make_hybrid(ball));
     };
     modes = {"flight", "contact"};
+    models::BouncingBall ball;
+    set_fields(values, kBallFields, &ball);
+    run.forcing_period = 2 * M_PI / ball.omega;
+    run.parameter_in_state_value = Vector::Constant(1, ball.A);
+    run.with_parameter_in_state = [ball]() mutable {
+      ball.amplitude_in_state = true;  // shooting in A: the amplitude rides in the state
+      return std::shared_ptr<const flow::HybridSystem>(flow::make_hybrid(ball));
+    };
   } else if (run.model == "triple_pendulum") {
     std::set<std::string> allowed = keys(kPendulumFields);
     allowed.insert("stick_velocity");
@@ -268,6 +281,45 @@ HybridRun read_hybrid_run(const std::filesystem::path& path) {
     run.with_parameter(spec.parameter, spec.from);
     run.with_parameter(spec.parameter, spec.to);
     run.sweep = spec;
+  }
+
+  if (json.contains("periodic")) {
+    const Json& p = json["periodic"];
+    if (!p.is_object()) fail(path, "'periodic' must be an object");
+    std::set<std::string> allowed = {"t0", "period", "parameter", "direction", "ds", "ds_min", "ds_max",
+                                     "max_points", "bounds", "event_tolerance"};
+    only_keys(p, allowed, path, "periodic.");
+    PeriodicSpec spec;
+    if (p.contains("t0")) spec.t0 = number(p["t0"], path, "periodic.t0");
+    spec.period = p.contains("period") ? number(p["period"], path, "periodic.period") : run.forcing_period;
+    if (!(spec.period > 0)) fail(path, "'periodic.period' must be positive (the model has no forcing period)");
+    if (p.contains("parameter")) {
+      spec.parameter = string(p["parameter"], path, "periodic.parameter");
+      if (!run.with_parameter_in_state || spec.parameter != "A")
+        fail(path, "'periodic.parameter' = '" + spec.parameter + "': only the bouncing ball's A can be continued so far");
+    }
+    auto real = [&](const char* key, double* field) {
+      if (p.contains(key)) *field = number(p[key], path, std::string("periodic.") + key);
+    };
+    real("ds", &spec.options.ds);
+    real("ds_min", &spec.options.ds_min);
+    real("ds_max", &spec.options.ds_max);
+    real("event_tolerance", &spec.options.event_tolerance);
+    if (p.contains("direction")) spec.options.direction = integer(p["direction"], path, "periodic.direction");
+    if (p.contains("max_points")) spec.options.max_points = integer(p["max_points"], path, "periodic.max_points");
+    if (p.contains("bounds")) {
+      const Json& b = p["bounds"];
+      if (!b.is_object()) fail(path, "'periodic.bounds' must be {name: [min, max]}");
+      for (const auto& [name, range] : b.items()) {
+        if (!range.is_array() || range.size() != 2) fail(path, "'periodic.bounds." + name + "' must be [min, max]");
+        Bound bound;
+        if (!range[0].is_null()) bound.min = number(range[0], path, "periodic.bounds." + name + "[0]");
+        if (!range[1].is_null()) bound.max = number(range[1], path, "periodic.bounds." + name + "[1]");
+        spec.options.bounds[name] = bound;
+      }
+    }
+    if (const std::string why = spec.options.check(); !why.empty()) fail(path, "'periodic': " + why);
+    run.periodic = spec;
   }
 
   run.plot_x = names[0];

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "continuation/flow/lyapunov.h"
+#include "continuation/options.h"
 #include "drivers/json_input.h"
 
 namespace saltus::drivers {
@@ -35,6 +36,16 @@ struct SweepSpec {
   std::string plot;          // the state component drawn against the parameter
 };
 
+// Periodic orbits by shooting (`saltus periodic`): the orbit is cut at t0 in
+// the run's mode, the period is fixed (non-autonomous forcing), the run's
+// "initial" state is the guess; with `parameter`, the orbit is continued in it.
+struct PeriodicSpec {
+  double t0 = 0.0;
+  double period = 0.0;  // 0: the model's forcing period
+  std::string parameter;  // continuation parameter (empty: only the orbit)
+  ContinuationOptions options;
+};
+
 struct HybridRun {
   std::filesystem::path path;
   std::string name;
@@ -51,6 +62,12 @@ struct HybridRun {
   flow::LyapunovOptions lyapunov;
   std::optional<SectionSpec> section;
   std::optional<SweepSpec> sweep;
+  std::optional<PeriodicSpec> periodic;
+  // The model with its continuation parameter carried in the state (last
+  // component, constant), for shooting; null when the model has none.
+  std::function<std::shared_ptr<const flow::HybridSystem>()> with_parameter_in_state;
+  Vector parameter_in_state_value;  // its value (size 1)
+  double forcing_period = 0.0;  // of a forced model (0: autonomous)
   std::string plot_x, plot_y;  // the phase portrait's axes (state names)
   std::vector<bool> angles;    // per state component: an angle, drawn modulo 2 pi
 

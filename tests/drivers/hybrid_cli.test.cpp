@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -116,4 +117,28 @@ TEST_CASE("triple pendulum run files: bad input is named", "[cli][hybrid][errors
       fs::remove_all(dir);
     }
   }
+}
+
+TEST_CASE("saltus periodic examples/bouncing_ball_orbit.json: multipliers and the fold of cycles", "[cli][periodic]") {
+  const fs::path out = scratch("orbit");
+  const Run r = run_saltus({"periodic", example("bouncing_ball_orbit.json").string(), "--out", out.string(), "--json"});
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  const json summary = json::parse(r.out);
+  // |mu|^2 = det of the impact map = e^2 (e = 0.5), a complex pair: stable.
+  REQUIRE(summary["multipliers"].size() == 2);
+  for (const auto& m : summary["multipliers"])
+    CHECK(std::hypot(m[0].get<double>(), m[1].get<double>()) == Approx(0.5).epsilon(1e-9));
+  CHECK(summary["stable"] == true);
+  // The existence boundary A omega = (1 - e) g tau / (2 (1 + e)): 0.2602183319...
+  const double A_fold = (0.5 * 9.81 * 1.0 / 3.0) / (2 * M_PI);
+  bool found = false;
+  for (const auto& s : summary["special_points"])
+    if (s["type"] == "LPC") {
+      found = true;
+      CHECK(std::abs(s["parameters"]["A"].get<double>() - A_fold) < 1e-8);
+    }
+  CHECK(found);
+  CHECK(fs::exists(out / "branch.png"));
+  fs::remove_all(out);
 }

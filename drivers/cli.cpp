@@ -8,6 +8,7 @@
 
 #include "drivers/continue_command.h"
 #include "drivers/extremal_commands.h"
+#include "drivers/filippov_commands.h"
 #include "drivers/hybrid_commands.h"
 
 namespace saltus::drivers {
@@ -131,6 +132,14 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   solutions->add_option("--box", box, "half-width H of the box |s_i - s_i*| <= H (default: the run file's)");
   solutions->add_flag("--json", hybrid_json, "print the result as JSON");
 
+  auto* filippov = app.add_subcommand("filippov", "Filippov systems (Szalai & Jeffrey)");
+  filippov->require_subcommand(1);
+  std::string filippov_file;
+  auto* twofold = filippov->add_subcommand("twofold", "Locate and classify a two-fold singularity");
+  twofold->add_option("RUNFILE", filippov_file, "JSON run file (examples/wheel_turntable.json)")->required()->check(CLI::ExistingFile);
+  twofold->add_flag("--json", hybrid_json, "print x_star, K, J1, J2, eigenvalues, case as JSON");
+  twofold->footer(kFilippovRunFileHelp);
+
   std::vector<std::string> reversed(args.rbegin(), args.rend());
   try {
     app.parse(reversed);
@@ -145,6 +154,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
                                                            : std::filesystem::path(hybrid_out);
       return simulate_command(run, dir, hybrid_json, out, err);
     }
+    if (*twofold) return filippov_twofold_command(filippov_file, hybrid_json, out, err);
     if (*classify) return extremal_classify_command(read_extremal_run(extremal_file), hybrid_json, out, err);
     if (*solutions)
       return extremal_solutions_command(read_extremal_run(extremal_file), pose[0], pose[1], pose[2], box, hybrid_json,

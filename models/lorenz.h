@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "continuation/system.h"
+
 namespace saltus::models {
 
 struct Lorenz {
@@ -29,5 +31,12 @@ struct Lorenz {
     for (int i = 0; i < 6; ++i) y[i] = x[i];
   }
 };
+
+// A point of the attracting periodic orbit at (sigma, rho, beta) = (10, rho,
+// 8/3), found by simulating onto it and cutting it where z rises through
+// rho - 1, and the orbit's period (it rises there twice per period). For rho
+// = 280 the period is 0.4345 (the start of AUTO-07p's `lor` demo). Returns
+// (x, y, z, sigma, rho, beta) in *point.
+double lorenz_periodic_orbit(double rho, Vector* point);
 
 }  // namespace saltus::models

@@ -33,16 +33,10 @@ int main(int argc, char** argv) {
   const int levels = argc > 2 ? std::atoi(argv[2]) : 3;
   std::filesystem::create_directories(dir);
 
-  // A point on the orbit at rho = 280: simulate onto the attractor, cut it at z = 279 going up.
+  // A point on the orbit at rho = 280 and its period.
   auto lorenz = flow::make_hybrid(models::Lorenz{});
-  Vector z(6);
-  z << 1, 1, 1, 10, 280, 8.0 / 3;
-  flow::SimulationOptions plain;
-  plain.variational = false;
-  const flow::Trajectory warm = flow::simulate(*lorenz, 0, 0.0, z, 50.0, plain);
-  const std::vector<flow::Section> section = {{[](double, const Vector& x) { return x[2] - 279.0; }, flow::Crossing::kRising}};
-  const flow::Trajectory on = flow::simulate(*lorenz, 0, 50.0, warm.x_end, 51.0, plain, {}, section);
-  const Vector reference = on.section_hits[0].x;
+  Vector reference;
+  const double period = models::lorenz_periodic_orbit(280.0, &reference);
 
   periodic::ShootingOptions shooting;
   shooting.autonomous = true;
@@ -50,7 +44,7 @@ int main(int argc, char** argv) {
   auto system = std::make_shared<periodic::ShootingSystem>(lorenz, 3, shooting, reference);
   ContinuationProblem problem(system, reference.tail(3), {"rho"});
   Vector y(5);
-  y << reference.head(3), on.section_hits[2].t - on.section_hits[0].t, 280.0;  // two rises per period
+  y << reference.head(3), period, 280.0;
 
   ContinuationOptions options;
   options.direction = -1;

@@ -5,6 +5,7 @@
 #include <boost/math/tools/toms748_solve.hpp>
 
 #include "continuation/flow/simulate.h"
+#include "../continuation/flow/finite_differences.h"
 #include "models/bouncing_ball.h"
 
 using namespace saltus;
@@ -105,20 +106,7 @@ TEST_CASE("bouncing ball: the saltation-corrected transition matrix matches fini
   const Trajectory tr = simulate(*system, 0, 0.0, x0, t1);
   REQUIRE(tr.ok());
   REQUIRE(tr.events.size() >= 3);  // impacts inside the interval
-  SimulationOptions plain;
-  plain.variational = false;
-  Matrix fd(2, 2);
-  const double h = 1e-6;
-  for (int j = 0; j < 2; ++j) {
-    Vector xp = x0, xm = x0;
-    xp[j] += h;
-    xm[j] -= h;
-    const Trajectory a = simulate(*system, 0, 0.0, xp, t1, plain);
-    const Trajectory b = simulate(*system, 0, 0.0, xm, t1, plain);
-    REQUIRE(a.events.size() == tr.events.size());
-    REQUIRE(b.events.size() == tr.events.size());
-    fd.col(j) = (a.x_end - b.x_end) / (2 * h);
-  }
+  const Matrix fd = testing::transition_by_differences(*system, 0, 0.0, x0, t1, tr.events.size());
   INFO("Phi =\n" << tr.transition_matrix << "\nfinite differences =\n" << fd);
   CHECK((tr.transition_matrix - fd).cwiseAbs().maxCoeff() < 1e-6 * (1 + fd.cwiseAbs().maxCoeff()));
   // Without saltation (the product of the smooth flows and G_x alone) it would be wrong.

@@ -4,6 +4,7 @@
 
 #include "continuation/flow/mechanical.h"
 #include "continuation/flow/simulate.h"
+#include "finite_differences.h"
 #include "models/bouncing_ball.h"
 #include "models/triple_pendulum.h"
 
@@ -124,20 +125,7 @@ TEST_CASE("triple pendulum: the transition matrix across impacts matches finite 
   REQUIRE(tr.ok());
   INFO("events " << tr.events.size());
   REQUIRE(tr.events.size() >= 1);
-  SimulationOptions plain;
-  plain.variational = false;
-  Matrix fd(6, 6);
-  const double h = 1e-6;
-  for (int j = 0; j < 6; ++j) {
-    Vector xp = x0, xm = x0;
-    xp[j] += h;
-    xm[j] -= h;
-    const Trajectory a = simulate(*system, 0, 0.0, xp, t1, plain);
-    const Trajectory b = simulate(*system, 0, 0.0, xm, t1, plain);
-    REQUIRE(a.events.size() == tr.events.size());
-    REQUIRE(b.events.size() == tr.events.size());
-    fd.col(j) = (a.x_end - b.x_end) / (2 * h);
-  }
+  const Matrix fd = testing::transition_by_differences(*system, 0, 0.0, x0, t1, tr.events.size());
   INFO("Phi =\n" << tr.transition_matrix << "\nFD =\n" << fd);
   CHECK((tr.transition_matrix - fd).cwiseAbs().maxCoeff() < 1e-6 * (1 + fd.cwiseAbs().maxCoeff()));
 }

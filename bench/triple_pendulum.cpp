@@ -66,12 +66,14 @@ void run(benchmark::State& state, double e, int max_events) {
 }
 
 void BM_TriplePendulum_span50_e08(benchmark::State& state) { run(state, 0.8, 0); }
-void BM_TriplePendulum_span50_e1(benchmark::State& state) { run(state, 1.0, 0); }
 void BM_TriplePendulum_first_impacts_e08(benchmark::State& state) { run(state, 0.8, 40); }
 void BM_TriplePendulum_first_impacts_e1(benchmark::State& state) { run(state, 1.0, 60); }
 
 BENCHMARK(BM_TriplePendulum_span50_e08)->Arg(8)->Arg(10)->Arg(12)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_TriplePendulum_span50_e1)->Arg(8)->Arg(10)->Arg(12)->Unit(benchmark::kMillisecond);
+// No 50-unit span with e = 1: a link pressed onto the barrier by the torque
+// then bounces elastically while damping takes a fixed fraction of a small
+// rebound speed per flight, so the speeds fall like 1/n (not geometrically,
+// no Zeno point) and the run spends its million-event budget by t ~ 33.
 BENCHMARK(BM_TriplePendulum_first_impacts_e08)->Arg(8)->Arg(10)->Arg(12)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TriplePendulum_first_impacts_e1)->Arg(8)->Arg(10)->Arg(12)->Unit(benchmark::kMillisecond);
 

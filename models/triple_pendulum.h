@@ -28,30 +28,58 @@
 // beta3 = 1/7, v12 = 9/14, v13 = v23 = 3/14, mu2 = 3/5, mu3 = 1/5, and unit
 // lengths l_i; a consistent stand-in, not the paper's (unreadable) values.
 
+//
+// The parameters have the scalar type P (double by default): with P =
+// ceres::Jet one of them can ride in the state of a shooting problem, so
+// that the flow's derivative in it is exact (flow::MechanicalWithParameter).
+
+#include <array>
 #include <cmath>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace saltus::models {
 
-struct TriplePendulum {
-  double beta2 = 4.0 / 7.0, beta3 = 1.0 / 7.0;
-  double v12 = 9.0 / 14.0, v13 = 3.0 / 14.0, v23 = 3.0 / 14.0;
-  double mu2 = 3.0 / 5.0, mu3 = 1.0 / 5.0;
-  double c1 = 0.8, c2 = 0.8, c3 = 0.8;  // joint damping
-  double l1 = 1.0, l2 = 1.0, l3 = 1.0;  // link lengths (over the reference length)
-  double eta = 1.2;                     // depth of the barrier below the first joint
-  double q1 = 1.0;                      // torque on the first link (bifurcation parameter)
-  double e = 0.8;                       // restitution at the barrier
+template <class P = double>
+struct TriplePendulumT {
+  P beta2 = P(4.0 / 7.0), beta3 = P(1.0 / 7.0);
+  P v12 = P(9.0 / 14.0), v13 = P(3.0 / 14.0), v23 = P(3.0 / 14.0);
+  P mu2 = P(3.0 / 5.0), mu3 = P(1.0 / 5.0);
+  P c1 = P(0.8), c2 = P(0.8), c3 = P(0.8);  // joint damping
+  P l1 = P(1.0), l2 = P(1.0), l3 = P(1.0);  // link lengths (over the reference length)
+  P eta = P(1.2);                           // depth of the barrier below the first joint
+  P q1 = P(1.0);                            // torque on the first link (bifurcation parameter)
+  P e = P(0.8);                             // restitution at the barrier
+
+  // The parameters by name (run files; the one carried in the state).
+  static std::array<std::pair<const char*, P TriplePendulumT::*>, 16> fields() {
+    return {{{"beta2", &TriplePendulumT::beta2}, {"beta3", &TriplePendulumT::beta3}, {"v12", &TriplePendulumT::v12},
+             {"v13", &TriplePendulumT::v13},     {"v23", &TriplePendulumT::v23},     {"mu2", &TriplePendulumT::mu2},
+             {"mu3", &TriplePendulumT::mu3},     {"c1", &TriplePendulumT::c1},       {"c2", &TriplePendulumT::c2},
+             {"c3", &TriplePendulumT::c3},       {"l1", &TriplePendulumT::l1},       {"l2", &TriplePendulumT::l2},
+             {"l3", &TriplePendulumT::l3},       {"eta", &TriplePendulumT::eta},     {"q1", &TriplePendulumT::q1},
+             {"e", &TriplePendulumT::e}}};
+  }
+  // The same pendulum with parameters of scalar type Q.
+  template <class Q>
+  TriplePendulumT<Q> cast() const {
+    TriplePendulumT<Q> out;
+    const auto from = fields();
+    const auto to = TriplePendulumT<Q>::fields();
+    for (std::size_t i = 0; i < from.size(); ++i) out.*(to[i].second) = Q(this->*(from[i].second));
+    return out;
+  }
 
   struct Link {
     double mass, length, centre, inertia;  // m_i, L_i (joint to joint), s_i (joint to centre), J_i (centroidal)
   };
   // The dimensionless parameters of three physical links, with the
   // reference length `reference` (lengths l_i = L_i / reference, eta too).
-  static TriplePendulum from_links(const Link& a, const Link& b, const Link& c, double g = 9.81,
-                                   double reference = 0.0) {
-    TriplePendulum p;
+  static TriplePendulumT from_links(const Link& a, const Link& b, const Link& c, double g = 9.81,
+                                    double reference = 0.0) {
+    TriplePendulumT p;
     const double B1 = a.inertia + a.mass * a.centre * a.centre + (b.mass + c.mass) * a.length * a.length;
     const double B2 = b.inertia + b.mass * b.centre * b.centre + c.mass * b.length * b.length;
     const double B3 = c.inertia + c.mass * c.centre * c.centre;
@@ -72,28 +100,33 @@ struct TriplePendulum {
     return p;
   }
 
-  int dof() const { return 3; }
-  int constraint_count() const { return 3; }
-  double restitution(int) const { return e; }
+  // Sizes known at compile time: flow::Mechanical then uses fixed-size
+  // matrices and allocates nothing per evaluation.
+  static constexpr int dof() { return 3; }
+  static constexpr int constraint_count() { return 3; }
+  // A number: the impact law decides on it (a restitution carried in the state has no derivative here).
+  double restitution(int) const {
+    if constexpr (std::is_arithmetic_v<P>) return e;
+    else return e.a;
+  }
   std::vector<std::string> coordinate_names() const { return {"psi1", "psi2", "psi3"}; }
 
   template <class T>
   void mass(const T* q, const T&, T* M) const {
-    using std::cos;
-    const T c12 = cos(q[0] - q[1]), c13 = cos(q[0] - q[2]), c23 = cos(q[1] - q[2]);
-    M[0] = T(1.0);      M[1] = v12 * c12;   M[2] = v13 * c13;
-    M[3] = v12 * c12;   M[4] = T(beta2);    M[5] = v23 * c23;
-    M[6] = v13 * c13;   M[7] = v23 * c23;   M[8] = T(beta3);
+    mass_from(Angles<T>(q), M);
   }
 
   template <class T>
   void force(const T* q, const T* w, const T&, T* f) const {
-    using std::sin;
-    const T s12 = sin(q[0] - q[1]), s13 = sin(q[0] - q[2]), s23 = sin(q[1] - q[2]);
-    const T w1 = w[0] * w[0], w2 = w[1] * w[1], w3 = w[2] * w[2];
-    f[0] = -(v12 * s12 * w2 + v13 * s13 * w3) - ((c1 + c2) * w[0] - c2 * w[1]) - sin(q[0]) + q1;
-    f[1] = -(-v12 * s12 * w1 + v23 * s23 * w3) - (-c2 * w[0] + (c2 + c3) * w[1] - c3 * w[2]) - mu2 * sin(q[1]);
-    f[2] = -(-v13 * s13 * w1 - v23 * s23 * w2) - (-c3 * w[1] + c3 * w[2]) - mu3 * sin(q[2]);
+    force_from(Angles<T>(q), w, f);
+  }
+
+  // Both at once (flow::Mechanical's field): one set of sines and cosines.
+  template <class T>
+  void mass_and_force(const T* q, const T* w, const T&, T* M, T* f) const {
+    const Angles<T> a(q);
+    mass_from(a, M);
+    force_from(a, w, f);
   }
 
   template <class T>
@@ -120,6 +153,45 @@ struct TriplePendulum {
     return (c1 + c2) * w[0] * w[0] - 2 * c2 * w[0] * w[1] + (c2 + c3) * w[1] * w[1] - 2 * c3 * w[1] * w[2] +
            c3 * w[2] * w[2];
   }
+
+ private:
+  // sin psi_i, and c_ij, s_ij by the addition theorems: three sine-cosine
+  // pairs per evaluation instead of nine calls (the field's main cost).
+  template <class T>
+  struct Angles {
+    T s1, s2, s3, c12, c13, c23, s12, s13, s23;
+    explicit Angles(const T* q) {
+      using std::cos;
+      using std::sin;
+      s1 = sin(q[0]);
+      s2 = sin(q[1]);
+      s3 = sin(q[2]);
+      const T k1 = cos(q[0]), k2 = cos(q[1]), k3 = cos(q[2]);
+      c12 = k1 * k2 + s1 * s2;
+      c13 = k1 * k3 + s1 * s3;
+      c23 = k2 * k3 + s2 * s3;
+      s12 = s1 * k2 - k1 * s2;
+      s13 = s1 * k3 - k1 * s3;
+      s23 = s2 * k3 - k2 * s3;
+    }
+  };
+
+  template <class T>
+  void mass_from(const Angles<T>& a, T* M) const {
+    M[0] = T(1.0);        M[1] = v12 * a.c12;   M[2] = v13 * a.c13;
+    M[3] = v12 * a.c12;   M[4] = T(beta2);      M[5] = v23 * a.c23;
+    M[6] = v13 * a.c13;   M[7] = v23 * a.c23;   M[8] = T(beta3);
+  }
+
+  template <class T>
+  void force_from(const Angles<T>& a, const T* w, T* f) const {
+    const T w1 = w[0] * w[0], w2 = w[1] * w[1], w3 = w[2] * w[2];
+    f[0] = -(v12 * a.s12 * w2 + v13 * a.s13 * w3) - ((c1 + c2) * w[0] - c2 * w[1]) - a.s1 + q1;
+    f[1] = -(-v12 * a.s12 * w1 + v23 * a.s23 * w3) - (-c2 * w[0] + (c2 + c3) * w[1] - c3 * w[2]) - mu2 * a.s2;
+    f[2] = -(-v13 * a.s13 * w1 - v23 * a.s23 * w2) - (-c3 * w[1] + c3 * w[2]) - mu3 * a.s3;
+  }
 };
+
+using TriplePendulum = TriplePendulumT<double>;
 
 }  // namespace saltus::models

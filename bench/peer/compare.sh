@@ -22,6 +22,16 @@
 # ACCURACY) and compares those speeds; the peer is given its faster method
 # (DOP853 or RK45) at that accuracy. The grid is half-decades so that neither
 # tool is forced a whole decade tighter than it needs.
+#
+# The reference is saltus itself, but it does not favour saltus: the peer at
+# the same 1e-13 agrees with it to ~3e-10 over all impact times (printed as
+# "same model?"), 30 times below the tightest target (1e-8).
+#
+# Speeds are wall-clock, as the issue asks, and also process CPU time: each
+# tool reports its fastest repetition, and on a busy machine a short saltus
+# run (under 1 ms) is likelier than a long peer run (20-100 ms) to fall between
+# other programs' time slices, which flatters saltus' wall-clock ratio. The
+# CPU-time ratio does not depend on the load; on an idle machine the two agree.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -95,6 +105,9 @@ def error(run, ref):
 def rate(run):
     return run["sim_time"] / run["wall_s"]
 
+def cpu_rate(run):
+    return run["sim_time"] / run["cpu_s"]
+
 def fmt(x):
     return "   --   " if x is None else ("   inf  " if math.isinf(x) else f"{x:8.1e}")
 
@@ -133,15 +146,18 @@ for e, n in cases:
             return None
         row = max(ok, key=lambda row: row[0])
         run = {"saltus": row[1], "DOP853": row[2], "RK45": row[3]}[tool]
-        return row[0], rate(run), row[4][tool]
+        return row[0], rate(run), row[4][tool], cpu_rate(run)
     for accuracy in accuracies:
         picks = {tool: best(tool, accuracy) for tool in ("saltus", "DOP853", "RK45")}
         print(f"equal accuracy (all {n} impact times within {accuracy:g} of the reference):")
         for tool, p in picks.items():
             print(f"  {tool:>6}: " + ("never within the tolerances tried" if p is None else
-                  f"tol {p[0]:g}, error {p[2]:.1e}, {p[1]:.1f} simulated time units per wall second"))
+                  f"tol {p[0]:g}, error {p[2]:.1e}, {p[1]:.1f} simulated time units per wall second "
+                  f"({p[3]:.1f} per CPU second)"))
         peers = [p for t, p in picks.items() if t != "saltus" and p]
         if picks["saltus"] and peers:
             fastest = max(peers, key=lambda p: p[1])
-            print(f"  ratio saltus / fastest peer = {picks['saltus'][1] / fastest[1]:.1f}  (goal: >= 50)")
+            fastest_cpu = max(peers, key=lambda p: p[3])
+            print(f"  ratio saltus / fastest peer = {picks['saltus'][1] / fastest[1]:.1f} by wall time, "
+                  f"{picks['saltus'][3] / fastest_cpu[3]:.1f} by CPU time  (goal: >= 50)")
 EOF

@@ -10,6 +10,7 @@
 // Users write a functor templated on its scalar (AutoDiffHybrid below): the
 // Jacobians f_x, (h_x, h_t), (g_x, g_t) then come from ceres::Jet, exactly.
 
+#include <array>
 #include <memory>
 #include <string>
 #include <vector>
@@ -33,6 +34,12 @@ class HybridSystem {
   virtual void field(int mode, double t, const Vector& x, Vector* f) const = 0;
   // A = df/dx (n x n).
   virtual void field_jacobian(int mode, double t, const Vector& x, Matrix* A) const = 0;
+  // f and A at once (the variational equations need both at every stage).
+  // The default calls the two; AutoDiffHybrid reads f off its first Jet pass.
+  virtual void field_and_jacobian(int mode, double t, const Vector& x, Vector* f, Matrix* A) const {
+    field(mode, t, x, f);
+    field_jacobian(mode, t, x, A);
+  }
 
   virtual int guard_count(int mode) const = 0;
   virtual std::string guard_name(int mode, int k) const { return "guard " + std::to_string(k); }
@@ -46,7 +53,42 @@ class HybridSystem {
   // x+ = g(x-, t) and its Jacobians G_x (n x n) and G_t (n).
   virtual void reset(int mode, int k, int next, double t, const Vector& x, Vector* x_plus, Matrix* G_x,
                      Vector* G_t) const = 0;
+  // x+ alone, for a simulation without variational equations. The default
+  // calls reset() and drops the Jacobians; AutoDiffHybrid evaluates the
+  // functor on double, with no Jet passes.
+  virtual void reset_state(int mode, int k, int next, double t, const Vector& x, Vector* x_plus) const {
+    Matrix G_x;
+    Vector G_t;
+    reset(mode, k, next, t, x, x_plus, &G_x, &G_t);
+  }
+  // Motion on a constraint (a link sliding on a barrier) admits only the
+  // perturbations that keep it there: C dx = 0 for the rows C (r x n) this
+  // writes; none (0 x n, the default) in a free mode. Lyapunov exponents set
+  // the other perturbations to zero (Awrejcewicz & Kudra's rule).
+  virtual void constrained_directions(int mode, double t, const Vector& x, Matrix* C) const {
+    C->resize(0, dimension());
+  }
 };
+
+namespace hybrid_detail {
+
+// Scratch for n Jets: on the stack up to kInline, on the heap beyond, so
+// that a Jacobian pass of a small system allocates nothing.
+template <class J, int kInline = 16>
+class JetScratch {
+ public:
+  explicit JetScratch(int n) {
+    if (n > kInline) heap_.resize(n);
+  }
+  J* data() { return heap_.empty() ? inline_.data() : heap_.data(); }
+  J& operator[](int i) { return data()[i]; }
+
+ private:
+  std::array<J, kInline> inline_;
+  std::vector<J> heap_;
+};
+
+}  // namespace hybrid_detail
 
 // AutoDiffHybrid<F>: a HybridSystem from a functor with
 //
@@ -95,18 +137,11 @@ class AutoDiffHybrid : public HybridSystem {
   }
 
   void field_jacobian(int mode, double t, const Vector& x, Matrix* A) const override {
-    const int n = dimension();
-    A->resize(n, n);
-    std::vector<Jet> z(n), r(n);
-    for (int j = 0; j < n; ++j) z[j] = Jet(x[j]);
-    for (int start = 0; start < n; start += kStride) {
-      const int width = std::min(kStride, n - start);
-      for (int k = 0; k < width; ++k) z[start + k].v[k] = 1.0;
-      f_.template field<Jet>(mode, Jet(t), z.data(), r.data());
-      for (int i = 0; i < n; ++i)
-        for (int k = 0; k < width; ++k) (*A)(i, start + k) = r[i].v[k];
-      for (int k = 0; k < width; ++k) z[start + k].v[k] = 0.0;
-    }
+    jacobian_passes(mode, t, x, nullptr, A);
+  }
+
+  void field_and_jacobian(int mode, double t, const Vector& x, Vector* f, Matrix* A) const override {
+    jacobian_passes(mode, t, x, f, A);
   }
 
   double guard(int mode, int k, double t, const Vector& x) const override {
@@ -117,7 +152,7 @@ class AutoDiffHybrid : public HybridSystem {
   void guard_gradient(int mode, int k, double t, const Vector& x, Vector* h_x, double* h_t) const override {
     const int n = dimension();
     h_x->resize(n);
-    std::vector<Jet> z(n + 1);
+    hybrid_detail::JetScratch<Jet> z(n + 1);
     for (int j = 0; j < n; ++j) z[j] = Jet(x[j]);
     z[n] = Jet(t);
     for (int start = 0; start <= n; start += kStride) {
@@ -138,7 +173,7 @@ class AutoDiffHybrid : public HybridSystem {
     x_plus->resize(n);
     G_x->resize(n, n);
     G_t->resize(n);
-    std::vector<Jet> z(n + 1), r(n);
+    hybrid_detail::JetScratch<Jet> z(n + 1), r(n);
     for (int j = 0; j < n; ++j) z[j] = Jet(x[j]);
     z[n] = Jet(t);
     for (int start = 0; start <= n; start += kStride) {
@@ -155,7 +190,38 @@ class AutoDiffHybrid : public HybridSystem {
     for (int i = 0; i < n; ++i) (*x_plus)[i] = r[i].a;
   }
 
+  void reset_state(int mode, int k, int next, double t, const Vector& x, Vector* x_plus) const override {
+    x_plus->resize(dimension());
+    f_.template reset<double>(mode, k, next, t, x.data(), x_plus->data());
+  }
+
+  void constrained_directions(int mode, double t, const Vector& x, Matrix* C) const override {
+    if constexpr (requires { f_.constrained_directions(mode, t, x.data(), C); })
+      f_.constrained_directions(mode, t, x.data(), C);
+    else
+      HybridSystem::constrained_directions(mode, t, x, C);
+  }
+
  private:
+  // Columns of A in passes of kStride directions; f (if wanted) is the value part.
+  void jacobian_passes(int mode, double t, const Vector& x, Vector* f, Matrix* A) const {
+    const int n = dimension();
+    A->resize(n, n);
+    if (f) f->resize(n);
+    hybrid_detail::JetScratch<Jet> z(n), r(n);
+    for (int j = 0; j < n; ++j) z[j] = Jet(x[j]);
+    for (int start = 0; start < n; start += kStride) {
+      const int width = std::min(kStride, n - start);
+      for (int k = 0; k < width; ++k) z[start + k].v[k] = 1.0;
+      f_.template field<Jet>(mode, Jet(t), z.data(), r.data());
+      if (f && start == 0)
+        for (int i = 0; i < n; ++i) (*f)[i] = r[i].a;
+      for (int i = 0; i < n; ++i)
+        for (int k = 0; k < width; ++k) (*A)(i, start + k) = r[i].v[k];
+      for (int k = 0; k < width; ++k) z[start + k].v[k] = 0.0;
+    }
+  }
+
   F f_;
 };
 

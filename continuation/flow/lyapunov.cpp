@@ -24,6 +24,32 @@ Vector exponents_of(const Vector& sums, const Vector& times) {
     e[i] = times[i] > 0 ? sums[i] / times[i] : -std::numeric_limits<double>::infinity();
   return e;
 }
+// On a constraint (a mode with active constraints) the frame's directions
+// that leave it are set to zero (the paper's rule), not only at the plastic
+// impact that starts the contact: each interval re-seeds the frame, and a
+// re-seeded direction across the constraint would otherwise ride along
+// neutrally (its gap changes linearly) and report a spurious zero exponent.
+// The frame becomes an orthonormal basis of the admissible subspace, in
+// Gram-Schmidt order of the projected columns (so the leading directions keep
+// their meaning), followed by zero columns. Returns the number of admissible
+// directions (n in a free mode).
+int restrict_to_constraints(const HybridSystem& system, int mode, double t, const Vector& x, Matrix* Q) {
+  const int n = system.dimension();
+  Matrix C;
+  system.constrained_directions(mode, t, x, &C);
+  if (C.rows() == 0) return n;
+  Eigen::ColPivHouseholderQR<Matrix> rows(C.transpose());
+  const int rank = static_cast<int>(rows.rank());
+  const Matrix basis = (rows.householderQ() * Matrix::Identity(n, n)).rightCols(n - rank);  // null(C)
+  // Gram-Schmidt in the basis' coordinates keeps every new column inside
+  // null(C), even where a projected column nearly vanishes.
+  Eigen::HouseholderQR<Matrix> frame(basis.transpose() * *Q);
+  const Matrix inside = basis * (frame.householderQ() * Matrix::Identity(n - rank, n - rank));
+  Q->setZero();
+  Q->leftCols(n - rank) = inside;
+  return n - rank;
+}
+
 }  // namespace
 
 LyapunovResult lyapunov_spectrum(const HybridSystem& system, int mode0, double t0, const Vector& x0,
@@ -55,6 +81,7 @@ LyapunovResult lyapunov_spectrum(const HybridSystem& system, int mode0, double t
   const int intervals = static_cast<int>(std::ceil(options.duration / options.interval - 1e-9));
   for (int k = 0; k < intervals; ++k) {
     const double span = std::min(options.interval, options.duration - k * options.interval);
+    const int admissible = restrict_to_constraints(system, mode, t, x, &Q);
     const Trajectory tr = simulate(system, mode, t, x, t + span, variational);
     if (!tr.ok()) {
       result.status = tr.status;
@@ -77,7 +104,7 @@ LyapunovResult lyapunov_spectrum(const HybridSystem& system, int mode0, double t
     bool collapsed = false;
     for (int i = 0; i < n; ++i) {
       const double r = std::abs(R(i, i));
-      if (!plastic || r > 1e-12 * scale) {
+      if (i < admissible && (!plastic || r > 1e-12 * scale)) {
         sums[i] += std::log(r);
         times[i] += span;
       } else {

@@ -12,8 +12,11 @@
 // zero), such a direction does not count in the interval where it collapsed:
 // neither its log |R_ii| nor that interval's time enter its average; the
 // orthonormal frame from the QR factorization re-seeds it for the next
-// interval. A direction that collapses in every interval (a ball resting on
-// its table for good) has exponent -infinity.
+// interval. An interval that starts on a constraint (a mode whose
+// HybridSystem::constrained_directions are not empty) restricts the frame to
+// the admissible perturbations first, so the directions across the
+// constraint collapse in it too. A direction that collapses in every
+// interval (a ball resting on its table for good) has exponent -infinity.
 
 #include <limits>
 #include <vector>

@@ -31,15 +31,25 @@
 //   template <class T> T constraint(int i, const T* q, const T& t) const;         // h_i
 //   double restitution(int i) const;    // in [0, 1]
 //   optional: std::vector<std::string> coordinate_names() const;
+//   optional: template <class T> void mass_and_force(const T* q, const T* v, const T& t, T* M, T* f) const;
+//             (both at once, when they share work such as sines and cosines; the field uses it)
 //
 // H, gamma and the constraint time derivatives come from Taylor arithmetic on
 // h (continuation/taylor.h), the Jacobians of the whole field from ceres::Jet
 // through AutoDiffHybrid: no derivative is written by hand.
+//
+// Speed. A model whose dof() (and constraint_count()) are `static constexpr`
+// gets fixed-size Eigen types throughout (mass matrix, constraint Jacobian,
+// the saddle-point system of (1) sized for all constraints at once): the
+// field, guards and resets then allocate nothing, on double and on Jets alike.
+// Otherwise the sizes are dynamic, with the same results.
 
+#include <array>
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <Eigen/Dense>
@@ -49,15 +59,76 @@
 
 namespace saltus::flow {
 
+namespace mechanical_detail {
+
+// n (or m) when the model states it at compile time (a static constexpr
+// dof() / constraint_count()), else Eigen::Dynamic.
+template <class Model>
+constexpr int static_dof() {
+  if constexpr (requires { typename std::integral_constant<int, Model::dof()>; }) return Model::dof();
+  else return Eigen::Dynamic;
+}
+template <class Model>
+constexpr int static_constraints() {
+  if constexpr (requires { typename std::integral_constant<int, Model::constraint_count()>; })
+    return Model::constraint_count();
+  else return Eigen::Dynamic;
+}
+
+}  // namespace mechanical_detail
+
 template <class Model>
 struct Mechanical {
   Model model;
   double stick_velocity = 1e-6;  // rebound speed below which contact becomes permanent
 
+  // Dynamic-size types (the public constraint_kinematics overload below).
   template <class T>
   using MatrixT = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic>;
   template <class T>
   using VectorT = Eigen::Matrix<T, Eigen::Dynamic, 1>;
+
+  // Compile-time sizes where the model gives them: n, the most constraints
+  // (m, or the bitmask's 30 when only n is known), the saddle-point system.
+  static constexpr int kDof = mechanical_detail::static_dof<Model>();
+  static constexpr int kMaxConstraints =
+      kDof == Eigen::Dynamic ? Eigen::Dynamic
+      : mechanical_detail::static_constraints<Model>() == Eigen::Dynamic ? 30
+                                                                          : mechanical_detail::static_constraints<Model>();
+  static constexpr int kMaxSystem = kDof == Eigen::Dynamic ? Eigen::Dynamic : kDof + kMaxConstraints;
+  static constexpr int kState = kDof == Eigen::Dynamic ? Eigen::Dynamic : 2 * kDof;
+
+  template <class T>
+  using Coordinates = Eigen::Matrix<T, kDof, 1>;
+  template <class T>
+  using StateT = Eigen::Matrix<T, kState, 1>;
+  template <class T>
+  using MassMatrix = Eigen::Matrix<T, kDof, kDof, Eigen::RowMajor>;  // row-major, as mass() writes it
+  template <class T>
+  using ConstraintMatrix = Eigen::Matrix<T, Eigen::Dynamic, kDof, Eigen::ColMajor, kMaxConstraints, kDof>;
+  template <class T>
+  using ConstraintVector = Eigen::Matrix<T, Eigen::Dynamic, 1, Eigen::ColMajor, kMaxConstraints, 1>;
+  template <class T>
+  using SystemMatrix = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor, kMaxSystem, kMaxSystem>;
+  template <class T>
+  using SystemVector = Eigen::Matrix<T, Eigen::Dynamic, 1, Eigen::ColMajor, kMaxSystem, 1>;
+
+  // n values of a type that is not an Eigen scalar (a Taylor series).
+  template <class U>
+  using CoordinateArray =
+      std::conditional_t<kDof == Eigen::Dynamic, std::vector<U>, std::array<U, (kDof == Eigen::Dynamic ? 1 : kDof)>>;
+  template <class U>
+  static CoordinateArray<U> coordinate_array(int n) {
+    if constexpr (kDof == Eigen::Dynamic) return std::vector<U>(n);
+    else return {};
+  }
+
+  // The constraints of a set, in increasing order (mode bits, plus one).
+  struct ConstraintSet {
+    int size = 0;
+    std::array<int, 32> index{};
+    void push_back(int i) { index[size++] = i; }
+  };
 
   int dof() const { return model.dof(); }
   int dimension() const { return 2 * model.dof(); }
@@ -125,27 +196,14 @@ struct Mechanical {
   template <class T>
   void constraint_kinematics(const std::vector<int>& which, const T& t, const T* q, const T* v, MatrixT<T>* H,
                              VectorT<T>* gamma, VectorT<T>* normal_velocity) const {
-    const int n = dof();
-    using T1 = Taylor<T, 1>;
-    using T2 = Taylor<T, 2>;
-    const int k = static_cast<int>(which.size());
-    H->resize(k, n);
-    if (gamma) gamma->resize(k);
-    if (normal_velocity) normal_velocity->resize(k);
-    std::vector<T1> q1(n);
-    std::vector<T2> q2(n);
-    for (int r = 0; r < k; ++r) {
-      const int i = which[r];
-      for (int j = 0; j < n; ++j) {
-        for (int l = 0; l < n; ++l) q1[l] = T1::from_coefficients({q[l], T(l == j ? 1.0 : 0.0)});
-        (*H)(r, j) = model.template constraint<T1>(i, q1.data(), T1(t))[1];
-      }
-      // Along (q', 1): c1 = H q' + h_t, 2 c2 = gamma.
-      for (int l = 0; l < n; ++l) q2[l] = T2::from_coefficients({q[l], v[l], T(0.0)});
-      const T2 h = model.template constraint<T2>(i, q2.data(), T2::variable(t, 2));
-      if (gamma) (*gamma)[r] = 2.0 * h[2];
-      if (normal_velocity) (*normal_velocity)[r] = h[1];
-    }
+    ConstraintSet set;
+    for (int i : which) set.push_back(i);
+    ConstraintMatrix<T> h;
+    ConstraintVector<T> g, vn;
+    kinematics<T>(set, t, q, v, &h, gamma ? &g : nullptr, normal_velocity ? &vn : nullptr);
+    *H = h;
+    if (gamma) *gamma = g;
+    if (normal_velocity) *normal_velocity = vn;
   }
 
   std::vector<int> active_set(int mode) const {
@@ -155,33 +213,93 @@ struct Mechanical {
     return set;
   }
 
+  ConstraintSet active_constraints(int mode) const {
+    ConstraintSet set;
+    for (int i = 0; i < model.constraint_count(); ++i)
+      if (active(mode, i)) set.push_back(i);
+    return set;
+  }
+
+  // As constraint_kinematics, into fixed-capacity storage. H row by row: the
+  // derivative of h_i along each coordinate direction (Taylor order 1).
+  template <class T>
+  void kinematics(const ConstraintSet& which, const T& t, const T* q, const T* v, ConstraintMatrix<T>* H,
+                  ConstraintVector<T>* gamma, ConstraintVector<T>* normal_velocity) const {
+    const int n = dof();
+    using T1 = Taylor<T, 1>;
+    using T2 = Taylor<T, 2>;
+    const int k = which.size;
+    H->resize(k, n);
+    if (gamma) gamma->resize(k);
+    if (normal_velocity) normal_velocity->resize(k);
+    CoordinateArray<T1> q1 = coordinate_array<T1>(n);
+    CoordinateArray<T2> q2 = coordinate_array<T2>(n);
+    for (int l = 0; l < n; ++l) {
+      q1[l] = T1::zero(1);
+      q1[l][0] = q[l];
+      q2[l] = T2::zero(2);
+      q2[l][0] = q[l];
+      q2[l][1] = v[l];
+    }
+    const T1 t1(t);
+    const T2 t2 = T2::variable(t, 2);
+    for (int r = 0; r < k; ++r) {
+      const int i = which.index[r];
+      for (int j = 0; j < n; ++j) {
+        q1[j][1] = T(1.0);
+        (*H)(r, j) = model.template constraint<T1>(i, q1.data(), t1)[1];
+        q1[j][1] = T(0.0);
+      }
+      // Along (q', 1): c1 = H q' + h_t, 2 c2 = gamma.
+      const T2 h = model.template constraint<T2>(i, q2.data(), t2);
+      if (gamma) (*gamma)[r] = 2.0 * h[2];
+      if (normal_velocity) (*normal_velocity)[r] = h[1];
+    }
+  }
+
+  // M (row-major) and f at (q, v, t); one call when the model shares the work.
+  template <class T>
+  void mass_and_force(const T* q, const T* v, const T& t, MassMatrix<T>* M, Coordinates<T>* f) const {
+    const int n = dof();
+    M->resize(n, n);
+    f->resize(n);
+    if constexpr (requires { model.template mass_and_force<T>(q, v, t, M->data(), f->data()); }) {
+      model.template mass_and_force<T>(q, v, t, M->data(), f->data());
+    } else {
+      model.template mass<T>(q, t, M->data());
+      model.template force<T>(q, v, t, f->data());
+    }
+  }
+
   // q'' and the multipliers of the active constraints.
   template <class T>
-  void accelerations(int mode, const T& t, const T* x, VectorT<T>* a, VectorT<T>* lambda) const {
+  void accelerations(int mode, const T& t, const T* x, Coordinates<T>* a, ConstraintVector<T>* lambda) const {
     const int n = dof();
-    MatrixT<T> M(n, n);
-    model.template mass<T>(x, t, M.data());
-    M.transposeInPlace();
-    VectorT<T> f(n);
-    model.template force<T>(x, x + n, t, f.data());
-    const std::vector<int> set = active_set(mode);
-    const int k = static_cast<int>(set.size());
+    MassMatrix<T> M;
+    Coordinates<T> f;
+    mass_and_force<T>(x, x + n, t, &M, &f);
+    const ConstraintSet set = active_constraints(mode);
+    const int k = set.size;
     if (k == 0) {
-      *a = M.partialPivLu().solve(f);
+      // M is symmetric positive definite (check()): Cholesky, a third cheaper
+      // than LU at n = 3; LU where Cholesky fails (a model off its contract).
+      const Eigen::LLT<MassMatrix<T>> llt(M);
+      if (llt.info() == Eigen::Success) *a = llt.solve(f);
+      else *a = M.partialPivLu().solve(f);
       if (lambda) lambda->resize(0);
       return;
     }
-    MatrixT<T> H;
-    VectorT<T> gamma;
-    constraint_kinematics<T>(set, t, x, x + n, &H, &gamma, nullptr);
-    MatrixT<T> K = MatrixT<T>::Zero(n + k, n + k);
+    ConstraintMatrix<T> H;
+    ConstraintVector<T> gamma;
+    kinematics<T>(set, t, x, x + n, &H, &gamma, nullptr);
+    SystemMatrix<T> K = SystemMatrix<T>::Zero(n + k, n + k);
     K.topLeftCorner(n, n) = M;
     K.topRightCorner(n, k) = -H.transpose();
     K.bottomLeftCorner(k, n) = H;
-    VectorT<T> rhs(n + k);
+    SystemVector<T> rhs(n + k);
     rhs.head(n) = f;
     rhs.tail(k) = -gamma;
-    const VectorT<T> solution = K.partialPivLu().solve(rhs);
+    const SystemVector<T> solution = K.partialPivLu().solve(rhs);
     *a = solution.head(n);
     if (lambda) *lambda = solution.tail(k);
   }
@@ -189,7 +307,7 @@ struct Mechanical {
   template <class T>
   void field(int mode, const T& t, const T* x, T* dx) const {
     const int n = dof();
-    VectorT<T> a;
+    Coordinates<T> a;
     accelerations<T>(mode, t, x, &a, nullptr);
     for (int i = 0; i < n; ++i) {
       dx[i] = x[n + i];
@@ -201,11 +319,12 @@ struct Mechanical {
   template <class T>
   T guard(int mode, int k, const T& t, const T* x) const {
     if (!active(mode, k)) return model.template constraint<T>(k, x, t);
-    VectorT<T> a, lambda;
+    Coordinates<T> a;
+    ConstraintVector<T> lambda;
     accelerations<T>(mode, t, x, &a, &lambda);
-    const std::vector<int> set = active_set(mode);
-    for (std::size_t r = 0; r < set.size(); ++r)
-      if (set[r] == k) return lambda[r];
+    const ConstraintSet set = active_constraints(mode);
+    for (int r = 0; r < set.size; ++r)
+      if (set.index[r] == k) return lambda[r];
     return T(0.0);
   }
 
@@ -215,36 +334,46 @@ struct Mechanical {
   template <class T>
   void impact(int mode, int k, bool stick, const T& t, const T* x, T* v_plus) const {
     const int n = dof();
-    std::vector<int> set = active_set(mode);
+    ConstraintSet set = active_constraints(mode);
     set.push_back(k);
-    const int m = static_cast<int>(set.size());
-    MatrixT<T> M(n, n);
+    const int m = set.size;
+    MassMatrix<T> M;
+    M.resize(n, n);
     model.template mass<T>(x, t, M.data());
-    M.transposeInPlace();
-    MatrixT<T> H;
-    VectorT<T> vn;
-    constraint_kinematics<T>(set, t, x, x + n, &H, nullptr, &vn);
-    VectorT<T> target = VectorT<T>::Zero(m);
+    ConstraintMatrix<T> H;
+    ConstraintVector<T> vn;
+    kinematics<T>(set, t, x, x + n, &H, nullptr, &vn);
+    ConstraintVector<T> target = ConstraintVector<T>::Zero(m);
     const double e = stick ? 0.0 : model.restitution(k);
     target[m - 1] = -e * vn[m - 1];
     const auto lu = M.partialPivLu();
-    const MatrixT<T> MinvHt = lu.solve(H.transpose());
-    const MatrixT<T> W = H * MinvHt;
-    const VectorT<T> impulse = W.partialPivLu().solve(VectorT<T>(target - vn));
-    const VectorT<T> dv = MinvHt * impulse;
+    using Columns = Eigen::Matrix<T, kDof, Eigen::Dynamic, Eigen::ColMajor, kDof, kMaxConstraints>;
+    using Square = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor, kMaxConstraints, kMaxConstraints>;
+    const Columns MinvHt = lu.solve(H.transpose());
+    const Square W = H * MinvHt;
+    const ConstraintVector<T> impulse = W.partialPivLu().solve(ConstraintVector<T>(target - vn));
+    const Coordinates<T> dv = MinvHt * impulse;
     for (int i = 0; i < n; ++i) v_plus[i] = x[n + i] + dv[i];
+  }
+
+  // The normal velocity H_k q' + h_k,t of constraint k, on values.
+  double normal_velocity(int k, double t, const double* x) const {
+    ConstraintSet one;
+    one.push_back(k);
+    ConstraintMatrix<double> H;
+    ConstraintVector<double> vn;
+    kinematics<double>(one, t, x, x + dof(), &H, nullptr, &vn);
+    return vn[0];
   }
 
   int next_mode(int mode, int k, double t, const double* x) const {
     if (active(mode, k)) return mode & ~(1 << k);  // release
     const int n = dof();
-    MatrixT<double> H;
-    VectorT<double> vn;
-    constraint_kinematics<double>({k}, t, x, x + n, &H, nullptr, &vn);
-    const bool settles = vn[0] >= 0.0 || model.restitution(k) * -vn[0] < stick_velocity;
+    const double vn = normal_velocity(k, t, x);
+    const bool settles = vn >= 0.0 || model.restitution(k) * -vn < stick_velocity;
     if (!settles) return mode;
     // Stick only if the constraint then pushes (lambda_k > 0).
-    std::vector<double> xs(x, x + 2 * n);
+    StateT<double> xs = Eigen::Map<const StateT<double>>(x, 2 * n);
     impact<double>(mode, k, true, t, x, xs.data() + n);
     const int joined = mode | (1 << k);
     return guard<double>(joined, k, t, xs.data()) > 0.0 ? joined : mode;
@@ -258,14 +387,40 @@ struct Mechanical {
     const bool stick = active(next, k);
     if (!stick) {
       // No approach (a re-contact too short to resolve that did not stick): no impulse.
-      MatrixT<double> H;
-      VectorT<double> vn;
-      std::vector<double> xd(2 * n);
+      StateT<double> xd;
+      xd.resize(2 * n);
       for (int i = 0; i < 2 * n; ++i) xd[i] = taylor_detail::value_of(x[i]);
-      constraint_kinematics<double>({k}, taylor_detail::value_of(t), xd.data(), xd.data() + n, &H, nullptr, &vn);
-      if (vn[0] >= 0.0) return;
+      if (normal_velocity(k, taylor_detail::value_of(t), xd.data()) >= 0.0) return;
     }
     impact<T>(mode, k, stick, t, x, x_plus + n);
+  }
+
+  // On the active constraints of `mode` a perturbation (dq, dq') keeps each
+  // gap and its rate at zero: H dq = 0 and d(H q' + h_t)/dq dq + H dq' = 0.
+  // The rows of that map, two per active constraint (the derivative of the
+  // normal velocity by Jets, Taylor inside kinematics()).
+  void constrained_directions(int mode, double t, const double* x, Matrix* C) const {
+    using J = ceres::Jet<double, 4>;
+    const int n = dof();
+    const ConstraintSet which = active_constraints(mode);
+    const int k = which.size;
+    C->setZero(2 * k, 2 * n);
+    if (k == 0) return;
+    std::vector<J> q(n), v(n);
+    for (int l = 0; l < n; ++l) q[l] = J(x[l]), v[l] = J(x[n + l]);
+    for (int start = 0; start < n; start += 4) {
+      const int width = std::min(4, n - start);
+      for (int c = 0; c < width; ++c) q[start + c].v[c] = 1.0;
+      ConstraintMatrix<J> H;
+      ConstraintVector<J> vn;
+      kinematics<J>(which, J(t), q.data(), v.data(), &H, nullptr, &vn);
+      for (int r = 0; r < k; ++r) {
+        for (int c = 0; c < width; ++c) (*C)(k + r, start + c) = vn[r].v[c];
+        if (start == 0)
+          for (int j = 0; j < n; ++j) (*C)(r, j) = (*C)(k + r, n + j) = H(r, j).a;
+      }
+      for (int c = 0; c < width; ++c) q[start + c].v[c] = 0.0;
+    }
   }
 };
 

@@ -29,6 +29,26 @@ struct SimulationOptions {
   double zeno_interval = 1e-12;
   int zeno_events = 100;
   double output_interval = 0.0;       // > 0: record the state on this grid; 0: at every accepted step
+  // Accepted Runge-Kutta steps allowed in one run; more ends it with
+  // kTooManySteps. A field that is singular or discontinuous without a guard
+  // (a Filippov field at a 0/0 point) makes the step size collapse, and the
+  // run would otherwise crawl on for hours. 10 million steps are minutes of
+  // a small system, far beyond any regular run.
+  long max_steps = 10000000;
+  // Whether the state-transition matrix Phi takes part in the step-size
+  // control (true, the default) or the state alone controls the step and
+  // Phi rides on the same steps (false). Phi obeys the linearisation of the
+  // state's equation, so its error follows the state's; leaving it out is
+  // what shooting codes do (the steps of the nonlinear equation decide,
+  // the variational equations reuse them: Hairer, Norsett & Wanner I, II.14
+  // "internal differentiation"; 25% fewer steps on the Lorenz orbits).
+  bool transition_error_control = true;
+  // The last `constant_components` state components are parameters carried
+  // as state: their field is zero (p' = 0) and resets leave them unchanged.
+  // The caller promises this. Their rows of Phi then stay (0 I) and are not
+  // integrated (shooting's Phi is (n + q) x (n + q), only n rows move); the
+  // trajectory's transition_matrix is still the full matrix.
+  int constant_components = 0;
 
   std::string check() const;  // empty when valid, else names the bad field
 };
@@ -42,7 +62,9 @@ struct Event {
   Matrix saltation;  // n x n (empty when not variational)
 };
 
-enum class SimulationStatus { kFinished, kTooManyEvents, kZeno, kGrazing, kStepFailed, kStopped };
+// kTooManySteps: max_steps accepted steps without reaching t1 (the step
+// size collapsed, or the span is too long for the tolerance).
+enum class SimulationStatus { kFinished, kTooManyEvents, kZeno, kGrazing, kStepFailed, kStopped, kTooManySteps };
 std::string to_string(SimulationStatus status);
 
 struct SectionHit {

@@ -28,6 +28,9 @@ ShootingSystem::ShootingSystem(std::shared_ptr<const flow::HybridSystem> system,
   if (const std::string why = options_.check(); !why.empty()) throw std::invalid_argument("shooting options: " + why);
   options_.simulation.variational = true;
   options_.simulation.output_interval = 0.0;
+  // The parameters are the last q components (p' = 0, unchanged by resets):
+  // their rows of Phi are (0 I) and need no integration.
+  options_.simulation.constant_components = q_;
   if (options_.autonomous) {
     if (reference.size() != n_ + q_ || !reference.allFinite())
       throw std::invalid_argument("autonomous shooting needs a finite reference point (x, p) of size " +

@@ -262,13 +262,17 @@ bool classify_run(const ExtremalRun& run, const char* command, ContactClassifica
 ExtremalRun read_extremal_run(const fs::path& path) {
   const Json json = read_json(path);
   if (!json.is_object()) fail(path, "the top level must be an object");
-  only_keys(json, {"name", "description", "note", "curve1", "curve2", "point", "options", "search"}, path, "");
+  only_keys(json, {"name", "description", "note", "curve1", "curve2", "point", "options", "search", "continue", "track"},
+            path, "");
   ExtremalRun run;
   run.path = path;
   run.name = json.contains("name") ? string(json["name"], path, "name") : path.stem().string();
   check_run_name(run.name, path);
   if (json.contains("description")) run.description = string(json["description"], path, "description");
   if (json.contains("note")) run.note = string(json["note"], path, "note");
+  // Read by `extremal continue` / `extremal track` (drivers/extremal_continue.cpp).
+  if (json.contains("continue")) run.continue_json = json["continue"];
+  if (json.contains("track")) run.track_json = json["track"];
 
   for (const char* key : {"curve1", "curve2", "point"})
     if (!json.contains(key)) fail(path, std::string("'") + key + "' is missing");

@@ -14,6 +14,8 @@
 //   point         object  the degenerate point {"s1", "s2", "x", "y", "phi"} (all required)
 //   options       object  {"order": N (10), "truncation_order": T (3), "exact": true}
 //   search        object  {"box": H (0.3), "grid": 64}: defaults for `solutions`
+//   continue      object  optional, for `extremal continue` (see drivers/extremal_continue.h)
+//   track         object  optional, for `extremal track` (see drivers/extremal_continue.h)
 // Curve types and their fields (models/planar_curve.h; "name" optional, default c1 / c2):
 //   circle      radius, cx, cy, orientation (+1 / -1), phase
 //   ellipse     a, b, cx, cy, orientation, phase
@@ -50,6 +52,8 @@ struct ExtremalRun {
   ContactClassificationOptions options;
   double box = 0.3;  // default half-width of the solutions search, in s1 and s2
   int grid = 64;     // Newton starts per side in the solutions search
+  Json continue_json;  // the optional "continue" object as given (drivers/extremal_continue.h reads it)
+  Json track_json;     // the optional "track" object as given
 };
 
 // Reads and checks a run file; throws RunFileError naming the file and the key.

@@ -57,6 +57,7 @@
 
 #include "continuation/autodiff_system.h"
 #include "continuation/taylor.h"
+#include "models/extremal_degeneracy.h"
 #include "models/planar_curve.h"
 
 namespace saltus::models {
@@ -121,6 +122,9 @@ struct ExtremalEquations {
 struct ExtremalProblem {
   std::shared_ptr<const System> system;
   std::shared_ptr<const PlanarCurve> curve1, curve2;
+  // det, c2~, c3~ of models/extremal_degeneracy.h with exact gradients (fold
+  // and cusp curves, testfunctions/contact_continuation.h).
+  std::shared_ptr<const ExtremalDegeneracy> degeneracy;
 };
 
 // Checks both shapes (throws naming the bad field) and builds the problem.
@@ -129,7 +133,9 @@ ExtremalProblem make_extremal_problem(Shape1 curve1, Shape2 curve2) {
   ExtremalProblem problem;
   problem.curve1 = make_curve(curve1);  // checks
   problem.curve2 = make_curve(curve2);
-  problem.system = make_system(ExtremalEquations<Shape1, Shape2>{std::move(curve1), std::move(curve2)});
+  ExtremalEquations<Shape1, Shape2> equations{std::move(curve1), std::move(curve2)};
+  problem.degeneracy = std::make_shared<extremal_detail::Degeneracy<ExtremalEquations<Shape1, Shape2>>>(equations);
+  problem.system = make_system(std::move(equations));
   return problem;
 }
 

@@ -540,9 +540,15 @@ Analysis<S> analyse(const CurveJet<S>& jet1_in, const CurveJet<S>& jet2_in, cons
     v1[0] = a;
     v1[1] = c;
   }
-  // v2: kernel vector / lambda1.
+  // v2: kernel vector / lambda1. Of the two adjugate columns (e, -c) and
+  // (-b, a) (parallel at det = 0), (e, -c) = (kappa2, kappa1) is the paper's
+  // (it reproduces (41)-(45)); it is taken unless it is much shorter than the
+  // other, so that v2 does not shrink to zero as both curvatures tend to 0
+  // (a nearly singular P would make every c_n look zero, e.g. 5e-11 away
+  // from example 4.4.3's cusp, where kappa_i ~ 3e-10).
   const double tiny = 1e-12 * jscale;
-  if (!near_zero(e, tiny) || !near_zero(c, tiny)) {
+  const double paper_norm = absd(e) + absd(c), other_norm = absd(a) + absd(b);
+  if ((!near_zero(e, tiny) || !near_zero(c, tiny)) && paper_norm >= 1e-3 * other_norm) {
     v2[0] = e / lambda1;
     v2[1] = -c / lambda1;
   } else {

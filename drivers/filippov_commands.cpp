@@ -1,6 +1,11 @@
 #include "drivers/filippov_commands.h"
 
+#include <cstdio>
 #include <iomanip>
+#include <unistd.h>
+
+#include "drivers/output.h"
+#include "testfunctions/two_fold_continuation.h"
 
 #include "drivers/json_input.h"
 #include "drivers/run_file.h"
@@ -16,7 +21,17 @@ const char* const kFilippovRunFileHelp = R"(Run file keys (JSON):
                  paper's Sec. V constants; kappa and k2 may instead come from two_fold_at
   two_fold_at    {r, omega}: kappa and k2 from (10)-(11) so that a two-fold sits at (r*, omega*)
   tyre           "stretched_string" ((6)-(7), default) or "sticking" (the surface values)
-  guess          {r, v, omega}: the start of the Newton search for the two-fold)";
+  guess          {r, v, omega}: the start of the Newton search for the two-fold (twofold, futures,
+                 continue)
+  map            (filippov map; Fig. 4) {r: [min, max], omega: [min, max], resolution: [n_r, n_omega],
+                 threads, guess_offset}: defaults r in [0.02, 0.4], omega in [-1.4, -0.6], 161 x 161,
+                 all cores, 1e-3; kappa and k2 are designed at each grid point by (10)-(11)
+  futures        (filippov futures; Fig. 5) {samples, approach_samples, approach_radius,
+                 arrival_distance, approach_time, escape_radius, max_liftoff_time, simulate_time,
+                 max_step}: defaults 16, 5, 2e-3, 1e-6, 50, 2e-3, 2, 30, 0.05
+  continuation   (filippov continue) {parameter (default "k2"; one of d m c1 c2 beta r0 omega0 gamma
+                 kappa k2), ds (0.01), ds_max (0.05), max_points (200 each way),
+                 bounds: {NAME: [min, max]} over r, v, omega and the parameter})";
 
 namespace {
 
@@ -54,24 +69,73 @@ WheelTurntable read_wheel(const Json& json, const std::filesystem::path& path) {
 
 }  // namespace
 
-int filippov_twofold_command(const std::filesystem::path& file, bool json_out, std::ostream& out, std::ostream& err) {
-  const Json json = read_json(file);
+FilippovRun read_filippov_run(const std::filesystem::path& file) {
+  FilippovRun run;
+  run.path = file;
+  run.json = read_json(file);
+  const Json& json = run.json;
   if (!json.is_object()) fail(file, "the top level must be an object");
-  only_keys(json, {"name", "description", "model", "parameters", "two_fold_at", "tyre", "guess"}, file, "");
-  const std::string name = json.contains("name") ? string(json["name"], file, "name") : file.stem().string();
-  check_run_name(name, file);
+  only_keys(json, {"name", "description", "model", "parameters", "two_fold_at", "tyre", "guess", "map", "futures",
+                   "continuation"},
+            file, "");
+  run.name = json.contains("name") ? string(json["name"], file, "name") : file.stem().string();
+  check_run_name(run.name, file);
   if (!json.contains("model") || string(json["model"], file, "model") != "wheel_turntable")
     fail(file, "'model' must be \"wheel_turntable\" (the only Filippov model with a run file so far)");
-  const WheelTurntable wheel = read_wheel(json, file);
-  if (!json.contains("guess")) fail(file, "'guess' is missing: give {r, v, omega}");
-  const Json& g = json["guess"];
-  only_keys(g, {"r", "v", "omega"}, file, "guess.");
-  Vector guess(3);
-  const char* keys[] = {"r", "v", "omega"};
-  for (int i = 0; i < 3; ++i) {
-    if (!g.contains(keys[i])) fail(file, std::string("'guess.") + keys[i] + "' is missing");
-    guess[i] = number(g[keys[i]], file, std::string("guess.") + keys[i]);
+  run.wheel = read_wheel(json, file);
+  if (json.contains("guess")) {
+    const Json& g = json["guess"];
+    only_keys(g, {"r", "v", "omega"}, file, "guess.");
+    run.guess.resize(3);
+    const char* keys[] = {"r", "v", "omega"};
+    for (int i = 0; i < 3; ++i) {
+      if (!g.contains(keys[i])) fail(file, std::string("'guess.") + keys[i] + "' is missing");
+      run.guess[i] = number(g[keys[i]], file, std::string("guess.") + keys[i]);
+    }
+    run.has_guess = true;
   }
+  return run;
+}
+
+std::filesystem::path output_folder(const FilippovRun& run, const std::filesystem::path& out_dir) {
+  return out_dir.empty() ? std::filesystem::path("out") / run.name : out_dir;
+}
+
+bool render_gnuplot(const std::filesystem::path& dir, const std::string& stem, const std::string& script,
+                    std::string* warning) {
+  const std::string tmp = stem + ".png.tmp" + std::to_string(::getpid());
+  write_file_atomically(dir / (stem + ".gp"), [&](std::ostream& o) {
+    o << "# gnuplot script written by saltus; run `gnuplot " << stem << ".gp` in this folder\n"
+      << "if (!exists('output')) output = '" << stem << ".png'\n" << script;
+  });
+  // For /bin/sh: single quotes, ' written as '\''.
+  auto quoted = [](const std::string& s) {
+    std::string q = "'";
+    for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return q + "'";
+  };
+  const std::string command = "cd " + quoted(dir.string()) + " && gnuplot -e " + quoted("output='" + tmp + "'") +
+                              " " + quoted(stem + ".gp") + " 2>&1";
+  std::string text;
+  if (FILE* pipe = ::popen(command.c_str(), "r")) {
+    char buffer[256];
+    while (std::fgets(buffer, sizeof buffer, pipe)) text += buffer;
+    if (::pclose(pipe) == 0 && std::filesystem::exists(dir / tmp)) {
+      std::filesystem::rename(dir / tmp, dir / (stem + ".png"));
+      return true;
+    }
+  }
+  std::filesystem::remove(dir / tmp);
+  if (warning) *warning = "gnuplot failed, figure " + stem + ".png not drawn: " + text;
+  return false;
+}
+
+int filippov_twofold_command(const std::filesystem::path& file, bool json_out, std::ostream& out, std::ostream& err) {
+  const FilippovRun run = read_filippov_run(file);
+  const std::string& name = run.name;
+  const WheelTurntable& wheel = run.wheel;
+  if (!run.has_guess) fail(file, "'guess' is missing: give {r, v, omega}");
+  const Vector& guess = run.guess;
 
   TwoFoldResult result;
   try {
@@ -110,6 +174,98 @@ int filippov_twofold_command(const std::filesystem::path& file, bool json_out, s
         << ", K-- = " << c.K.mm << "\n  J1 = " << c.J1 << ", J2 = " << c.J2 << ", eigenvalues of (30): "
         << c.eigenvalues[0] << ", " << c.eigenvalues[1] << "\n  " << type_name(c.type) << ", "
         << case_name(c.twofold_case) << (c.nondeterministic ? " (non-deterministic)" : "") << '\n';
+  }
+  return 0;
+}
+
+namespace {
+
+ContinuationOptions read_continuation_options(const Json& c, const std::filesystem::path& file,
+                                              TwoFoldContinuationOptions* options) {
+  only_keys(c, {"parameter", "ds", "ds_max", "max_points", "bounds"}, file, "continuation.");
+  ContinuationOptions o;
+  o.ds = 0.01;
+  o.ds_max = 0.05;
+  o.max_points = 200;
+  if (c.contains("parameter")) options->parameter = string(c["parameter"], file, "continuation.parameter");
+  if (c.contains("ds")) o.ds = number(c["ds"], file, "continuation.ds");
+  if (c.contains("ds_max")) o.ds_max = number(c["ds_max"], file, "continuation.ds_max");
+  if (c.contains("max_points")) o.max_points = integer(c["max_points"], file, "continuation.max_points");
+  if (c.contains("bounds")) {
+    const Json& b = c["bounds"];
+    if (!b.is_object()) fail(file, "'continuation.bounds' must be an object {NAME: [min, max]}");
+    for (const auto& [key, value] : b.items()) {
+      if (!value.is_array() || value.size() != 2)
+        fail(file, "'continuation.bounds." + key + "' must be [min, max]");
+      o.bounds[key] = Bound{number(value[0], file, "continuation.bounds." + key + "[0]"),
+                            number(value[1], file, "continuation.bounds." + key + "[1]")};
+    }
+  }
+  return o;
+}
+
+}  // namespace
+
+int filippov_continue_command(const std::filesystem::path& file, const std::filesystem::path& out_dir, bool json_out,
+                              std::ostream& out, std::ostream& err) {
+  const FilippovRun run = read_filippov_run(file);
+  if (!run.has_guess) fail(file, "'guess' is missing: give {r, v, omega} near the two-fold to continue");
+  TwoFoldContinuationOptions options;
+  options.continuation =
+      read_continuation_options(run.json.value("continuation", Json::object()), file, &options);
+  if (const std::string bad = options.check(); !bad.empty()) fail(file, "'continuation': " + bad);
+  for (const auto& [key, bound] : options.continuation.bounds)
+    if (key != "r" && key != "v" && key != "omega" && key != options.parameter)
+      fail(file, "'continuation.bounds." + key + "': bounds are on r, v, omega or " + options.parameter);
+  TwoFoldContinuation c;
+  try {
+    c = continue_two_fold(run.wheel, run.guess, options);
+  } catch (const std::invalid_argument& e) {
+    err << "saltus filippov continue: " << file.string() << ": " << e.what() << '\n';
+    return 1;
+  }
+  if (!c.ok) {
+    err << "saltus filippov continue: " << file.string() << ": " << c.message << '\n';
+    return 2;
+  }
+  const std::filesystem::path dir = output_folder(run, out_dir);
+  std::filesystem::create_directories(dir);
+  write_file_atomically(dir / "twofold_branch.csv", [&](std::ostream& o) { c.branch.write_csv(o); });
+  Json j;
+  j["name"] = run.name;
+  j["parameter"] = c.parameter;
+  j["points"] = c.branch.points.size();
+  j["message"] = c.message;
+  Json boundaries = Json::array();
+  for (const auto& b : c.boundaries)
+    boundaries.push_back({{"test", b.name},
+                          {c.parameter, b.parameter},
+                          {"x", {{"r", b.x[0]}, {"v", b.x[1]}, {"omega", b.x[2]}}},
+                          {"status", to_string(b.status)},
+                          {"precision", b.precision},
+                          {"before", b.before},
+                          {"after", b.after}});
+  j["boundaries"] = boundaries;
+  write_file_atomically(dir / "twofold_branch.json", [&](std::ostream& o) { o << j.dump(2) << '\n'; });
+  // omega* along the curve against the parameter, boundaries labelled.
+  Figure f{run.name + ": two-fold continued in " + c.parameter, c.parameter, "omega*", {}, {}};
+  Figure::Series s{"two-fold", {}, "lines", ""};
+  for (const auto& p : c.branch.points) s.points.emplace_back(p.y[3], p.y[2]);
+  f.series.push_back(std::move(s));
+  for (const auto& b : c.boundaries) f.labels.push_back({b.parameter, b.x[2], b.name});
+  f.labels_title = "case boundaries";
+  std::string warning;
+  draw(f, dir, "twofold_branch", &warning);
+  if (!warning.empty()) err << "saltus filippov continue: warning: " << warning << '\n';
+  if (json_out) {
+    out << j.dump(2) << '\n';
+  } else {
+    out << run.name << ": " << c.message << '\n';
+    for (const auto& b : c.boundaries)
+      out << "  " << std::setw(7) << b.name << "  " << c.parameter << " = " << std::setprecision(10) << b.parameter
+          << "  at r = " << b.x[0] << ", v = " << b.x[1] << ", omega = " << b.x[2] << "  (" << b.before << " -> "
+          << b.after << ", " << to_string(b.status) << ")\n";
+    out << "wrote " << dir.string() << '\n';
   }
   return 0;
 }

@@ -1,15 +1,55 @@
 #pragma once
-// `saltus filippov twofold RUNFILE [--json]`: a two-fold singularity of a
-// Filippov system located by Newton from the run file's guess and classified
-// (Szalai & Jeffrey, Sec. IV): x*, K (22), J1, J2, the eigen-problem (30),
-// the case. Run files: examples/wheel_turntable.json; keys in kFilippovRunFileHelp.
+// The `saltus filippov` subcommands (Szalai & Jeffrey, Secs. III-V):
+//   twofold RUNFILE [--json]                     a two-fold located by Newton from the run file's
+//                                                guess and classified: x*, K (22), J1, J2, (30), the case
+//   map RUNFILE [--out DIR] [--threads N]        Fig. 4: the conditions of case 1 over a grid of the
+//                                                designed (r*, omega*), CSV and a figure with panels
+//   futures RUNFILE [--out DIR] [--samples N]    Fig. 5: sliding orbits into the case-1 two-fold and
+//                                                sampled futures out of it, CSV and a figure
+//   continue RUNFILE [--out DIR]                 the two-fold continued in one constant, with the case
+//                                                boundaries located
+// Run files: examples/wheel_turntable.json; keys in kFilippovRunFileHelp.
 
 #include <filesystem>
 #include <ostream>
+#include <string>
+
+#include "continuation/system.h"
+#include "drivers/json_input.h"
+#include "models/wheel_turntable.h"
 
 namespace saltus::drivers {
 
+struct FilippovRun {
+  std::filesystem::path path;
+  std::string name;  // default: the file's stem
+  Json json;         // the whole file (the "map", "futures", "continuation" sections are read by their commands)
+  models::WheelTurntable wheel;
+  bool has_guess = false;
+  Vector guess;      // {r, v, omega}
+};
+
+// Reads and checks the common keys; throws RunFileError naming the file and key.
+FilippovRun read_filippov_run(const std::filesystem::path& file);
+
 int filippov_twofold_command(const std::filesystem::path& file, bool json, std::ostream& out, std::ostream& err);
+// threads: 0 = the run file's (default all cores).
+int filippov_map_command(const std::filesystem::path& file, const std::filesystem::path& out_dir, int threads,
+                         bool json, std::ostream& out, std::ostream& err);
+// samples: 0 = the run file's (default 16).
+int filippov_futures_command(const std::filesystem::path& file, const std::filesystem::path& out_dir, int samples,
+                             bool json, std::ostream& out, std::ostream& err);
+int filippov_continue_command(const std::filesystem::path& file, const std::filesystem::path& out_dir, bool json,
+                              std::ostream& out, std::ostream& err);
+
+// Writes <stem>.gp into dir and runs gnuplot there; the script writes
+// <stem>.png (to a temporary name, renamed on success). Returns false and
+// sets *warning if gnuplot failed (the data files stay).
+bool render_gnuplot(const std::filesystem::path& dir, const std::string& stem, const std::string& script,
+                    std::string* warning);
+
+// The output folder: out_dir, else out/<name>.
+std::filesystem::path output_folder(const FilippovRun& run, const std::filesystem::path& out_dir);
 
 extern const char* const kFilippovRunFileHelp;
 

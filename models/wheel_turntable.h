@@ -117,6 +117,58 @@ enum class TyreModel {
   kSticking,         // Fh = 1, Mh = sign(g) kappa everywhere (the surface values)
 };
 
+// The equations (1)-(5) with every constant of one scalar type P: double for
+// the model below, ceres::Jet (or another AD scalar) where derivatives in a
+// parameter are needed (the continuation of a two-fold in a parameter,
+// testfunctions/two_fold_continuation.h). T is the scalar of the state; P
+// converts to it (T(p)). WheelTurntable is the user-facing struct; it
+// delegates (4), (5) and (1)-(3) to this one copy of the formulas.
+template <class P>
+struct WheelTurntableEquations {
+  P d, m, c1, c2, beta, r0, omega0, gamma, kappa, k2;
+  bool rescaled_time = true;
+
+  // h, (4).
+  template <class T>
+  T switching(const T* x) const {
+    using std::cos;
+    using std::sin;
+    const T s = T(sin(gamma)), c = T(cos(gamma));
+    const T w = x[2] - T(omega0);
+    return -(x[1] - T(d) * w) * s - x[0] * w * c;
+  }
+  // g, (5).
+  template <class T>
+  T rolling(const T* x) const {
+    using std::cos;
+    using std::sin;
+    const T s = T(sin(gamma)), c = T(cos(gamma));
+    const T w = x[2] - T(omega0);
+    return -(x[1] - T(d) * w) * c + x[0] * w * s;
+  }
+  // (1)-(3) with friction force F and moment M given.
+  template <class T>
+  void field(const T* x, const T& F, const T& M, T* f) const {
+    using std::cos;
+    using std::sin;
+    const T s = T(sin(gamma)), c = T(cos(gamma)), b2 = T(beta * beta);
+    const T D(d), mass(m), damp2(c2), spring(k2), rest(r0);
+    const T& r = x[0];
+    const T& v = x[1];
+    const T& omega = x[2];
+    const T p1 = spring * (rest - r) - damp2 * v + mass * r * omega * omega;
+    const T p2 = D * r * c + (b2 + r * r) * s;
+    const T damping = (T(c1) + 2.0 * mass * r * v) * omega;
+    f[0] = mass * (b2 + r * r) * v;
+    f[1] = (b2 + D * D + r * r) * p1 - D * damping + F * p2 + D * M;
+    f[2] = D * p1 - damping + F * r * c + M;
+    if (!rescaled_time) {
+      const T scale = mass * (b2 + r * r);
+      for (int i = 0; i < 3; ++i) f[i] = f[i] / scale;
+    }
+  }
+};
+
 struct WheelTurntable {
   // Sec. V's constants.
   double d = 1.0;               // distance of the slit from the axis
@@ -144,19 +196,22 @@ struct WheelTurntable {
   int state_size() const { return 3; }
   std::vector<std::string> state_names() const { return {"r", "v", "omega"}; }
 
+  // The constants as WheelTurntableEquations<P> (P = double here; a
+  // continuation in a parameter uses P = ceres::Jet).
+  template <class P = double>
+  WheelTurntableEquations<P> equations() const {
+    return {P(d), P(m), P(c1), P(c2), P(beta), P(r0), P(omega0), P(gamma), P(kappa), P(k2), rescaled_time};
+  }
+
   // h, (4): the lateral slip velocity (the switching function).
   template <class T>
   T switching(const T* x) const {
-    const double s = std::sin(gamma), c = std::cos(gamma);
-    const T w = x[2] - omega0;
-    return -(x[1] - d * w) * s - x[0] * w * c;
+    return equations().switching(x);
   }
   // g, (5): the rolling-direction velocity.
   template <class T>
   T rolling(const T* x) const {
-    const double s = std::sin(gamma), c = std::cos(gamma);
-    const T w = x[2] - omega0;
-    return -(x[1] - d * w) * c + x[0] * w * s;
+    return equations().rolling(x);
   }
 
   // Fh and Mh: F = lambda Fh, M = lambda Mh. Where h = g = 0 (the wheel does
@@ -194,24 +249,9 @@ struct WheelTurntable {
   // f(x, lambda): (1)-(3) with F = lambda Fh, M = lambda Mh.
   template <class T>
   void field(const T* x, const T& lambda, T* f) const {
-    const double s = std::sin(gamma), c = std::cos(gamma), b2 = beta * beta;
-    const T& r = x[0];
-    const T& v = x[1];
-    const T& omega = x[2];
     T force, moment;
     tyre_factors(x, &force, &moment);
-    const T F = lambda * force;
-    const T M = lambda * moment;
-    const T p1 = k2 * (r0 - r) - c2 * v + m * r * omega * omega;
-    const T p2 = d * r * c + (b2 + r * r) * s;
-    const T damping = (c1 + 2.0 * m * r * v) * omega;
-    f[0] = m * (b2 + r * r) * v;
-    f[1] = (b2 + d * d + r * r) * p1 - d * damping + F * p2 + d * M;
-    f[2] = d * p1 - damping + F * r * c + M;
-    if (!rescaled_time) {
-      const T scale = m * (b2 + r * r);
-      for (int i = 0; i < 3; ++i) f[i] = f[i] / scale;
-    }
+    equations().field(x, lambda * force, lambda * moment, f);
   }
 
   // The Newton-Euler equations (31)-(33) with the corrected friction terms,

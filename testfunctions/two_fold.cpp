@@ -384,4 +384,8 @@ TwoFoldResult newton(const Evaluate& evaluate, const Vector& guess, const TwoFol
 
 }  // namespace two_fold_detail
 
+std::string short_case(const TwoFoldInvariants& c) {
+  return c.type == TwoFoldType::kInvisibleInvisible ? case_name(c.twofold_case) : type_name(c.type);
+}
+
 }  // namespace saltus

@@ -156,6 +156,10 @@ struct TwoFoldInvariants {
   std::string message;            // one line: type, case and why
 };
 
+// The classification in a few words: case_name for an invisible two-fold
+// (27), else type_name (the cases are defined for (27) only).
+std::string short_case(const TwoFoldInvariants& c);
+
 // The classification from the K's (zero tests relative, see TwoFoldOptions).
 TwoFoldInvariants two_fold_invariants(const TwoFoldConstants& K, double zero_tolerance = 1e-9);
 

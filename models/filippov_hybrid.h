@@ -1,0 +1,318 @@
+#pragma once
+// A Filippov system (models/filippov.h) as a hybrid system
+// (continuation/flow/hybrid_system.h): the second builder of the one hybrid
+// structure, next to the mechanical one (continuation/flow/mechanical.h). It
+// follows the event-driven method of Piiroinen & Kuznetsov (ACM TOMS 34(3),
+// 2008): one-sided fields off the switching surface Sigma = {h = 0}, Utkin's
+// equivalent control on it, and exits where the sliding flow reaches the
+// boundary of the sliding region.
+//
+// Modes (FilippovMode):
+//   F+        (h > 0)  x' = F+ = f(x, +mu);  guard h falling through 0
+//   F-        (h < 0)  x' = F- = f(x, -mu);  guard h rising through 0
+//   sliding   (h = 0)  x' = F_s, the sliding field (16), lambda = lambda_eq;
+//             guards H(x, +b) = h_x.f(x, +b) rising through 0   -> F+
+//                    H(x, -b) = h_x.f(x, -b) falling through 0  -> F-
+//   escaping  (h = 0)  x' = F_s in the escaping region (18) (only as a start mode);
+//             guards H(x, +mu) falling through 0 -> F-,  H(x, -mu) rising through 0 -> F+
+//   two-fold  x' = 0, no guards: the run has reached a two-fold (19) and stays there.
+// where b = FlowOptions::stick_bound >= mu (default mu). Every reset is the
+// identity: the state is continuous, only the field changes.
+//
+// Sliding and escaping have a third guard, the sine of the angle between
+// f_lambda and Sigma, s = h_x.f_lambda / (|h_x| |f_lambda|), reaching
+// -+FlowOptions::two_fold_tolerance -> two-fold. At a two-fold h_x.f(x,0) and
+// h_x.f_lambda vanish together, lambda_eq is 0/0 and F_s loses its accuracy
+// (an adaptive integrator stalls there), and the future is not unique
+// (Szalai & Jeffrey Sec. IV: a case-1 point is reached by sliding orbits in
+// finite time and left through the escaping region in a one-parameter family
+// of ways). The simulation therefore stops the orbit there, marked in the
+// mode column; sampling the possible futures is the caller's choice.
+//
+// Why these guards. With lie0 = h_x.f(x,0), lie_l = h_x.f_lambda and
+// lambda_eq = -lie0 / lie_l (15), H(x, lambda) = lie_l (lambda - lambda_eq).
+// The sliding region (17) is lie_l < 0 and |lambda_eq| < mu; there
+// H(x, +b) = lie_l (b - lambda_eq) < 0 and H(x, -b) = -lie_l (b + lambda_eq) > 0,
+// and the first of them to reach 0 is where lambda_eq reaches +b or -b: the
+// force needed to stay on Sigma is no longer available. For b = mu these are
+// H+ = 0 and H- = 0, the boundaries (folds) of the sliding region. In the
+// escaping region (18) lie_l > 0, and the signs turn round: H(x, +mu) > 0 falls
+// to 0 where lambda_eq reaches +mu, beyond which both H+- < 0 and the orbit
+// goes down into F- (and symmetrically up into F+).
+//
+// Which mode after h = 0 is hit from F+ or F- (next_mode), at the hit point:
+//   lie_l < 0 and |lambda_eq| < b   -> sliding (the force can hold the orbit on Sigma)
+//   otherwise                       -> the other side (crossing)
+// For b = mu the first line is exactly the sliding region (17): H+ < 0 < H-.
+// An orbit of F- arrives with H- = h_x.F- >= 0 and one of F+ with H+ <= 0, so
+// in the escaping region (H- < 0 < H+) no orbit arrives from either side:
+// escaping points are reached only by leaving them (Filippov's convention; the
+// solutions through them are not unique, see Szalai & Jeffrey Sec. IV). Hence
+// the escaping mode is never entered by the simulation; it exists so that a
+// run may start on Sigma in the escaping region and follow the sliding flow
+// there until the orbit is sent off, by the user (the non-deterministic
+// futures) or at the region's boundary.
+//
+// Static friction (b > mu). A mechanical stick phase holds while the friction
+// needed, |lambda_eq|, stays within the static bound b, and slip resumes with
+// the kinetic bound mu (models/stick_slip.h). That is the same structure with
+// the entry test and the exit guards on b and the one-sided fields on mu. At
+// an exit into F+ (lambda_eq = b, lie_l < 0) the new field points off Sigma:
+// H+ = lie_l (mu - b) > 0, so the slip starts transversally.
+//
+// Saltation matrices (hybrid_system.h's formula with the identity reset,
+// S = I + (F_out - F_in) g_x^T / (g_x . F_in), g the guard of the event):
+//   crossing        S = I + (F_out - F_in) h_x^T / (h_x . F_in),
+//   entering slide  S = I + (F_s - F_in) h_x^T / (h_x . F_in); since
+//                   h_x . F_s = 0, h_x^T S = 0: S projects every perturbation
+//                   onto T Sigma (rank n - 1). A periodic orbit that slides
+//                   therefore has a zero Floquet multiplier;
+//   leaving slide   S = I + (F_out - F_s) g_x^T / (g_x . F_s), g = H(x, +-b);
+//                   for b = mu the exit point has lambda_eq = +-mu, so
+//                   F_s = f(x, lambda_eq) = F+- = F_out and S = I (the fields
+//                   agree at the exit); for b > mu, F_out - F_s = (+-mu -+ b)
+//                   f_lambda != 0 and S != I.
+// The simulator forms them from the exact guard gradients (g_x of H(x, +-b)
+// involves the second derivatives of h and the Jacobian of f, both by
+// ceres::Jet through Taylor<Jet, 1>, models/filippov.h) and exact fields, so
+// the monodromy of an orbit with sliding is right to the integration
+// tolerance. A tangential hit (h_x . F_in = 0, grazing) ends the run with
+// the simulator's kGrazing status.
+//
+// Drift. In the sliding mode h_x . F_s = 0 exactly on Sigma, so the orbit
+// stays on Sigma up to the integration error (for a linear h with a constant
+// gradient, as in the stick-slip oscillator, exactly); no projection is made.
+
+#include <array>
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "continuation/flow/hybrid_system.h"
+#include "models/filippov.h"
+
+namespace saltus::filippov {
+
+enum FilippovMode : int { kPlusMode = 0, kMinusMode = 1, kSlidingMode = 2, kEscapingMode = 3, kTwoFoldMode = 4 };
+
+struct FlowOptions {
+  // The bound on |lambda_eq| that keeps an orbit on Sigma (a static friction
+  // coefficient, in the units of lambda); NaN: the model's mu (Filippov's
+  // convention). Must be >= mu: slip with the kinetic bound mu resumes where
+  // the static one, b, is exceeded.
+  double stick_bound = std::numeric_limits<double>::quiet_NaN();
+  // Names of the modes F+, F-, sliding, escaping, two-fold (the trajectory's mode column).
+  std::array<std::string, 5> mode_names = {"F+", "F-", "sliding", "escaping", "two-fold"};
+  // |h_x.f_lambda| / (|h_x| |f_lambda|) at which a sliding or escaping orbit
+  // has reached a two-fold (dimensionless, a sine; see above).
+  double two_fold_tolerance = 1e-6;
+  // initial_mode / check_mode: |h| at or below this is on Sigma (units of h).
+  double surface_tolerance = 1e-9;
+};
+
+template <Model M>
+class FilippovFlow {
+ public:
+  // Throws std::invalid_argument naming the bad value: mu <= 0 or not
+  // finite, a stick bound below mu, empty or repeated mode names.
+  FilippovFlow(M model, FlowOptions options = {}) : model_(std::move(model)), options_(std::move(options)) {
+    const double mu = model_.mu;
+    if (!(mu > 0.0) || !std::isfinite(mu)) {
+      std::ostringstream msg;
+      msg << "filippov flow: the force bound mu = " << mu << " must be positive and finite";
+      throw std::invalid_argument(msg.str());
+    }
+    if (std::isnan(options_.stick_bound)) options_.stick_bound = mu;
+    if (!(options_.stick_bound >= mu) || !std::isfinite(options_.stick_bound)) {
+      std::ostringstream msg;
+      msg << "filippov flow: the stick bound b = " << options_.stick_bound << " must be finite and >= mu = " << mu
+          << " (the static bound cannot be below the kinetic one)";
+      throw std::invalid_argument(msg.str());
+    }
+    for (int i = 0; i < 5; ++i) {
+      if (options_.mode_names[i].empty()) throw std::invalid_argument("filippov flow: mode name " + std::to_string(i) + " is empty");
+      for (int j = 0; j < i; ++j)
+        if (options_.mode_names[i] == options_.mode_names[j])
+          throw std::invalid_argument("filippov flow: the mode name '" + options_.mode_names[i] + "' is repeated");
+    }
+    if (!(options_.two_fold_tolerance > 0.0 && options_.two_fold_tolerance < 1.0)) {
+      std::ostringstream msg;
+      msg << "filippov flow: two_fold_tolerance = " << options_.two_fold_tolerance << " must be in (0, 1) (a sine)";
+      throw std::invalid_argument(msg.str());
+    }
+    if (!(options_.surface_tolerance >= 0.0)) {
+      std::ostringstream msg;
+      msg << "filippov flow: surface_tolerance = " << options_.surface_tolerance << " must be >= 0";
+      throw std::invalid_argument(msg.str());
+    }
+  }
+
+  const M& model() const { return model_; }
+  const FlowOptions& options() const { return options_; }
+  double stick_bound() const { return options_.stick_bound; }
+
+  // ---- the AutoDiffHybrid functor interface ----------------------------------
+
+  int dimension() const { return model_.state_size(); }
+  std::vector<std::string> state_names() const {
+    if constexpr (requires { model_.state_names(); }) return model_.state_names();
+    std::vector<std::string> names;
+    for (int i = 0; i < dimension(); ++i) names.push_back("x" + std::to_string(i));
+    return names;
+  }
+  std::string mode_name(int mode) const {
+    require_mode(mode);
+    return options_.mode_names[mode];
+  }
+  // The mode with this name, or -1.
+  int mode_index(const std::string& name) const {
+    for (int i = 0; i < 5; ++i)
+      if (options_.mode_names[i] == name) return i;
+    return -1;
+  }
+  int guard_count(int mode) const {
+    require_mode(mode);
+    return mode == kPlusMode || mode == kMinusMode ? 1 : mode == kTwoFoldMode ? 0 : 3;
+  }
+  std::string guard_name(int mode, int k) const {
+    const auto& name = options_.mode_names;
+    if (k == 2) return "reach a two-fold (h_x . f_lambda = 0) from " + name[mode];
+    switch (mode) {
+      case kPlusMode: return "h = 0 from above";
+      case kMinusMode: return "h = 0 from below";
+      case kSlidingMode:
+        return k == 0 ? "leave " + name[2] + " (lambda_eq = +b) into " + name[0]
+                      : "leave " + name[2] + " (lambda_eq = -b) into " + name[1];
+      default:
+        return k == 0 ? "leave " + name[3] + " (lambda_eq = +mu) into " + name[1]
+                      : "leave " + name[3] + " (lambda_eq = -mu) into " + name[0];
+    }
+  }
+  flow::Crossing crossing(int mode, int k) const {
+    switch (mode) {
+      case kPlusMode: return flow::Crossing::kFalling;
+      case kMinusMode: return flow::Crossing::kRising;
+      case kSlidingMode: return k == 1 ? flow::Crossing::kFalling : flow::Crossing::kRising;
+      default: return k == 0 ? flow::Crossing::kFalling : k == 1 ? flow::Crossing::kRising : flow::Crossing::kFalling;
+    }
+  }
+
+  template <class T>
+  void field(int mode, const T& /*t*/, const T* x, T* f) const {
+    switch (mode) {
+      case kPlusMode: model_.field(x, T(model_.mu), f); return;
+      case kMinusMode: model_.field(x, T(-model_.mu), f); return;
+      case kTwoFoldMode:
+        for (int i = 0; i < dimension(); ++i) f[i] = T(0.0);
+        return;
+      default: sliding_field(model_, x, f); return;  // (16)
+    }
+  }
+
+  template <class T>
+  T guard(int mode, int k, const T& /*t*/, const T* x) const {
+    if (mode == kPlusMode || mode == kMinusMode) return model_.switching(x);
+    if (k == 2) {
+      // s -+ tolerance: negative in the sliding region (h_x.f_lambda < 0), rising to 0 near a two-fold.
+      const int n = dimension();
+      std::vector<T> f0(n), f_lambda(n), h_x(n);
+      split_field(model_, x, f0.data(), f_lambda.data());
+      switching_gradient(model_, x, h_x.data());
+      T dot = T(0.0), hh = T(0.0), ff = T(0.0);
+      for (int i = 0; i < n; ++i) {
+        dot += h_x[i] * f_lambda[i];
+        hh += h_x[i] * h_x[i];
+        ff += f_lambda[i] * f_lambda[i];
+      }
+      using std::sqrt;
+      const T sine = dot / sqrt(hh * ff);
+      return mode == kSlidingMode ? sine + options_.two_fold_tolerance : sine - options_.two_fold_tolerance;
+    }
+    const double bound = mode == kSlidingMode ? options_.stick_bound : model_.mu;
+    return lie_derivative(model_, x, T(k == 0 ? bound : -bound));
+  }
+
+  int next_mode(int mode, int k, double /*t*/, const double* x) const {
+    switch (mode) {
+      case kPlusMode:
+      case kMinusMode: return holds_on_surface(x) ? kSlidingMode : 1 - mode;
+      case kSlidingMode: return k == 0 ? kPlusMode : k == 1 ? kMinusMode : kTwoFoldMode;
+      case kEscapingMode: return k == 0 ? kMinusMode : k == 1 ? kPlusMode : kTwoFoldMode;
+      default: return mode;
+    }
+  }
+
+  template <class T>
+  void reset(int, int, int, const T&, const T* x, T* x_plus) const {
+    for (int i = 0; i < dimension(); ++i) x_plus[i] = x[i];
+  }
+
+  // ---- for callers -------------------------------------------------------------
+
+  // At a point of Sigma: does the force hold an orbit there (lie_l < 0 and
+  // |lambda_eq| < b)? The entry test of next_mode.
+  bool holds_on_surface(const double* x) const {
+    double lie0, lie_lambda;
+    split_lie_derivatives(model_, x, &lie0, &lie_lambda);
+    return lie_lambda < 0.0 && std::abs(lie0) < options_.stick_bound * -lie_lambda;
+  }
+
+  // The mode a run starting at x should have: by the sign of h off Sigma; on
+  // Sigma (|h| <= surface_tolerance) sliding where the force holds, escaping
+  // in the escaping region (18), else the side the orbit moves into.
+  int initial_mode(const Vector& x) const {
+    detail::check_point(x, dimension(), "initial_mode");
+    const double h = model_.switching(x.data());
+    if (h > options_.surface_tolerance) return kPlusMode;
+    if (h < -options_.surface_tolerance) return kMinusMode;
+    if (holds_on_surface(x.data())) return kSlidingMode;
+    const double plus = lie_derivative(model_, x.data(), model_.mu);
+    const double minus = lie_derivative(model_, x.data(), -model_.mu);
+    if (minus < 0.0 && plus > 0.0) return kEscapingMode;
+    return plus > 0.0 ? kPlusMode : kMinusMode;
+  }
+
+  // Throws std::invalid_argument naming the values when `mode` cannot start
+  // at x: F+ needs h >= -tol, F- h <= tol, sliding and escaping |h| <= tol
+  // and x in their region.
+  void check_mode(int mode, const Vector& x) const {
+    detail::check_point(x, dimension(), "check_mode");
+    require_mode(mode);
+    const double h = model_.switching(x.data()), tol = options_.surface_tolerance;
+    std::ostringstream msg;
+    msg << "filippov flow: the state x = " << detail::format_point(x) << " (h = " << h << ") cannot start in mode '"
+        << mode_name(mode) << "': ";
+    if (mode == kPlusMode && h < -tol) msg << "it needs h >= 0";
+    else if (mode == kMinusMode && h > tol) msg << "it needs h <= 0";
+    else if (mode >= kSlidingMode && std::abs(h) > tol) msg << "it needs |h| <= " << tol << " (on the switching surface)";
+    else if (mode == kSlidingMode && !holds_on_surface(x.data()))
+      msg << "the force cannot hold the orbit on the surface there (|lambda_eq| >= b = " << options_.stick_bound
+          << " or h_x . f_lambda >= 0)";
+    else if (mode == kEscapingMode && initial_mode(x) != kEscapingMode) msg << "x is not in the escaping region (18)";
+    else return;
+    msg << "; start in mode '" << mode_name(initial_mode(x)) << "'";
+    throw std::invalid_argument(msg.str());
+  }
+
+ private:
+  void require_mode(int mode) const {
+    if (mode < 0 || mode > 4)
+      throw std::invalid_argument("filippov flow: mode " + std::to_string(mode) +
+                                  " does not exist (0: F+, 1: F-, 2: sliding, 3: escaping, 4: two-fold)");
+  }
+
+  M model_;
+  FlowOptions options_;
+};
+
+// The hybrid system of a Filippov model, with its exact Jacobians.
+template <Model M>
+std::shared_ptr<flow::AutoDiffHybrid<FilippovFlow<M>>> make_filippov_flow(M model, FlowOptions options = {}) {
+  return flow::make_hybrid(FilippovFlow<M>(std::move(model), std::move(options)));
+}
+
+}  // namespace saltus::filippov

@@ -1,0 +1,184 @@
+#pragma once
+// Non-determinism at a case-1 two-fold (Szalai & Jeffrey, Phys. Rev. E 90,
+// 022914 (2014), Secs. IV-V, Figs. 3 and 5; ../shared/papers/002_ddae6c3745ce7225.txt).
+//
+// Arrival. In case 1 both eigenvalues of (30) are negative: the sliding flow
+// (16) carries every orbit of the sliding sector near x* into x*, along the
+// weak eigenvector, in finite time (the field is homogeneous of degree 0 in
+// x - x*: its speed does not vanish at x*). approach_two_fold() integrates
+// (16) from points of the sliding sector and stops where |x - x*| reaches
+// arrival_distance; the time taken is finite and the remaining distance, at
+// the speed there, takes a finite time too (reported as remaining_time).
+//
+// Futures. From x* the sliding flow continues into the escaping region
+// (18): there Sigma repels (F+ points into h > 0, F- into h < 0), so an orbit
+// of the sliding flow may lift off into either side at any moment, and every
+// such choice is a solution of the Filippov system. sample_futures() samples
+// this family: starts x* + rho (xi v+ + eta v-) in the escaping sector
+// (the sector opposite the sliding one, Sec. IV; v+- from the
+// classification; the angle atan(eta / xi) sampled across it), sliding
+// along (16) for a sampled fraction of the time the orbit stays in the
+// escaping region, then leaving Sigma into F+ or F- (alternately), and simulated for simulate_time
+// by an event-driven Filippov simulation (Piiroinen & Kuznetsov 2008, as the
+// paper): the one-sided field until h = 0 (located on the dense output),
+// then crossing (H+ H- > 0), sliding (17) along (16) until H+ or H- = 0
+// (exit into the side whose field turned away), or stop (escaping region,
+// tangency, or a return to within arrival_distance of x*).
+//
+// Integration: Boost.Odeint runge_kutta_dopri5 with dense output; events
+// bracketed between steps and bisected on the dense output.
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "continuation/system.h"
+#include "models/filippov.h"
+#include "testfunctions/two_fold.h"
+
+namespace saltus {
+
+struct FuturesOptions {
+  double approach_radius = 2e-3;   // distance of the sliding starts from x* (state units)
+  int approach_samples = 5;        // starts across the sliding sector (>= 1)
+  double arrival_distance = 1e-6;  // |x - x*| that counts as arrived
+  double approach_time = 50.0;     // give up an approach after this time
+  double escape_radius = 2e-3;     // distance of the escaping starts from x*
+  int samples = 16;                // futures (>= 1)
+  double max_liftoff_time = 2.0;   // lift-off within this time (and before the escaping region ends)
+  double lift_offset = 1e-12;      // the first point off Sigma: x + side offset h_x / |h_x|
+  double simulate_time = 30.0;     // each future is simulated this long after lift-off
+  int max_segments = 400;          // of one future (a chattering orbit stops here)
+  double abs_tolerance = 1e-11, rel_tolerance = 1e-10;  // dopri5
+  double max_step = 0.05;                               // dopri5 step bound (time units)
+  double event_tolerance = 1e-13;                       // bisection width of an event (time units)
+  double barrier_tolerance = 1e-8;                      // see sample_futures' barrier
+  int event_samples = 8;       // event values per step (the dense output between the step's ends)
+  filippov::Options filippov;  // tolerances of the region classification
+
+  // Empty when valid, else a message naming the first bad field and value.
+  std::string check() const;
+};
+
+enum class SegmentKind { kSliding, kEscaping, kSlipPlus, kSlipMinus };
+std::string segment_name(SegmentKind k);  // "sliding", "escaping", "slip+", "slip-"
+
+struct FlowSegment {
+  SegmentKind kind = SegmentKind::kSliding;
+  std::vector<double> t;
+  std::vector<Vector> x;
+  std::string end;  // why it ended
+};
+
+struct Approach {
+  Vector start;
+  std::string start_region;  // region_name at the start (must be "sliding")
+  bool arrived = false;
+  double arrival_time = 0.0;  // time to reach arrival_distance of x*
+  double final_distance = 0.0;
+  double remaining_time = 0.0;  // final_distance / |F_s| there: the rest is finite too
+  FlowSegment path;
+  std::string message;
+};
+
+struct Future {
+  Vector start;                   // on Sigma, in the escaping sector
+  std::string start_region;       // region_name at the start ("escaping" expected)
+  double escaping_time = 0.0;     // how long the escaping sliding orbit stays escaping (<= max_liftoff_time)
+  double liftoff_fraction = 0.0;  // sampled in (0, 1)
+  double liftoff_time = 0.0;      // liftoff_fraction * escaping_time
+  int side = +1;                  // sampled side (+1: into h > 0)
+  std::vector<FlowSegment> segments;  // escaping sliding, then slip / crossing / sliding ...
+  int left_side = 0;                  // the side it actually left Sigma to (+1, -1), 0 if it did not
+  double max_abs_h = 0.0;             // over the first slip segment: how far it got from Sigma
+  double end_time = 0.0;
+  std::string end;  // why it ended
+};
+
+struct FuturesResult {
+  bool ok = false;
+  std::string message;
+  TwoFoldClassification two_fold;
+  std::vector<Approach> approaches;
+  std::vector<Future> futures;
+};
+
+namespace futures_detail {
+
+using Field = std::function<void(const Vector& x, Vector* dx)>;
+using Events = std::function<void(const Vector& x, Vector* values)>;
+
+struct Integration {
+  std::vector<double> t;
+  std::vector<Vector> x;
+  int event = -1;  // the event index that fired, -1: t_end reached
+  bool failed = false;
+  std::string message;
+};
+// x' = field(x) from (t0, x0) to t_end, stopping at the first sign change of
+// one of the n_events event values (not counting ones that start at zero).
+Integration integrate(const Field& field, const Events& events, int n_events, const Vector& x0, double t0,
+                      double t_end, const FuturesOptions& options);
+
+// The model-independent part: fields and classification as callables.
+struct FilippovCallbacks {
+  Field plus, minus, sliding;
+  std::function<double(const Vector&)> h;
+  std::function<Vector(const Vector&)> gradient;
+  std::function<void(const Vector&, double*, double*)> lies;  // H+, H-
+  std::function<Vector(const Vector&)> project;               // onto Sigma
+  std::function<std::string(const Vector&)> region;           // region_name
+  std::function<double(const Vector&)> barrier;               // may be empty; see sample_futures
+};
+FuturesResult sample(const FilippovCallbacks& cb, const TwoFoldClassification& two_fold,
+                     const FuturesOptions& options);
+
+}  // namespace futures_detail
+
+// Classifies x_star (which must be a two-fold of case 1, else ok = false with
+// the reason), then the approaches and the futures. `barrier`, when given, is
+// a second function whose zero set on Sigma the model does not resolve (the
+// wheel's g, (5): where h = g = 0 the wheel does not move over the disc and
+// the tyre moment sign(g) kappa lambda is undefined); a future that reaches
+// Sigma at its zero (|barrier| <= barrier_tolerance) stops there, saying so.
+// Throws std::invalid_argument on bad options.
+template <filippov::Model M>
+FuturesResult sample_futures(const M& model, const Vector& x_star, const FuturesOptions& options = {},
+                             const TwoFoldOptions& two_fold_options = {},
+                             std::function<double(const Vector&)> barrier = {}) {
+  if (const std::string bad = options.check(); !bad.empty())
+    throw std::invalid_argument("sample_futures: " + bad);
+  const TwoFoldClassification c = classify_two_fold(model, x_star, two_fold_options);
+  futures_detail::FilippovCallbacks cb;
+  const double mu = model.mu;
+  cb.plus = [&model, mu](const Vector& x, Vector* dx) {
+    dx->resize(x.size());
+    model.field(x.data(), mu, dx->data());
+  };
+  cb.minus = [&model, mu](const Vector& x, Vector* dx) {
+    dx->resize(x.size());
+    model.field(x.data(), -mu, dx->data());
+  };
+  cb.sliding = [&model](const Vector& x, Vector* dx) {
+    dx->resize(x.size());
+    filippov::sliding_field(model, x.data(), dx->data());
+  };
+  cb.h = [&model](const Vector& x) { return model.switching(x.data()); };
+  cb.gradient = [&model](const Vector& x) { return filippov::gradient(model, x); };
+  cb.lies = [&model, mu](const Vector& x, double* plus, double* minus) {
+    *plus = filippov::lie_derivative(model, x.data(), mu);
+    *minus = filippov::lie_derivative(model, x.data(), -mu);
+  };
+  cb.project = [&model, &options](const Vector& x) {
+    return filippov::project_onto_surface(model, x, 1e-14, options.filippov);
+  };
+  cb.region = [&model, &options](const Vector& x) {
+    filippov::Options o = options.filippov;
+    o.surface_tolerance = 1e-9;
+    return filippov::region_name(filippov::classify(model, x, o).region);
+  };
+  cb.barrier = std::move(barrier);
+  return futures_detail::sample(cb, c, options);
+}
+
+}  // namespace saltus

@@ -8,6 +8,7 @@
 
 #include "drivers/continue_command.h"
 #include "drivers/extremal_commands.h"
+#include "drivers/extremal_continue.h"
 #include "drivers/filippov_commands.h"
 #include "drivers/hybrid_commands.h"
 
@@ -131,6 +132,19 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   solutions->add_option("--pose", pose, "the pose X Y PHI")->required()->expected(3);
   solutions->add_option("--box", box, "half-width H of the box |s_i - s_i*| <= H (default: the run file's)");
   solutions->add_flag("--json", hybrid_json, "print the result as JSON");
+  std::string extremal_out;
+  auto* econtinue = extremal->add_subcommand(
+      "continue", "Folds, cusps, swallowtails located by continuation in the pose, then classified");
+  econtinue->add_option("RUNFILE", extremal_file, "JSON run file with 'continue'")->required()->check(CLI::ExistingFile);
+  econtinue->add_option("--out", extremal_out, "output folder (default out/<name>)");
+  econtinue->add_flag("--json", hybrid_json, "print the summary JSON to stdout");
+  econtinue->footer(kExtremalContinueHelp);
+  auto* etrack = extremal->add_subcommand(
+      "track", "Every extremal point along a motion x(t), y(t), phi(t); events classified");
+  etrack->add_option("RUNFILE", extremal_file, "JSON run file with 'track'")->required()->check(CLI::ExistingFile);
+  etrack->add_option("--out", extremal_out, "output folder (default out/<name>)");
+  etrack->add_flag("--json", hybrid_json, "print the summary JSON to stdout");
+  etrack->footer(kExtremalContinueHelp);
 
   auto* filippov = app.add_subcommand("filippov", "Filippov systems (Szalai & Jeffrey)");
   filippov->require_subcommand(1);
@@ -139,6 +153,25 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   twofold->add_option("RUNFILE", filippov_file, "JSON run file (examples/wheel_turntable.json)")->required()->check(CLI::ExistingFile);
   twofold->add_flag("--json", hybrid_json, "print x_star, K, J1, J2, eigenvalues, case as JSON");
   twofold->footer(kFilippovRunFileHelp);
+  std::string filippov_out;
+  int filippov_threads = 0, filippov_samples = 0;
+  auto* fmap = filippov->add_subcommand("map", "Fig. 4: where a two-fold is non-deterministic (case 1) over (r*, omega*)");
+  fmap->add_option("RUNFILE", filippov_file, "JSON run file with an optional 'map'")->required()->check(CLI::ExistingFile);
+  fmap->add_option("--out", filippov_out, "output folder (default out/<name>)");
+  fmap->add_option("--threads", filippov_threads, "worker threads (default: the run file's, else all cores)");
+  fmap->add_flag("--json", hybrid_json, "print the summary JSON to stdout");
+  fmap->footer(kFilippovRunFileHelp);
+  auto* futures = filippov->add_subcommand("futures", "Fig. 5: orbits into a case-1 two-fold and sampled futures out of it");
+  futures->add_option("RUNFILE", filippov_file, "JSON run file with 'guess'")->required()->check(CLI::ExistingFile);
+  futures->add_option("--out", filippov_out, "output folder (default out/<name>)");
+  futures->add_option("--samples", filippov_samples, "number of futures (default: the run file's, else 16)");
+  futures->add_flag("--json", hybrid_json, "print the summary JSON to stdout");
+  futures->footer(kFilippovRunFileHelp);
+  auto* fcont = filippov->add_subcommand("continue", "Continue a two-fold in one constant; locate the case boundaries");
+  fcont->add_option("RUNFILE", filippov_file, "JSON run file with 'guess' and optional 'continuation'")->required()->check(CLI::ExistingFile);
+  fcont->add_option("--out", filippov_out, "output folder (default out/<name>)");
+  fcont->add_flag("--json", hybrid_json, "print the summary JSON to stdout");
+  fcont->footer(kFilippovRunFileHelp);
 
   std::vector<std::string> reversed(args.rbegin(), args.rend());
   try {
@@ -155,7 +188,17 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
       return simulate_command(run, dir, hybrid_json, out, err);
     }
     if (*twofold) return filippov_twofold_command(filippov_file, hybrid_json, out, err);
+    if (*fmap) return filippov_map_command(filippov_file, filippov_out, filippov_threads, hybrid_json, out, err);
+    if (*futures) return filippov_futures_command(filippov_file, filippov_out, filippov_samples, hybrid_json, out, err);
+    if (*fcont) return filippov_continue_command(filippov_file, filippov_out, hybrid_json, out, err);
     if (*classify) return extremal_classify_command(read_extremal_run(extremal_file), hybrid_json, out, err);
+    if (*econtinue || *etrack) {
+      const ExtremalRun run = read_extremal_run(extremal_file);
+      const std::filesystem::path dir = extremal_out.empty() ? std::filesystem::path("out") / run.name
+                                                             : std::filesystem::path(extremal_out);
+      return *econtinue ? extremal_continue_command(run, dir, hybrid_json, out, err)
+                        : extremal_track_command(run, dir, hybrid_json, out, err);
+    }
     if (*solutions)
       return extremal_solutions_command(read_extremal_run(extremal_file), pose[0], pose[1], pose[2], box, hybrid_json,
                                         out, err);

@@ -1,11 +1,17 @@
 #include "drivers/continue_command.h"
 
 #include <cmath>
+#include <complex>
+#include <iomanip>
+#include <sstream>
 
 #include "continuation/branch_switching.h"
+#include "continuation/periodic/find_orbit.h"
+#include "continuation/periodic/period_doubling.h"
 #include "continuation/pseudo_arclength.h"
 #include "drivers/output.h"
 #include "testfunctions/branch_point.h"
+#include "testfunctions/floquet.h"
 #include "testfunctions/fold.h"
 #include "testfunctions/user_value.h"
 
@@ -32,6 +38,117 @@ const SpecialPoint& nth(const Branch& branch, const std::string& type, int n, co
                      std::to_string(seen) + " " + type + " point(s)");
 }
 
+// (x, p) of a point y of a branch: the free parameters from y, the others fixed.
+Vector u_of(const Branch& branch, const Vector& y) {
+  Vector u(branch.state_size + branch.parameters.size());
+  u.head(branch.state_size) = y.head(branch.state_size);
+  Vector p = branch.parameters;
+  for (std::size_t i = 0; i < branch.free_parameters.size(); ++i)
+    p[branch.free_parameters[i]] = y[branch.state_size + static_cast<int>(i)];
+  u.tail(p.size()) = p;
+  return u;
+}
+
+// A branch that did not start, with the reason: what the CLI prints.
+Branch not_started(const ContinuationProblem& problem, const std::string& message) {
+  Branch b;
+  b.names = problem.names();
+  b.state_size = problem.state_size();
+  b.parameter_names = problem.system().parameter_names();
+  b.parameters = problem.parameters();
+  b.free_parameters = problem.free_parameters();
+  b.stop_reason = StopReason::kStartNotConverged;
+  b.message = message;
+  return b;
+}
+
+constexpr const char* kPeriodicHint =
+    " (in the run file: a better 'start' or 'periodic.period', or let 'periodic.from_simulation' find the guess)";
+
+// Periodic runs: the branch of orbits from the start (a guess, or one found
+// by simulation), then the period-doubled branches.
+std::vector<NamedBranch> run_periodic(const RunFile& run, const TestFunctions& tests, const Progress& progress,
+                                      std::string* follow_up_error) {
+  const PeriodicRun& pr = *run.periodic;
+  const auto shooting = pr.shooting;
+  const int n = shooting->state_size();
+  const int nx = shooting->options().autonomous ? n - 1 : n;
+  ContinuationProblem problem(shooting, run.parameters, run.continuation_parameters);
+  Vector y0(problem.size());
+  y0.head(n) = run.start_state;
+  y0[n] = run.parameters[problem.free_parameters()[0]];
+  std::vector<NamedBranch> branches;
+  if (pr.from_simulation) {
+    Vector z(nx + run.parameters.size());
+    z << run.start_state.head(nx), run.parameters;
+    const auto& opt = shooting->options();
+    const periodic::OrbitGuess guess = periodic::orbit_from_simulation(*pr.flow, opt.mode, opt.t0, z, *pr.from_simulation);
+    if (!guess.ok) {
+      branches.push_back({"branch", not_started(problem, "no periodic orbit from the simulation: " + guess.message)});
+      return branches;
+    }
+    y0.head(nx) = guess.state.head(nx);
+    y0[nx] = guess.period;
+    shooting->accept(problem.u(y0));  // the phase plane through the guess
+  }
+  // The start orbit first, by damped Newton at the start parameters: a guess
+  // far from any orbit, or one whose simulation fails (a Zeno point, a
+  // grazing), ends here with its status and last residual.
+  const periodic::OrbitSearch start = periodic::find_orbit(*shooting, problem.u(y0));
+  if (!start.ok()) {
+    std::ostringstream msg;
+    msg << "no periodic orbit near the start (" << periodic::to_string(start.status) << ", last residual |F| = "
+        << start.residual_norm << "): " << start.message << kPeriodicHint;
+    branches.push_back({"branch", not_started(problem, msg.str())});
+    return branches;
+  }
+  y0.head(n) = start.u.head(n);
+  Branch first;
+  try {
+    first = continue_branch(problem, y0, with_progress(run.options, "branch", progress), tests);
+  } catch (const std::runtime_error& e) {
+    first = not_started(problem, std::string("the start point is not near a periodic orbit: ") + e.what());
+  }
+  if (first.stop_reason == StopReason::kStartNotConverged) first.message += kPeriodicHint;
+  branches.push_back({"branch", std::move(first)});
+  if (!branches.front().branch.ok()) return branches;
+
+  std::shared_ptr<periodic::ShootingSystem> system = shooting;
+  for (int level = 1; level <= pr.doublings; ++level) {
+    const NamedBranch& before = branches.back();
+    const SpecialPoint* pd = nullptr;
+    for (const auto& s : before.branch.special_points)
+      if (s.type == "PD") {
+        pd = &s;
+        break;
+      }
+    if (!pd) {
+      const std::string why = "periodic.period_doubling: branch '" + before.name + "' has no PD point to switch at (" +
+                              std::to_string(level - 1) + " of " + std::to_string(pr.doublings) + " levels done)";
+      if (!follow_up_error) throw RunFileError(why);
+      *follow_up_error = why;
+      break;
+    }
+    ContinuationProblem at_pd(system, before.branch.parameters, run.continuation_parameters);
+    const periodic::DoubledStart next = periodic::period_doubled(system, at_pd, *pd);
+    // Either side of the doubled branch is the same orbit half a period on;
+    // a fixed sign makes runs repeatable.
+    const Vector tangent = next.tangent[0] < 0 ? Vector(-next.tangent) : next.tangent;
+    system = next.system;
+    ContinuationProblem doubled(system, before.branch.parameters, run.continuation_parameters);
+    const std::string name = "doubled" + std::to_string(level);
+    Branch b;
+    try {
+      b = continue_branch(doubled, next.y, with_progress(pr.doubling_options, name, progress), tests, &tangent);
+    } catch (const std::runtime_error& e) {
+      b = not_started(doubled, std::string("the doubled branch could not start: ") + e.what());
+    }
+    branches.push_back({name, std::move(b)});
+    if (!branches.back().branch.ok()) break;
+  }
+  return branches;
+}
+
 }  // namespace
 
 // The fold curve and the switched branch, appended to *out.
@@ -45,11 +162,17 @@ std::vector<NamedBranch> run_continuation(const RunFile& run, const Progress& pr
   TestFunctions tests;
   if (run.detect_folds) tests.push_back(std::make_shared<FoldTest>());
   if (run.detect_branch_points) tests.push_back(std::make_shared<BranchPointTest>());
+  if (run.periodic) {
+    if (run.periodic->detect_lpc) tests.push_back(std::make_shared<FoldTest>("LPC"));
+    if (run.periodic->detect_pd) tests.push_back(std::make_shared<PeriodDoublingTest>());
+    if (run.periodic->detect_ns) tests.push_back(std::make_shared<NeimarkSackerTest>());
+  }
   for (const auto& e : run.events) {
     const models::Expression expression = e.expression;
     tests.push_back(std::make_shared<UserTest>(
         e.name, [expression](const Vector& u) { return expression.evaluate(u.data()); }, e.stop));
   }
+  if (run.periodic) return run_periodic(run, tests, progress, follow_up_error);
   Vector y0(problem.size());
   y0.head(problem.state_size()) = run.start_state;
   y0[problem.state_size()] = run.parameters[problem.free_parameters()[0]];
@@ -91,6 +214,42 @@ void follow_ups(const RunFile& run, const ContinuationProblem& problem, const Te
   }
 }
 
+std::shared_ptr<const periodic::ShootingSystem> shooting_of(const RunFile& run, const NamedBranch& branch) {
+  if (!run.periodic) return nullptr;
+  const auto& base = run.periodic->shooting;
+  if (base->options().autonomous || branch.name.rfind("doubled", 0) != 0) return base;
+  periodic::ShootingOptions options = base->options();
+  options.period *= std::ldexp(1.0, std::stoi(branch.name.substr(7)));
+  return std::make_shared<periodic::ShootingSystem>(base->hybrid(), base->parameter_size(), options);
+}
+
+namespace {
+
+// The multipliers of the orbit at y; throws when its simulation fails.
+Eigen::VectorXcd multipliers_at(const periodic::ShootingSystem& shooting, const Branch& branch, const Vector& y,
+                                std::complex<double>* trivial) {
+  const Matrix M = shooting.monodromy(u_of(branch, y));
+  if (shooting.options().autonomous) return periodic::nontrivial_multipliers(M, trivial);
+  return periodic::floquet_multipliers(M);
+}
+
+void add_multipliers(const periodic::ShootingSystem& shooting, const Branch& branch, const Vector& y,
+                     nlohmann::ordered_json* s) {
+  const Vector u = u_of(branch, y);
+  (*s)["period"] = shooting.period(u);
+  try {
+    std::complex<double> trivial;
+    const Eigen::VectorXcd mu = multipliers_at(shooting, branch, y, &trivial);
+    auto& list = (*s)["multipliers"] = nlohmann::ordered_json::array();
+    for (const auto& m : mu) list.push_back({m.real(), m.imag()});
+    if (shooting.options().autonomous) (*s)["trivial_multiplier"] = {trivial.real(), trivial.imag()};
+  } catch (const std::exception& e) {
+    (*s)["multipliers_error"] = e.what();
+  }
+}
+
+}  // namespace
+
 nlohmann::ordered_json summarize(const RunFile& run, const std::vector<NamedBranch>& branches) {
   nlohmann::ordered_json j;
   j["name"] = run.name;
@@ -101,11 +260,16 @@ nlohmann::ordered_json summarize(const RunFile& run, const std::vector<NamedBran
   j["points"] = first.points.size();
   auto& specials = j["special_points"] = nlohmann::ordered_json::array();
   auto& list = j["branches"] = nlohmann::ordered_json::array();
-  for (const auto& [name, branch] : branches) {
+  for (const auto& nb : branches) {
+    const auto& [name, branch] = nb;
+    const auto shooting = shooting_of(run, nb);
     nlohmann::ordered_json b = {{"name", name}, {"file", name + ".csv"}};
     b.update(branch.summary());
+    std::size_t k = 0;
     for (auto s : b["special_points"]) {
       s["branch"] = name;
+      if (shooting) add_multipliers(*shooting, branch, branch.special_points[k].y, &s);
+      ++k;
       specials.push_back(s);
     }
     list.push_back(b);
@@ -138,6 +302,69 @@ Figure figure_of(const std::string& title, const std::string& x, const std::stri
   return f;
 }
 
+// Periodic runs: the branches against the plot axes, stable orbits (all
+// nontrivial multipliers inside the unit circle) filled, unstable ones open.
+Figure periodic_branch_figure(const RunFile& run, const std::vector<NamedBranch>& branches) {
+  Figure f = figure_of(run.name + ": periodic orbits", run.plot.x, run.plot.y, {});
+  for (const auto& nb : branches) {
+    const auto shooting = shooting_of(run, nb);
+    Figure::Series stable{nb.name + " stable", {}, "points", "pt 7 ps 0.6"};
+    Figure::Series unstable{nb.name + " unstable", {}, "points", "pt 6 ps 0.6"};
+    for (const auto& p : nb.branch.points) {
+      std::complex<double> trivial;
+      double largest = 0.0;
+      try {
+        const Eigen::VectorXcd mu = multipliers_at(*shooting, nb.branch, p.y, &trivial);
+        largest = mu.size() ? std::abs(mu[0]) : 0.0;
+      } catch (const std::exception&) {
+        continue;  // the orbit cannot be simulated: not drawn
+      }
+      (largest < 1.0 ? stable : unstable)
+          .points.emplace_back(plotted(nb.branch, p.y, run.plot.x), plotted(nb.branch, p.y, run.plot.y));
+    }
+    for (auto* series : {&stable, &unstable})
+      if (!series->points.empty()) f.series.push_back(std::move(*series));
+    for (const auto& sp : nb.branch.special_points)
+      f.labels.push_back({plotted(nb.branch, sp.y, run.plot.x), plotted(nb.branch, sp.y, run.plot.y), sp.type});
+  }
+  return f;
+}
+
+// The orbits at the start and at the special points, in the phase plane.
+Figure orbits_figure(const RunFile& run, const std::vector<NamedBranch>& branches) {
+  const auto& phase = run.periodic->phase;
+  const auto names = run.periodic->flow->state_names();
+  const int ix = static_cast<int>(std::find(names.begin(), names.end(), phase[0]) - names.begin());
+  const int iy = static_cast<int>(std::find(names.begin(), names.end(), phase[1]) - names.begin());
+  Figure f{run.name + ": orbits at the special points", phase[0], phase[1], {}, {}};
+  auto add_orbit = [&](const NamedBranch& nb, const Vector& y, const std::string& title) {
+    const auto shooting = shooting_of(run, nb);
+    const Vector u = u_of(nb.branch, y);
+    const double T = shooting->period(u);
+    flow::SimulationOptions plain = shooting->options().simulation;
+    plain.variational = false;
+    plain.output_interval = T / 400;
+    const double t0 = shooting->options().t0;
+    const flow::Trajectory tr =
+        flow::simulate(*shooting->hybrid(), shooting->options().mode, t0, shooting->hybrid_state(u), t0 + T, plain);
+    Figure::Series s{title, {}, "lines", ""};
+    for (const auto& x : tr.x) s.points.emplace_back(x[ix], x[iy]);
+    f.series.push_back(std::move(s));
+  };
+  const std::string parameter = run.continuation_parameters[0];
+  auto at = [&](const NamedBranch& nb, const Vector& y) {
+    std::ostringstream title;
+    title << parameter << " = " << std::setprecision(6) << nb.branch.component(y, parameter);
+    return title.str();
+  };
+  const NamedBranch& first = branches.front();
+  if (!first.branch.points.empty()) add_orbit(first, first.branch.points.front().y, "start, " + at(first, first.branch.points.front().y));
+  for (const auto& nb : branches)
+    for (const auto& sp : nb.branch.special_points)
+      if (sp.type != "EP") add_orbit(nb, sp.y, sp.type + " (" + nb.name + "), " + at(nb, sp.y));
+  return f;
+}
+
 }  // namespace
 
 std::vector<fs::path> write_outputs(const RunFile& run, const std::vector<NamedBranch>& branches,
@@ -164,7 +391,12 @@ std::vector<fs::path> write_outputs(const RunFile& run, const std::vector<NamedB
     for (auto& p : draw(f, dir, stem, &warning)) files.push_back(p);
     if (!warning.empty() && warnings) warnings->push_back(warning);
   };
-  add(figure_of(run.name, run.plot.x, run.plot.y, one_parameter), "branch");
+  if (run.periodic) {
+    add(periodic_branch_figure(run, branches), "branch");
+    add(orbits_figure(run, branches), "orbits");
+  } else {
+    add(figure_of(run.name, run.plot.x, run.plot.y, one_parameter), "branch");
+  }
   for (const auto& nb : branches)
     if (nb.name == "fold_curve" && !nb.branch.points.empty())
       add(figure_of(run.name + ": fold curve", run.fold_curve->parameters[0], run.fold_curve->parameters[1], {&nb}),

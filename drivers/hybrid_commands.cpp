@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <fstream>
+#include <sstream>
 #include <iomanip>
 #include <limits>
 #include <thread>
@@ -10,8 +12,10 @@
 #include "continuation/periodic/shooting.h"
 #include "continuation/pseudo_arclength.h"
 #include "drivers/output.h"
+#include "drivers/periodic_orbit.h"
 #include "testfunctions/floquet.h"
 #include "testfunctions/fold.h"
+#include "testfunctions/grazing.h"
 
 namespace saltus::drivers {
 
@@ -161,10 +165,11 @@ int lyapunov_command(const HybridRun& run, const fs::path& dir, bool json, std::
   summary["status"] = flow::to_string(r.status);
   summary["message"] = r.message;
   summary["exponents"] = exponents_json(r.exponents);
-  summary["sum"] = r.exponents.size() ? r.exponents.sum() : 0.0;
+  summary["sum"] = exponents_json(Vector::Constant(1, r.exponents.size() ? r.exponents.sum() : 0.0))[0];
   summary["mean_log_det_saltation"] = r.time > 0 ? r.log_det_saltation / r.time : 0.0;
   summary["time"] = r.time;
   summary["events"] = r.events;
+  summary["collapsed_intervals"] = r.collapsed;  // intervals on a constraint or with a plastic impact
   summary["transient"] = run.lyapunov.transient;
   summary["interval"] = run.lyapunov.interval;
   if (!dir.empty()) {
@@ -322,78 +327,229 @@ int sweep_command(const HybridRun& run, const fs::path& dir, bool json, std::ost
   return 0;
 }
 
+namespace {
+
+Json complex_pairs(const Eigen::VectorXcd& mu) {
+  Json list = Json::array();
+  for (int i = 0; i < mu.size(); ++i) list.push_back({mu[i].real(), mu[i].imag()});
+  return list;
+}
+
+// The multipliers of the orbit u: all of them (forced), or (autonomous) all
+// but the trivial one, which goes to *trivial.
+Eigen::VectorXcd orbit_multipliers(const periodic::ShootingSystem& system, const Vector& u,
+                                   std::complex<double>* trivial) {
+  const Matrix M = system.monodromy(u);
+  if (system.options().autonomous) return periodic::nontrivial_multipliers(M, trivial);
+  return periodic::floquet_multipliers(M);
+}
+
+// (parameter, value) points of a sweep CSV's columns.
+std::vector<std::pair<double, double>> read_diagram(const fs::path& file, const std::string& parameter,
+                                                    const std::string& variable, std::string* warning) {
+  std::ifstream in(file);
+  std::string line;
+  std::vector<std::pair<double, double>> points;
+  if (!std::getline(in, line)) {
+    *warning = "the diagram " + file.string() + " is empty";
+    return points;
+  }
+  std::vector<std::string> header;
+  for (std::stringstream ss(line); std::getline(ss, line, ',');) header.push_back(line);
+  const int ix = index_of(header, parameter), iy = index_of(header, variable);
+  if (ix >= static_cast<int>(header.size()) || iy >= static_cast<int>(header.size())) {
+    *warning = "the diagram " + file.string() + " has no columns '" + parameter + "' and '" + variable + "'";
+    return points;
+  }
+  while (std::getline(in, line)) {
+    std::vector<double> row;
+    for (std::stringstream ss(line); std::getline(ss, line, ',');) row.push_back(std::strtod(line.c_str(), nullptr));
+    if (static_cast<int>(row.size()) > std::max(ix, iy)) points.emplace_back(row[ix], row[iy]);
+  }
+  return points;
+}
+
+// The orbit u over one period in the run's phase plane (plot.x, plot.y),
+// angles wrapped into (-pi, pi] with the line broken where they wrap, and
+// its events (impacts, stick and slip transitions) marked where they occur.
+void draw_orbit(const HybridRun& run, const periodic::ShootingSystem& system, const Vector& u,
+                const std::filesystem::path& dir, std::ostream& err) {
+  const auto names = run.system->state_names();
+  const int ix = index_of(names, run.plot_x), iy = index_of(names, run.plot_y);
+  if (ix >= static_cast<int>(names.size()) || iy >= static_cast<int>(names.size())) return;
+  const auto& options = system.options();
+  const double T = system.period(u);
+  flow::SimulationOptions simulation = options.simulation;
+  simulation.variational = false;
+  simulation.output_interval = T / 1000;  // a smooth curve whatever the step size
+  const flow::Trajectory tr =
+      flow::simulate(*system.hybrid(), options.mode, options.t0, system.hybrid_state(u), options.t0 + T, simulation);
+  auto shown = [&](const Vector& x, int i) { return run.angles[i] ? std::remainder(x[i], 2 * M_PI) : x[i]; };
+  Figure f{run.name + ": periodic orbit at " + system.parameter_names()[0] + " = " +
+               std::to_string(u[u.size() - 1]) + ", period " + std::to_string(T),
+           run.plot_x, run.plot_y, {{"orbit", {}}, {"events", {}, "points", "pt 7 ps 1.0"}}, {}};
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  for (std::size_t k = 0; k < tr.t.size(); ++k) {
+    const double px = shown(tr.x[k], ix), py = shown(tr.x[k], iy);
+    if (k > 0 && (std::abs(px - shown(tr.x[k - 1], ix)) > M_PI || std::abs(py - shown(tr.x[k - 1], iy)) > M_PI))
+      f.series[0].points.emplace_back(nan, nan);  // gnuplot breaks the line at undefined points
+    f.series[0].points.emplace_back(px, py);
+  }
+  for (const auto& e : tr.events) f.series[1].points.emplace_back(shown(e.x_before, ix), shown(e.x_before, iy));
+  if (f.series[1].points.empty()) f.series.pop_back();
+  std::string warning;
+  draw(f, dir, "orbit", &warning);
+  if (!tr.ok()) warning += (warning.empty() ? "" : "; ") + ("the orbit's simulation ended early: " + tr.message);
+  if (!warning.empty()) err << "saltus periodic: warning: " << warning << '\n';
+}
+
+}  // namespace
+
 int periodic_command(const HybridRun& run, const fs::path& dir, bool json, std::ostream& out, std::ostream& err) {
-  if (!run.periodic) throw RunFileError("run file " + run.path.string() + ": 'periodic' is missing");
-  if (!run.with_parameter_in_state)
-    throw RunFileError("run file " + run.path.string() + ": periodic orbits of model '" + run.model +
-                       "' are not supported yet (the bouncing ball is)");
+  const ShootingStart start = shooting_start(run);
+  if (!start.ok) {
+    err << "saltus periodic: " << run.path.string() << ": no guess of a periodic orbit: " << start.message << '\n';
+    return 2;
+  }
   const PeriodicSpec& spec = *run.periodic;
-  periodic::ShootingOptions shooting;
-  shooting.t0 = spec.t0;
-  shooting.period = spec.period;
-  shooting.mode = run.mode;
-  shooting.simulation = run.simulation;
-  auto system = std::make_shared<periodic::ShootingSystem>(run.with_parameter_in_state(), 1, shooting);
-  ContinuationProblem problem(system, run.parameter_in_state_value, system->parameter_names());
-  Vector y(problem.size());
-  y << run.initial, run.parameter_in_state_value;
+  const auto& system = start.system;
+  const ContinuationProblem& problem = *start.problem;
+  const int p = problem.size() - 1;  // the parameter's index in y
 
   // The orbit: the guess corrected with the parameter fixed.
   ContinuationOptions one = spec.options;
   one.max_points = 1;
   one.bounds.clear();
-  const Branch start = continue_branch(problem, y, one);
-  if (!start.ok()) {
-    err << "saltus periodic: " << run.path.string() << ": no periodic orbit near the guess: " << start.message << '\n';
+  const Branch first = continue_branch(problem, start.y, one);
+  if (!first.ok()) {
+    err << "saltus periodic: " << run.path.string() << ": no periodic orbit near the guess (" << start.source
+        << "): " << first.message << '\n';
     return 2;
   }
-  const Vector orbit = start.points[0].y;
-  const Eigen::VectorXcd mu = periodic::floquet_multipliers(system->monodromy(problem.u(orbit)));
+  const Vector orbit = first.points[0].y;
+  const Vector u = problem.u(orbit);
+  std::complex<double> trivial;
+  const Eigen::VectorXcd mu = orbit_multipliers(*system, u, &trivial);
+  const double period = system->period(u);
   Json summary;
   summary["name"] = run.name;
-  summary["period"] = spec.period;
-  summary["t0"] = spec.t0;
-  Json multipliers = Json::array();
-  for (int i = 0; i < mu.size(); ++i) multipliers.push_back({mu[i].real(), mu[i].imag()});
-  summary["multipliers"] = multipliers;
+  summary["autonomous"] = spec.autonomous;
+  summary["period"] = period;
+  summary["t0"] = system->options().t0;
+  summary["mode"] = run.system->mode_name(system->options().mode);
+  summary["multipliers"] = complex_pairs(mu);
+  if (spec.autonomous) summary["trivial_multiplier"] = {trivial.real(), trivial.imag()};
   summary["stable"] = mu.size() == 0 || std::abs(mu[0]) < 1.0;
   Json state = Json::object();
-  const auto names = system->state_names();
+  const auto names = run.system->state_names();
   for (std::size_t i = 0; i < names.size(); ++i) state[names[i]] = orbit[i];
   summary["state"] = state;
-  summary["parameters"] = {{system->parameter_names()[0], orbit[orbit.size() - 1]}};
+  summary["parameters"] = {{start.parameter, orbit[p]}};
+  summary["guess"] = {{"source", start.source}, {"period", system->period(problem.u(start.y))}};
+  if (start.source == "section") {
+    summary["guess"]["section_returns"] = start.returns;
+    summary["guess"]["distance"] = start.distance;
+  }
+  // The figure's ordinate: the sweep's variable (else plot.y) at the run's
+  // section; without a section, the first state component at t0.
+  const std::string shown = run.sweep ? run.sweep->plot : run.section ? run.plot_y : names[0];
+  const int iv = index_of(names, shown);
+  if (run.section) {
+    Json values = Json::array();
+    for (double v : section_values(run, *system, u, iv)) values.push_back(v);
+    summary["section_" + shown] = values;
+  }
 
   std::vector<std::string> written;
+  fs::create_directories(dir);
+  draw_orbit(run, *system, u, dir, err);
+  if (spec.parameter.empty()) written.push_back(dir.string());
   if (!spec.parameter.empty()) {
-    const Branch b = continue_branch(problem, orbit, spec.options,
-                                     {std::make_shared<FoldTest>("LPC"), std::make_shared<PeriodDoublingTest>(),
-                                      std::make_shared<NeimarkSackerTest>()});
+    TestFunctions tests = {
+        std::make_shared<FoldTest>("LPC"), std::make_shared<PeriodDoublingTest>(), std::make_shared<NeimarkSackerTest>()};
+    // Grazing ("GR") stops the branch: past it the orbits have another event
+    // sequence. A fresh GrazingTest, since it keeps the first orbit's events.
+    if (spec.grazing) tests.push_back(std::make_shared<GrazingTest>());
+    const Branch b = continue_branch(problem, orbit, spec.options, tests);
     fs::create_directories(dir);
     write_file_atomically(dir / "branch.csv", [&](std::ostream& o) { b.write_csv(o); });
     Json branch = b.summary();
     summary["branch"] = branch;
     summary["special_points"] = branch["special_points"];
-    write_file_atomically(dir / "summary.json", [&](std::ostream& o) { o << summary.dump(2) << '\n'; });
-    // The branch against the parameter, stable and unstable parts apart.
-    Figure f{run.name + ": periodic orbits", spec.parameter, names[0] + "(t0)", {}, {}};
-    Figure::Series stable{"stable", {}, "points", "pt 7 ps 0.5"}, unstable{"unstable", {}, "points", "pt 6 ps 0.5"};
-    const int p = static_cast<int>(orbit.size()) - 1;
-    for (const auto& pt : b.points) {
-      const Eigen::VectorXcd m = periodic::floquet_multipliers(system->monodromy(problem.u(pt.y)));
-      (std::abs(m[0]) < 1.0 ? stable : unstable).points.emplace_back(pt.y[p], pt.y[0]);
+    // Each special point with its multipliers.
+    for (std::size_t k = 0; k < b.special_points.size(); ++k) {
+      std::complex<double> t;
+      const Eigen::VectorXcd m = orbit_multipliers(*system, problem.u(b.special_points[k].y), &t);
+      summary["special_points"][k]["multipliers"] = complex_pairs(m);
     }
-    f.series = {stable, unstable};
-    for (const auto& sp : b.special_points) f.labels.push_back({sp.y[p], sp.y[0], sp.type});
+    // Stability and section values along the branch.
+    struct Row {
+      double parameter, period;
+      bool stable;
+      Eigen::VectorXcd mu;
+      std::vector<double> values;
+    };
+    std::vector<Row> rows;
+    for (const auto& pt : b.points) {
+      const Vector up = problem.u(pt.y);
+      std::complex<double> t;
+      Row r{pt.y[p], system->period(up), false, orbit_multipliers(*system, up, &t), {}};
+      r.stable = r.mu.size() == 0 || std::abs(r.mu[0]) < 1.0;
+      if (run.section) r.values = section_values(run, *system, up, iv);
+      else r.values = {pt.y[iv]};
+      rows.push_back(std::move(r));
+    }
+    write_file_atomically(dir / "orbits.csv", [&](std::ostream& o) {
+      o << start.parameter << ",period,stable,max_abs_multiplier," << shown << '\n' << std::setprecision(15);
+      for (const auto& r : rows)
+        for (double v : r.values)
+          o << r.parameter << ',' << r.period << ',' << r.stable << ',' << (r.mu.size() ? std::abs(r.mu[0]) : 0.0)
+            << ',' << v << '\n';
+    });
+    // The brute-force diagram underneath: a named sweep CSV, else the run's sweep.
+    std::vector<std::pair<double, double>> diagram;
     std::string warning;
+    if (!spec.diagram.empty()) {
+      diagram = read_diagram(spec.diagram, start.parameter, shown, &warning);
+    } else if (run.sweep && run.section) {
+      std::ostringstream quiet;
+      if (sweep_command(run, dir, false, quiet, err) == 0)
+        diagram = read_diagram(dir / "sweep.csv", run.sweep->parameter, shown, &warning);
+      if (run.sweep->parameter != start.parameter)
+        warning = "the sweep is in " + run.sweep->parameter + ", the branch in " + start.parameter, diagram.clear();
+    }
+    if (!warning.empty()) err << "saltus periodic: warning: " << warning << '\n';
+    std::ostringstream ylabel;
+    if (run.section) ylabel << shown << " at the section " << run.section->variable << " = " << run.section->value;
+    else ylabel << shown << "(t0)";
+    Figure f{run.name + ": periodic orbits", start.parameter, ylabel.str(), {}, {}};
+    Figure::Series brute{"brute-force diagram", diagram, "points", "pt 7 ps 0.25 lc rgb '#999999'"},
+        stable{"stable orbit", {}, "points", "pt 7 ps 0.6"},
+        unstable{"unstable orbit", {}, "points", "pt 6 ps 0.6"};
+    for (const auto& r : rows)
+      for (double v : r.values) (r.stable ? stable : unstable).points.emplace_back(r.parameter, v);
+    if (!diagram.empty()) f.series.push_back(brute);
+    f.series.push_back(stable);
+    f.series.push_back(unstable);
+    for (const auto& sp : b.special_points) {
+      const Vector us = problem.u(sp.y);
+      const std::vector<double> values = run.section ? section_values(run, *system, us, iv) : std::vector<double>{sp.y[iv]};
+      for (double v : values) f.labels.push_back({sp.y[p], v, sp.type});
+    }
+    warning.clear();
     draw(f, dir, "branch", &warning);
     if (!warning.empty()) err << "saltus periodic: warning: " << warning << '\n';
+    write_file_atomically(dir / "summary.json", [&](std::ostream& o) { o << summary.dump(2) << '\n'; });
     written.push_back(dir.string());
   }
   if (json) {
     out << summary.dump(2) << '\n';
   } else {
-    out << run.name << ": periodic orbit, period " << spec.period << ", multipliers";
-    for (int i = 0; i < mu.size(); ++i) out << ' ' << std::setprecision(10) << mu[i];
+    out << run.name << ": periodic orbit at " << start.parameter << " = " << std::setprecision(10) << orbit[p]
+        << ", period " << period << (spec.autonomous ? " (autonomous)" : "") << ", "
+        << (summary["stable"].get<bool>() ? "stable" : "unstable") << "\n  multipliers";
+    for (int i = 0; i < mu.size(); ++i) out << " [" << mu[i].real() << ", " << mu[i].imag() << "]";
+    if (spec.autonomous) out << "\n  trivial multiplier [" << trivial.real() << ", " << trivial.imag() << "]";
     out << '\n';
     if (summary.contains("special_points"))
       for (const auto& sp : summary["special_points"])

@@ -26,10 +26,14 @@ int lyapunov_command(const HybridRun& run, const std::filesystem::path& dir, boo
 int sweep_command(const HybridRun& run, const std::filesystem::path& dir, bool json, std::ostream& out,
                   std::ostream& err);
 
-// The periodic orbit through the run's guess by shooting: period, Floquet
-// multipliers ([re, im] pairs, largest modulus first) and state; with a
-// continuation parameter, its branch (branch.csv, summary.json, a figure)
-// with LPC and PD located.
+// A periodic orbit by shooting (drivers/periodic_orbit.h: from the run's
+// guess, or for an autonomous model from a simulation's section returns):
+// period, Floquet multipliers ([re, im] pairs, largest modulus first; an
+// autonomous orbit's trivial one apart) and state; with a continuation
+// parameter, its branch (branch.csv, orbits.csv with stability and section
+// values, summary.json) with LPC, PD and NS located, drawn over the
+// brute-force diagram (the run's sweep or a named sweep CSV). Exit 2 when no
+// guess or no orbit is found.
 int periodic_command(const HybridRun& run, const std::filesystem::path& dir, bool json, std::ostream& out,
                      std::ostream& err);
 

@@ -5,8 +5,11 @@
 #include <map>
 
 #include "continuation/flow/mechanical.h"
+#include "continuation/flow/mechanical_parameter.h"
 #include "drivers/run_file.h"
 #include "models/bouncing_ball.h"
+#include "models/stick_slip.h"
+#include "models/wheel_turntable.h"
 #include "models/triple_pendulum.h"
 
 namespace saltus::drivers {
@@ -21,10 +24,16 @@ const char* const kHybridRunFileHelp = R"(Run file keys (JSON):
                  triple_pendulum: beta2, beta3, v12, v13, v23, mu2, mu3, c1, c2, c3, l1, l2, l3,
                    eta, q1, e, stick_velocity (defaults: three identical uniform rods, eta = 1.2,
                    c_i = 0.8, e = 0.8, q1 = 1)
+                 stick_slip: m, k, c, g, v0 (belt speed), mu_s >= mu_k > 0 (static, kinetic
+                   friction); state x, v; modes "slip+", "slip-", "stick" (models/stick_slip.h)
+                 wheel_turntable: d, m, c1, c2, beta, r0, omega0, mu, gamma, kappa, k2 (defaults:
+                   Szalai & Jeffrey's Sec. V system); state r, v, omega; modes "F+", "F-",
+                   "sliding", "escaping" (a Filippov system on the lateral slip h, (4))
   links          triple_pendulum only: [{mass, length, centre, inertia} x 3] (and "g"): the
                  dimensionless parameters from physical links; "parameters" then override
   initial        {state name: number}  every state component
-  mode           the initial mode's name (default: the model's first)
+  mode           the initial mode's name (default: the model's first; stick_slip: from the
+                 initial state, stick on v = v0 where static friction holds)
   time           [t0, t1]  the simulated span
   transient      simulate: time integrated from t0 before [t0, t1] is recorded (default 0)
   simulation     absolute_tolerance, relative_tolerance (1e-12), initial_step (1e-4),
@@ -38,10 +47,19 @@ const char* const kHybridRunFileHelp = R"(Run file keys (JSON):
                  all cores), plot}: `saltus sweep` draws the section's hits of `plot` against
                  the parameter, each value starting from the state the previous one ended in
   periodic       {t0, period, parameter, direction, ds, ds_min, ds_max, max_points, bounds,
-                 event_tolerance}: for `saltus periodic`: the periodic orbit through the
-                 "initial" guess cut at t0 (period: default the forcing period), its Floquet
-                 multipliers, and with "parameter" (the bouncing ball's A) its branch with the
-                 folds of cycles (LPC) and period doublings (PD) located
+                 event_tolerance, transient, record, max_returns (8), return_tolerance (1e-3),
+                 diagram, grazing (true)}: for `saltus periodic`: a periodic orbit by shooting,
+                 its Floquet multipliers (orbit.png: the orbit in the plot's plane, events
+                 marked), and with "parameter" (the bouncing ball's A; any triple_pendulum
+                 parameter but e; stick_slip's m, k, c, g or v0) its branch with the folds of
+                 cycles (LPC), period doublings (PD) and Neimark-Sacker points (NS) located,
+                 stopped at a grazing (GR; "grazing": false leaves that test out). Forced model: the orbit through
+                 the "initial" guess cut at t0 (period: default the forcing period; with
+                 "transient", the state after it is the guess). Autonomous model (the
+                 pendulum, stick-slip): the period is unknown (phase condition); the guess comes from a
+                 simulation: "transient" (100), then the returns to the "section" over "record"
+                 (200) until one closes the orbit. The branch is drawn over a brute-force
+                 diagram: the sweep CSV "diagram", else the run's "sweep" computed first
   plot           {x, y}  state names for the phase portrait (default: the first two)
 Output folder: simulate: trajectory.csv, events.csv, sections.csv, summary.json, phase.png/.svg,
 time.png/.svg; lyapunov (with --out): lyapunov.csv, lyapunov.json, lyapunov.png/.svg;
@@ -69,6 +87,34 @@ const std::map<std::string, double models::TriplePendulum::*> kPendulumFields = 
     {"l1", &models::TriplePendulum::l1},       {"l2", &models::TriplePendulum::l2},
     {"l3", &models::TriplePendulum::l3},       {"eta", &models::TriplePendulum::eta},
     {"q1", &models::TriplePendulum::q1},       {"e", &models::TriplePendulum::e}};
+
+// The run file's mu_k is the model's kinetic bound mu.
+const std::map<std::string, double models::StickSlip::*> kStickSlipFields = {
+    {"m", &models::StickSlip::m},   {"k", &models::StickSlip::k},       {"c", &models::StickSlip::c},
+    {"g", &models::StickSlip::g},   {"v0", &models::StickSlip::v0},     {"mu_s", &models::StickSlip::mu_s},
+    {"mu_k", &models::StickSlip::mu}};
+
+const std::map<std::string, double models::WheelTurntable::*> kWheelFields = {
+    {"d", &models::WheelTurntable::d},         {"m", &models::WheelTurntable::m},
+    {"c1", &models::WheelTurntable::c1},       {"c2", &models::WheelTurntable::c2},
+    {"beta", &models::WheelTurntable::beta},   {"r0", &models::WheelTurntable::r0},
+    {"omega0", &models::WheelTurntable::omega0}, {"mu", &models::WheelTurntable::mu},
+    {"gamma", &models::WheelTurntable::gamma}, {"kappa", &models::WheelTurntable::kappa},
+    {"k2", &models::WheelTurntable::k2}};
+
+// A Filippov model's start: without "mode", the mode from the side of h = 0
+// the initial state is on (on h = 0: sliding where the force holds it); a
+// given mode must fit the state. Names the values when it does not.
+template <class Model>
+void filippov_start(const Json& json, const std::filesystem::path& path, HybridRun* run) {
+  const auto& flow = dynamic_cast<const flow::AutoDiffHybrid<filippov::FilippovFlow<Model>>&>(*run->system).functor();
+  try {
+    if (!json.contains("mode")) run->mode = flow.initial_mode(run->initial);
+    flow.check_mode(run->mode, run->initial);
+  } catch (const std::invalid_argument& e) {
+    fail(path, e.what());
+  }
+}
 
 template <class Map>
 std::set<std::string> keys(const Map& m) {
@@ -116,7 +162,7 @@ HybridRun read_hybrid_run(const std::filesystem::path& path) {
   run.name = json.contains("name") ? string(json["name"], path, "name") : path.stem().string();
   check_run_name(run.name, path);
   if (json.contains("description")) run.description = string(json["description"], path, "description");
-  if (!json.contains("model")) fail(path, "'model' is missing (known: bouncing_ball, triple_pendulum)");
+  if (!json.contains("model")) fail(path, "'model' is missing (known: bouncing_ball, triple_pendulum, stick_slip, wheel_turntable)");
   run.model = string(json["model"], path, "model");
   const Json parameters = json.value("parameters", Json::object());
   if (!parameters.is_object()) fail(path, "'parameters' must be an object {name: value}");
@@ -145,8 +191,10 @@ HybridRun read_hybrid_run(const std::filesystem::path& path) {
     models::BouncingBall ball;
     set_fields(values, kBallFields, &ball);
     run.forcing_period = 2 * M_PI / ball.omega;
-    run.parameter_in_state_value = Vector::Constant(1, ball.A);
-    run.with_parameter_in_state = [ball]() mutable {
+    run.fixed_parameter = "A";
+    run.parameter_value = [ball](const std::string& name) { return ball.*kBallFields.at(name); };
+    run.with_parameter_in_state = [ball, path](const std::string& name) mutable {
+      if (name != "A") fail(path, "'periodic.parameter' = '" + name + "': the bouncing ball carries only A in its state");
       ball.amplitude_in_state = true;  // shooting in A: the amplitude rides in the state
       return std::shared_ptr<const flow::HybridSystem>(flow::make_hybrid(ball));
     };
@@ -172,8 +220,79 @@ HybridRun read_hybrid_run(const std::filesystem::path& path) {
       return std::shared_ptr<const flow::HybridSystem>(flow::make_mechanical(p, stick));
     };
     for (int m = 0; m < 8; ++m) modes.push_back(flow::Mechanical<models::TriplePendulum>{}.mode_name(m));
+    // Shooting: the parameter rides in the state (exact derivatives through
+    // the model's Jet parameters) and the three angles are wrapped into
+    // [-pi, pi], so that orbits on which a link goes round close.
+    run.fixed_parameter = "q1";
+    run.parameter_value = [values, base](const std::string& name) {
+      const auto it = values.find(name);
+      return it != values.end() ? it->second : base.*kPendulumFields.at(name);
+    };
+    run.with_parameter_in_state = [values, base, path](const std::string& name) {
+      if (name == "e" || name == "stick_velocity")
+        fail(path, "'periodic.parameter' = '" + name +
+                       "': the impact law decides on it as a number; continue in another parameter");
+      models::TriplePendulum p = base;
+      Values v = values;
+      double stick = 1e-6;
+      if (auto it = v.find("stick_velocity"); it != v.end()) {
+        stick = it->second;
+        v.erase(it);
+      }
+      set_fields(v, kPendulumFields, &p);
+      return std::shared_ptr<const flow::HybridSystem>(
+          flow::make_hybrid(flow::MechanicalWithParameter<models::TriplePendulumT>(p, name, stick, {0, 1, 2})));
+    };
+  } else if (run.model == "stick_slip") {
+    only_keys(parameters, keys(kStickSlipFields), path, "parameters.");
+    run.parameter_names = {"m", "k", "c", "g", "v0", "mu_s", "mu_k"};
+    run.with_parameter = [values, path](const std::string& name, double value) {
+      models::StickSlip p;
+      Values v = values;
+      if (!name.empty()) v[name] = value;
+      set_fields(v, kStickSlipFields, &p);
+      try {
+        return std::shared_ptr<const flow::HybridSystem>(models::make_stick_slip_flow(p));
+      } catch (const std::invalid_argument& e) {
+        fail(path, e.what());
+      }
+    };
+    modes = {"slip+", "slip-", "stick"};
+    // Shooting: the stick-slip cycle is autonomous; its parameter (m, k, c,
+    // g or v0) rides in the state, so its Jacobian column is exact.
+    run.fixed_parameter = "v0";
+    run.parameter_value = [values](const std::string& name) {
+      models::StickSlip p;
+      set_fields(values, kStickSlipFields, &p);
+      return p.*kStickSlipFields.at(name);
+    };
+    run.with_parameter_in_state = [values, path](const std::string& name) {
+      models::StickSlip p;
+      set_fields(values, kStickSlipFields, &p);
+      try {
+        return std::shared_ptr<const flow::HybridSystem>(models::make_stick_slip_flow(p, name));
+      } catch (const std::invalid_argument& e) {
+        fail(path, "'periodic.parameter' = '" + name + "': " + e.what());
+      }
+    };
+  } else if (run.model == "wheel_turntable") {
+    only_keys(parameters, keys(kWheelFields), path, "parameters.");
+    for (const auto& [name, field] : kWheelFields) run.parameter_names.push_back(name);
+    run.with_parameter = [values, path](const std::string& name, double value) {
+      models::WheelTurntable wheel = models::WheelTurntable::paper();  // Sec. V, two-fold at (0.1859, -1.037)
+      Values v = values;
+      if (!name.empty()) v[name] = value;
+      set_fields(v, kWheelFields, &wheel);
+      try {
+        wheel.check();
+        return std::shared_ptr<const flow::HybridSystem>(filippov::make_filippov_flow(wheel));
+      } catch (const std::invalid_argument& e) {
+        fail(path, e.what());
+      }
+    };
+    modes = {"F+", "F-", "sliding", "escaping"};
   } else {
-    fail(path, "unknown model '" + run.model + "' (known: bouncing_ball, triple_pendulum)");
+    fail(path, "unknown model '" + run.model + "' (known: bouncing_ball, triple_pendulum, stick_slip, wheel_turntable)");
   }
   run.system = run.with_parameter("", 0.0);
 
@@ -211,6 +330,8 @@ HybridRun read_hybrid_run(const std::filesystem::path& path) {
       fail(path, e.what());
     }
   }
+  if (run.model == "stick_slip") filippov_start<models::StickSlip>(json, path, &run);
+  if (run.model == "wheel_turntable") filippov_start<models::WheelTurntable>(json, path, &run);
 
   if (json.contains("simulation")) {
     const Json& s = json["simulation"];
@@ -287,20 +408,48 @@ HybridRun read_hybrid_run(const std::filesystem::path& path) {
     const Json& p = json["periodic"];
     if (!p.is_object()) fail(path, "'periodic' must be an object");
     std::set<std::string> allowed = {"t0", "period", "parameter", "direction", "ds", "ds_min", "ds_max",
-                                     "max_points", "bounds", "event_tolerance"};
+                                     "max_points", "bounds", "event_tolerance", "transient", "record",
+                                     "max_returns", "return_tolerance", "diagram", "grazing"};
     only_keys(p, allowed, path, "periodic.");
+    if (!run.with_parameter_in_state)
+      fail(path, "'periodic': periodic orbits of model '" + run.model +
+                     "' are not supported yet (bouncing_ball, triple_pendulum and stick_slip are)");
     PeriodicSpec spec;
-    if (p.contains("t0")) spec.t0 = number(p["t0"], path, "periodic.t0");
-    spec.period = p.contains("period") ? number(p["period"], path, "periodic.period") : run.forcing_period;
-    if (!(spec.period > 0)) fail(path, "'periodic.period' must be positive (the model has no forcing period)");
-    if (p.contains("parameter")) {
-      spec.parameter = string(p["parameter"], path, "periodic.parameter");
-      if (!run.with_parameter_in_state || spec.parameter != "A")
-        fail(path, "'periodic.parameter' = '" + spec.parameter + "': only the bouncing ball's A can be continued so far");
-    }
     auto real = [&](const char* key, double* field) {
       if (p.contains(key)) *field = number(p[key], path, std::string("periodic.") + key);
     };
+    if (p.contains("t0")) spec.t0 = number(p["t0"], path, "periodic.t0");
+    spec.autonomous = run.forcing_period == 0.0;
+    if (spec.autonomous && p.contains("period"))
+      fail(path, "'periodic.period': " + run.model + " is autonomous; its period is found (leave 'period' out)");
+    spec.period = p.contains("period") ? number(p["period"], path, "periodic.period") : run.forcing_period;
+    if (!spec.autonomous && !(spec.period > 0)) fail(path, "'periodic.period' must be positive");
+    real("transient", &spec.transient);
+    real("record", &spec.record);
+    real("return_tolerance", &spec.return_tolerance);
+    if (p.contains("max_returns")) spec.max_returns = integer(p["max_returns"], path, "periodic.max_returns");
+    if (p.contains("transient") && !(spec.transient >= 0)) fail(path, "'periodic.transient' must be >= 0");
+    if (spec.autonomous && spec.transient < 0) spec.transient = 100.0;  // the guess always comes from a simulation
+    if (!(spec.record > 0) || spec.max_returns < 1 || !(spec.return_tolerance > 0))
+      fail(path, "'periodic': record > 0, max_returns >= 1 and return_tolerance > 0 are needed");
+    if (spec.autonomous && !run.section)
+      fail(path, "'periodic': the guess of an autonomous orbit comes from returns to a 'section': give one");
+    if (p.contains("grazing")) {
+      if (!p["grazing"].is_boolean()) fail(path, "'periodic.grazing' = " + p["grazing"].dump() + " must be true or false");
+      spec.grazing = p["grazing"].get<bool>();
+    }
+    if (p.contains("diagram")) {
+      spec.diagram = string(p["diagram"], path, "periodic.diagram");
+      if (spec.diagram.is_relative()) spec.diagram = path.parent_path() / spec.diagram;
+      if (!std::filesystem::exists(spec.diagram))
+        fail(path, "'periodic.diagram' = '" + spec.diagram.string() + "' does not exist (a sweep.csv of `saltus sweep`)");
+    }
+    if (p.contains("parameter")) {
+      spec.parameter = string(p["parameter"], path, "periodic.parameter");
+      if (std::find(run.parameter_names.begin(), run.parameter_names.end(), spec.parameter) == run.parameter_names.end())
+        fail(path, "'periodic.parameter' = '" + spec.parameter + "' is not a parameter of " + run.model);
+      run.with_parameter_in_state(spec.parameter);  // throws when the model cannot carry it
+    }
     real("ds", &spec.options.ds);
     real("ds_min", &spec.options.ds_min);
     real("ds_max", &spec.options.ds_max);

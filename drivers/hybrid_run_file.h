@@ -36,13 +36,28 @@ struct SweepSpec {
   std::string plot;          // the state component drawn against the parameter
 };
 
-// Periodic orbits by shooting (`saltus periodic`): the orbit is cut at t0 in
-// the run's mode, the period is fixed (non-autonomous forcing), the run's
-// "initial" state is the guess; with `parameter`, the orbit is continued in it.
+// Periodic orbits by shooting (`saltus periodic`). A forced model: the orbit
+// is cut at t0 in the run's mode with the forcing period, the run's "initial"
+// state the guess. An autonomous model (no forcing period): the period is an
+// unknown with a phase condition, and the guess comes from a simulation: a
+// transient, then successive returns to the run's section until one comes
+// back to within return_tolerance (1 + |x|) of an earlier one (angles modulo
+// 2 pi). With `parameter`, the orbit is continued in it.
 struct PeriodicSpec {
   double t0 = 0.0;
   double period = 0.0;  // 0: the model's forcing period
+  bool autonomous = false;  // the model has no forcing period
   std::string parameter;  // continuation parameter (empty: only the orbit)
+  double transient = -1.0;         // < 0: use "initial" as the guess (forced models only)
+  double record = 200.0;           // time over which section returns are looked for
+  int max_returns = 8;             // the orbit may cross the section up to this many times per period
+  double return_tolerance = 1e-3;  // a return within this times (1 + |x|) closes the orbit
+  std::filesystem::path diagram;   // a sweep CSV to draw the branch over (else the run's sweep, if any)
+  // Stop the branch at a grazing ("GR", testfunctions/grazing.h). Off for
+  // orbits that chatter into sticking: the number of impacts before the
+  // stick changes along such a branch without any tangency, and the test
+  // reads each change of the event count as a grazing.
+  bool grazing = true;
   ContinuationOptions options;
 };
 
@@ -63,10 +78,12 @@ struct HybridRun {
   std::optional<SectionSpec> section;
   std::optional<SweepSpec> sweep;
   std::optional<PeriodicSpec> periodic;
-  // The model with its continuation parameter carried in the state (last
-  // component, constant), for shooting; null when the model has none.
-  std::function<std::shared_ptr<const flow::HybridSystem>()> with_parameter_in_state;
-  Vector parameter_in_state_value;  // its value (size 1)
+  // The model with one parameter carried in the state (last component,
+  // constant), for shooting in it; throws RunFileError naming the parameter
+  // when the model cannot carry it.
+  std::function<std::shared_ptr<const flow::HybridSystem>(const std::string& parameter)> with_parameter_in_state;
+  std::function<double(const std::string& parameter)> parameter_value;  // the run's value
+  std::string fixed_parameter;  // carried (and held fixed) when the orbit is not continued
   double forcing_period = 0.0;  // of a forced model (0: autonomous)
   std::string plot_x, plot_y;  // the phase portrait's axes (state names)
   std::vector<bool> angles;    // per state component: an angle, drawn modulo 2 pi

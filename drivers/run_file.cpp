@@ -12,6 +12,7 @@
 #include "continuation/autodiff_system.h"
 #include "models/bratu.h"
 #include "models/expression_system.h"
+#include "models/lorenz.h"
 #include "models/normal_forms.h"
 
 namespace saltus::drivers {
@@ -50,8 +51,27 @@ const char* const kRunFileHelp = R"(Run file keys (JSON):
   plot           {x, y}   axes of the figure: component names; y may be "max" (max |x_i|)
                           or "norm" (|x|_2 / sqrt(n)). Default: the parameter and the
                           first unknown (or "max" when there are several)
+  periodic       object   periodic orbits by shooting instead of equilibria: the equations
+                          are then the rates x' = f(x, p, t) (t: time, for a forced ODE), or
+                          "model": "lorenz" (x, y, z; sigma, rho, beta); "start" is the guess
+                          of the orbit's point at t0 (or where a simulation starts). Keys:
+    period       number   autonomous: the guess of the period; forced: the period (fixed)
+    autonomous   bool     the period is unknown, fixed by a moving Poincare plane (default:
+                          true unless the equations use t)
+    t0           number   where the orbit is cut (default 0)
+    simulation   {absolute_tolerance, relative_tolerance (1e-10), initial_step, max_step}
+    from_simulation {transient (50), max_period (10), return_tolerance (0.01)}: the guess
+                          from a simulation started at "start": after the transient, the first
+                          return near its end point gives x and the period
+    period_doubling {levels, plus any continuation option}: switch onto the period-doubled
+                          branch at the first PD, `levels` times (branches doubled1, ...)
+    phase        [x, y]   two unknowns: the axes of the orbits figure (default the first two)
+                 continuation.detect takes "LPC" (folds of cycles), "PD", "NS" (default all);
+                 the state has "T" (the period) when autonomous, usable in bounds, events, plot
 Output folder: branch.csv (and fold_curve.csv, switched.csv), summary.json,
-branch.png/.svg (and fold_curve.png/.svg) with the gnuplot scripts that drew them.)";
+branch.png/.svg (and fold_curve.png/.svg) with the gnuplot scripts that drew them; periodic
+runs: doubled<k>.csv, branch.png (stable orbits filled, unstable open), orbits.png (the orbits
+at the special points in the phase plane).)";
 
 namespace {
 
@@ -137,6 +157,98 @@ FollowUp read_follow_up(const Json& object, const ContinuationOptions& base, boo
   return f;
 }
 
+// The "periodic" object: the shooting problem over the ODE `flow`, whose
+// state is (unknowns, parameters); run->start_state holds the unknowns' start
+// values and becomes the shooting state (x, T).
+void read_periodic(const Json& object, const std::shared_ptr<const flow::HybridSystem>& flow,
+                   const std::vector<std::string>& unknowns, const std::vector<std::string>& parameters,
+                   const std::filesystem::path& path, RunFile* run) {
+  if (!object.is_object()) fail(path, "'periodic' must be an object");
+  only_keys(object, {"period", "autonomous", "t0", "simulation", "from_simulation", "period_doubling", "phase"}, path,
+            "periodic.");
+  PeriodicRun p;
+  p.flow = flow;
+  periodic::ShootingOptions shooting;
+  bool forced = false;
+  if (const auto* ode = dynamic_cast<const flow::AutoDiffHybrid<models::ExpressionOde>*>(flow.get()))
+    forced = ode->functor().uses_time();
+  shooting.autonomous = object.contains("autonomous") ? boolean(object["autonomous"], path, "periodic.autonomous") : !forced;
+  if (shooting.autonomous && forced)
+    fail(path, "'periodic.autonomous' is true, but the equations use the time t: a forced orbit has the forcing's "
+               "period; set \"autonomous\": false and give it as 'periodic.period'");
+  if (object.contains("t0")) shooting.t0 = number(object["t0"], path, "periodic.t0");
+  shooting.simulation.absolute_tolerance = shooting.simulation.relative_tolerance = 1e-10;
+  if (object.contains("simulation")) {
+    const Json& sim = object["simulation"];
+    if (!sim.is_object()) fail(path, "'periodic.simulation' must be an object");
+    only_keys(sim, {"absolute_tolerance", "relative_tolerance", "initial_step", "max_step"}, path, "periodic.simulation.");
+    auto real = [&](const char* key, double* field) {
+      if (sim.contains(key)) *field = number(sim[key], path, std::string("periodic.simulation.") + key);
+    };
+    real("absolute_tolerance", &shooting.simulation.absolute_tolerance);
+    real("relative_tolerance", &shooting.simulation.relative_tolerance);
+    real("initial_step", &shooting.simulation.initial_step);
+    real("max_step", &shooting.simulation.max_step);
+  }
+  if (object.contains("from_simulation")) {
+    if (!shooting.autonomous) fail(path, "'periodic.from_simulation' is for autonomous orbits; a forced one starts from 'start'");
+    const Json& g = object["from_simulation"];
+    if (!g.is_object()) fail(path, "'periodic.from_simulation' must be an object {transient, max_period, return_tolerance}");
+    only_keys(g, {"transient", "max_period", "return_tolerance"}, path, "periodic.from_simulation.");
+    periodic::OrbitGuessOptions guess;
+    if (g.contains("transient")) guess.transient = number(g["transient"], path, "periodic.from_simulation.transient");
+    if (g.contains("max_period")) guess.max_period = number(g["max_period"], path, "periodic.from_simulation.max_period");
+    if (g.contains("return_tolerance"))
+      guess.return_tolerance = number(g["return_tolerance"], path, "periodic.from_simulation.return_tolerance");
+    guess.simulation = shooting.simulation;
+    if (const std::string why = guess.check(); !why.empty()) fail(path, "'periodic.from_simulation': " + why);
+    p.from_simulation = guess;
+  }
+  double period = 1.0;  // replaced by the simulation's when from_simulation
+  if (object.contains("period")) period = number(object["period"], path, "periodic.period");
+  else if (!p.from_simulation)
+    fail(path, std::string("'periodic.period' is missing: give ") +
+                   (shooting.autonomous ? "a guess of the period (or use 'periodic.from_simulation')"
+                                        : "the forcing period"));
+  if (!(period > 0)) fail(path, "'periodic.period' = " + std::to_string(period) + " must be positive");
+  if (!shooting.autonomous) shooting.period = period;
+  if (const std::string why = shooting.check(); !why.empty()) fail(path, "'periodic': " + why);
+
+  const int n = static_cast<int>(unknowns.size()), q = static_cast<int>(parameters.size());
+  Vector reference(n + q);
+  reference << run->start_state, run->parameters;
+  try {
+    p.shooting = std::make_shared<periodic::ShootingSystem>(flow, q, shooting, reference);
+  } catch (const std::invalid_argument& e) {
+    fail(path, std::string("'periodic' at 'start': ") + e.what() + "; start from a point off the equilibria");
+  }
+  if (shooting.autonomous) {
+    Vector x(n + 1);
+    x << run->start_state, period;
+    run->start_state = x;
+  }
+  if (object.contains("period_doubling")) {
+    const Json& d = object["period_doubling"];
+    if (!d.is_object()) fail(path, "'periodic.period_doubling' must be an object {levels, ...}");
+    std::set<std::string> allowed = kOptionKeys;
+    allowed.insert("levels");
+    only_keys(d, allowed, path, "periodic.period_doubling.");
+    p.doublings = d.contains("levels") ? integer(d["levels"], path, "periodic.period_doubling.levels") : 1;
+    if (p.doublings < 1 || p.doublings > 20)
+      fail(path, "'periodic.period_doubling.levels' = " + std::to_string(p.doublings) + " must be in 1..20");
+  }
+  p.phase = {unknowns[0], unknowns[n > 1 ? 1 : 0]};
+  if (object.contains("phase")) {
+    p.phase = strings(object["phase"], path, "periodic.phase");
+    if (p.phase.size() != 2) fail(path, "'periodic.phase' must name two unknowns");
+    for (const auto& name : p.phase)
+      if (std::find(unknowns.begin(), unknowns.end(), name) == unknowns.end())
+        fail(path, "'periodic.phase' names '" + name + "', which is not an unknown");
+  }
+  run->system = p.shooting;
+  run->periodic = std::move(p);
+}
+
 }  // namespace
 
 void check_identifier(const std::string& name, const std::filesystem::path& path, const std::string& key) {
@@ -159,7 +271,7 @@ RunFile parse_run_file(const std::string& text, const std::filesystem::path& pat
   const Json json = parse_json(text, path);
   if (!json.is_object()) fail(path, "the top level must be an object");
   only_keys(json, {"name", "description", "unknowns", "parameters", "equations", "start", "model",
-                   "model_options", "continuation", "events", "fold_curve", "switch_branch", "plot"},
+                   "model_options", "continuation", "events", "fold_curve", "switch_branch", "plot", "periodic"},
             path, "");
 
   RunFile run;
@@ -174,7 +286,34 @@ RunFile parse_run_file(const std::string& text, const std::filesystem::path& pat
   if (!parameter_values.is_object()) fail(path, "'parameters' must be an object {name: value}");
   if (json.contains("model_options") && !json.contains("model"))
     fail(path, "'model_options' is given without 'model'");
-  if (json.contains("model")) {
+  const bool periodic = json.contains("periodic");
+  std::shared_ptr<const flow::HybridSystem> flow_system;
+  if (periodic) {
+    // The ODE: parameters ride in its state, after the unknowns.
+    if (json.contains("model")) {
+      if (json.contains("equations") || json.contains("unknowns"))
+        fail(path, "give either 'model' or 'unknowns' with 'equations', not both");
+      const std::string model = string(json["model"], path, "model");
+      if (json.contains("model_options")) only_keys(json["model_options"], {}, path, "model_options.");
+      if (model != "lorenz") fail(path, "unknown periodic model '" + model + "' (known: lorenz; or give 'equations')");
+      flow_system = flow::make_hybrid(models::Lorenz{});
+      const auto names = flow_system->state_names();
+      unknowns.assign(names.begin(), names.begin() + 3);
+      parameters.assign(names.begin() + 3, names.end());
+    } else {
+      if (!json.contains("unknowns")) fail(path, "'unknowns' is missing (or name a built-in 'model')");
+      if (!json.contains("equations")) fail(path, "'equations' is missing: give the rates x' = f(x, p, t)");
+      unknowns = strings(json["unknowns"], path, "unknowns");
+      for (const auto& [name, value] : parameter_values.items()) parameters.push_back(name);
+      for (const auto& name : unknowns) check_identifier(name, path, "unknowns");
+      for (const auto& name : parameters) check_identifier(name, path, "parameters");
+      try {
+        flow_system = models::make_expression_ode(unknowns, parameters, strings(json["equations"], path, "equations"));
+      } catch (const std::invalid_argument& e) {
+        fail(path, e.what());
+      }
+    }
+  } else if (json.contains("model")) {
     if (json.contains("equations") || json.contains("unknowns"))
       fail(path, "give either 'model' or 'unknowns' with 'equations', not both");
     run.system = built_in_model(string(json["model"], path, "model"),
@@ -215,8 +354,12 @@ RunFile parse_run_file(const std::string& text, const std::filesystem::path& pat
   for (int i = 0; i < n; ++i) {
     if (start.contains(unknowns[i]))
       run.start_state[i] = number(start[unknowns[i]], path, "start." + unknowns[i]);
-    else if (!json.contains("model"))
+    else if (!json.contains("model") || periodic)
       fail(path, "'start." + unknowns[i] + "' is missing: give a start value for every unknown");
+  }
+  if (periodic) {
+    read_periodic(json["periodic"], flow_system, unknowns, parameters, path, &run);
+    unknowns = run.system->state_names();  // with "T" when autonomous
   }
 
   // The first branch.
@@ -238,10 +381,33 @@ RunFile parse_run_file(const std::string& text, const std::filesystem::path& pat
   if (c.contains("detect")) {
     const auto detect = strings(c["detect"], path, "continuation.detect");
     run.detect_folds = run.detect_branch_points = false;
-    for (const auto& d : detect) {
-      if (d == "LP") run.detect_folds = true;
-      else if (d == "BP") run.detect_branch_points = true;
-      else fail(path, "'continuation.detect' has '" + d + "'; known: LP, BP");
+    if (run.periodic) {
+      run.periodic->detect_lpc = run.periodic->detect_pd = run.periodic->detect_ns = false;
+      for (const auto& d : detect) {
+        if (d == "LPC") run.periodic->detect_lpc = true;
+        else if (d == "PD") run.periodic->detect_pd = true;
+        else if (d == "NS") run.periodic->detect_ns = true;
+        else fail(path, "'continuation.detect' has '" + d + "'; known for periodic orbits: LPC, PD, NS");
+      }
+    } else {
+      for (const auto& d : detect) {
+        if (d == "LP") run.detect_folds = true;
+        else if (d == "BP") run.detect_branch_points = true;
+        else fail(path, "'continuation.detect' has '" + d + "'; known: LP, BP");
+      }
+    }
+  }
+  if (run.periodic) {
+    run.detect_folds = run.detect_branch_points = false;  // LPC, PD, NS instead
+    if (json.contains("fold_curve") || json.contains("switch_branch"))
+      fail(path, "'fold_curve' and 'switch_branch' need second derivatives, which shooting does not have; "
+                 "for periodic orbits use 'periodic.period_doubling'");
+    if (run.periodic->doublings > 0 && !run.periodic->detect_pd)
+      fail(path, "'periodic.period_doubling' starts from a PD, but 'continuation.detect' has no \"PD\"");
+    if (run.periodic->doublings > 0) {
+      ContinuationOptions base = run.options;
+      run.periodic->doubling_options = read_options(json["periodic"]["period_doubling"], base, path,
+                                                    "periodic.period_doubling.");
     }
   }
 
@@ -304,7 +470,7 @@ RunFile parse_run_file(const std::string& text, const std::filesystem::path& pat
     if (!event_names.insert(e.name).second) fail(path, "two events are named '" + e.name + "'");
 
   run.plot.x = run.continuation_parameters[0];
-  run.plot.y = n == 1 ? unknowns[0] : "max";
+  run.plot.y = run.periodic && run.periodic->shooting->options().autonomous ? "T" : n == 1 ? unknowns[0] : "max";
   if (json.contains("plot")) {
     const Json& p = json["plot"];
     if (!p.is_object()) fail(path, "'plot' must be an object {x, y}");

@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "continuation/options.h"
+#include "continuation/periodic/orbit_guess.h"
+#include "continuation/periodic/shooting.h"
 #include "continuation/system.h"
 #include "drivers/json_input.h"
 #include "models/expression.h"
@@ -37,6 +39,21 @@ struct Plot {
   std::string y;  // a component name, "max" (max |x_i|) or "norm" (|x|_2 / sqrt(n))
 };
 
+// A periodic problem ("periodic" key): the orbits of an ODE x' = f(x, p, t)
+// (the "equations", or a built-in model) by shooting. The run's system is
+// then the ShootingSystem, whose state is x at t0 (and the period T when
+// autonomous), so the first branch, its special points and the summary are
+// those of any other run.
+struct PeriodicRun {
+  std::shared_ptr<const flow::HybridSystem> flow;       // the ODE, parameters in its state
+  std::shared_ptr<periodic::ShootingSystem> shooting;   // the same object as RunFile::system
+  std::optional<periodic::OrbitGuessOptions> from_simulation;  // the start from a simulation
+  bool detect_lpc = true, detect_pd = true, detect_ns = true;
+  int doublings = 0;                    // switches onto the period-doubled branch, each at the
+  ContinuationOptions doubling_options; // first PD of the branch before
+  std::vector<std::string> phase;       // two unknowns: the axes of the orbit figure
+};
+
 struct RunFile {
   std::filesystem::path path;
   std::string name;         // default: the file's stem
@@ -52,6 +69,7 @@ struct RunFile {
   std::optional<FollowUp> fold_curve;
   std::optional<FollowUp> switch_branch;
   Plot plot;
+  std::optional<PeriodicRun> periodic;
 };
 
 RunFile read_run_file(const std::filesystem::path& path);

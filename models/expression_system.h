@@ -7,10 +7,12 @@
 // scalar-templated path as a C++ functor, so Jacobians are exact (jets), and
 // each equation's used variables give the sparsity for large systems.
 
+#include <array>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "continuation/flow/hybrid_system.h"
 #include "continuation/system.h"
 #include "models/expression.h"
 
@@ -49,5 +51,59 @@ std::shared_ptr<System> make_expression_system(const std::vector<std::string>& u
                                                const std::vector<std::string>& parameters,
                                                const std::vector<std::string>& equations,
                                                int sparse_from = 50);
+
+// An ODE x' = f(x, p, t) given by expressions, as a hybrid system with one
+// mode and no guards (a smooth flow), whose parameters ride in the state
+// (p' = 0) so that shooting gets the parameter columns of its Jacobian from
+// the variational equations. The expressions' names are the unknowns, then
+// the parameters, then "t" (time: a forced, non-autonomous ODE may use it).
+struct ExpressionOde {
+  std::vector<std::string> unknowns;
+  std::vector<std::string> parameters;
+  std::vector<Expression> rates;  // one per unknown
+
+  int dimension() const { return static_cast<int>(unknowns.size() + parameters.size()); }
+  std::vector<std::string> state_names() const {
+    std::vector<std::string> names = unknowns;
+    names.insert(names.end(), parameters.begin(), parameters.end());
+    return names;
+  }
+  std::string mode_name(int) const { return "smooth"; }
+  int guard_count(int) const { return 0; }
+  template <class T>
+  void field(int, const T& t, const T* z, T* f) const {
+    const int m = dimension();
+    // (z, t) in one array; on the stack for the usual small systems (this
+    // runs at every Runge-Kutta stage).
+    constexpr int kInline = 32;
+    std::array<T, kInline> small;
+    std::vector<T> large;
+    T* values = small.data();
+    if (m + 1 > kInline) {
+      large.resize(m + 1);
+      values = large.data();
+    }
+    std::copy(z, z + m, values);
+    values[m] = t;
+    for (std::size_t i = 0; i < rates.size(); ++i) f[i] = rates[i].template evaluate<T>(values);
+    for (int i = static_cast<int>(rates.size()); i < m; ++i) f[i] = T(0.0);
+  }
+  template <class T>
+  T guard(int, int, const T&, const T*) const { return T(1.0); }
+  int next_mode(int mode, int, double, const double*) const { return mode; }
+  template <class T>
+  void reset(int, int, int, const T&, const T* x, T* y) const {
+    for (int i = 0; i < dimension(); ++i) y[i] = x[i];
+  }
+  // True when some rate uses "t" (the ODE is forced).
+  bool uses_time() const;
+};
+
+// Parses the rates (names: unknowns, parameters, "t"). Throws like
+// make_expression_system (ExpressionError names the equation; a parameter or
+// unknown called "t" is refused: it names time).
+std::shared_ptr<flow::AutoDiffHybrid<ExpressionOde>> make_expression_ode(const std::vector<std::string>& unknowns,
+                                                                        const std::vector<std::string>& parameters,
+                                                                        const std::vector<std::string>& rates);
 
 }  // namespace saltus::models

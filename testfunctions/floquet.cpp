@@ -24,7 +24,15 @@ double PeriodDoublingTest::value(const PointContext& point) const {
 }
 
 double NeimarkSackerTest::value(const PointContext& point) const {
-  const Eigen::VectorXcd mu = Eigen::EigenSolver<Matrix>(monodromy(point)).eigenvalues();
+  // An autonomous orbit always has the multiplier 1 (along the flow); with it
+  // the factors (1 mu_j - 1) vanish wherever another multiplier passes +1, so
+  // every fold of cycles would also read as an NS. The product runs over the
+  // other multipliers only.
+  const auto* shooting = dynamic_cast<const periodic::ShootingSystem*>(&point.problem.system());
+  const Matrix M = monodromy(point);
+  const Eigen::VectorXcd mu = shooting && shooting->options().autonomous
+                                  ? periodic::nontrivial_multipliers(M)
+                                  : Eigen::VectorXcd(Eigen::EigenSolver<Matrix>(M).eigenvalues());
   std::complex<double> product = 1.0;
   for (int i = 0; i < mu.size(); ++i)
     for (int j = i + 1; j < mu.size(); ++j) product *= mu[i] * mu[j] - 1.0;

@@ -9,7 +9,9 @@
 //   Neimark-Sacker ("NS"): prod_{i<j} (mu_i mu_j - 1) = 0, a complex pair
 //     crosses the unit circle (Kuznetsov, "Elements of applied bifurcation
 //     theory", Sec. 10.3, the bialternate-product test; it also vanishes at
-//     a pair mu, 1/mu of real multipliers, a neutral saddle).
+//     a pair mu, 1/mu of real multipliers, a neutral saddle). For an
+//     autonomous ShootingSystem the trivial multiplier 1 is left out of the
+//     product, else every LPC would also vanish it.
 
 #include "continuation/test_function.h"
 

@@ -1,8 +1,10 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <random>
 #include <sstream>
 
@@ -124,4 +126,240 @@ TEST_CASE("saltus periodic examples/bouncing_ball_orbit.json: multipliers and th
   CHECK(found);
   CHECK(fs::exists(out / "branch.png"));
   fs::remove_all(out);
+}
+
+namespace {
+
+// The triple pendulum's orbit run (examples/triple_pendulum_orbit.json) with
+// `periodic` replaced, written into dir.
+fs::path pendulum_orbit_run(const fs::path& dir, const std::string& periodic, bool section = true) {
+  fs::create_directories(dir);
+  std::ofstream(dir / "run.json") << R"({"model": "triple_pendulum", "parameters": {"q1": 1.03},
+    "initial": {"psi1": 1.8, "psi2": 1.0, "psi3": 2.0, "psi1_dot": 0, "psi2_dot": 0, "psi3_dot": 0},
+    "time": [0, 10], "simulation": {"absolute_tolerance": 1e-10, "relative_tolerance": 1e-10},)"
+                                  << (section ? R"("section": {"variable": "psi1", "value": 0, "angle": true},)" : "")
+                                  << R"("plot": {"x": "psi2", "y": "psi1_dot"}, "periodic": )" << periodic << "}";
+  return dir / "run.json";
+}
+
+}  // namespace
+
+TEST_CASE("saltus periodic: the triple pendulum's orbit from a simulation, continued in q1 to its LPC",
+          "[cli][periodic][periodic-pendulum]") {
+  const fs::path dir = scratch("pendulum-orbit");
+  const fs::path file = pendulum_orbit_run(dir, R"({"parameter": "q1", "transient": 200, "record": 100,
+    "direction": 1, "ds": 0.01, "ds_max": 0.05, "max_points": 45, "bounds": {"q1": [1.0, 1.1]},
+    "event_tolerance": 1e-9, "diagram": "diagram.csv", "grazing": false})");
+  // A two-row stand-in for a sweep CSV (q1, t, state): drawn underneath.
+  std::ofstream(dir / "diagram.csv") << "q1,t,psi1,psi2,psi3,psi1_dot,psi2_dot,psi3_dot\n"
+                                     << "1.03,0,0,1.7,1.2,0.83,0,0\n1.05,0,0,1.7,1.2,0.80,0,0\n";
+  const Run r = run_saltus({"periodic", file.string(), "--out", (dir / "out").string(), "--json"});
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  const json s = json::parse(r.out);
+  CHECK(s["autonomous"] == true);
+  CHECK(s["guess"]["source"] == "section");
+  CHECK(s["guess"]["section_returns"] == 1);
+  // The return time of the simulation is the period to the return tolerance.
+  CHECK(s["period"].get<double>() == Approx(s["guess"]["period"].get<double>()).epsilon(1e-3));
+  // Six multipliers: the trivial one (along the flow) apart, five others as [re, im].
+  CHECK(std::hypot(s["trivial_multiplier"][0].get<double>() - 1, s["trivial_multiplier"][1].get<double>()) < 1e-6);
+  REQUIRE(s["multipliers"].size() == 5);
+  CHECK(s["stable"] == true);
+  CHECK(s["section_psi1_dot"].size() == 1);  // psi1 goes round once per period
+  bool lpc = false;
+  for (const auto& p : s["special_points"]) {
+    CHECK(p["type"] != "NS");  // the trivial multiplier would make every LPC an NS too
+    if (p["type"] == "LPC") {
+      lpc = true;
+      CHECK(p["status"] == "located");
+      CHECK(std::abs(p["multipliers"][0][0].get<double>() - 1) < 1e-4);
+    }
+  }
+  CHECK(lpc);
+  for (const char* f : {"branch.csv", "orbits.csv", "summary.json", "branch.png", "branch.dat", "orbit.png"})
+    CHECK(fs::exists(dir / "out" / f));
+  // The corrected orbit in the run's (psi2, psi1_dot) plane, impacts marked.
+  std::ifstream orbit(dir / "out" / "orbit.dat");
+  const std::string orbit_drawn((std::istreambuf_iterator<char>(orbit)), std::istreambuf_iterator<char>());
+  CHECK_THAT(orbit_drawn, Catch::Contains("# events"));
+  std::ifstream dat(dir / "out" / "branch.dat");
+  const std::string drawn((std::istreambuf_iterator<char>(dat)), std::istreambuf_iterator<char>());
+  CHECK_THAT(drawn, Catch::Contains("brute-force diagram"));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("saltus periodic: bad periodic input is named", "[cli][periodic][errors]") {
+  struct Case {
+    std::string what, periodic, message;
+    bool section = true;
+  };
+  const std::vector<Case> cases = {
+      {"a period for an autonomous model", R"({"period": 10})", "is autonomous; its period is found"},
+      {"no section for the guess", R"({"transient": 10})", "give one", false},
+      {"restitution in the state", R"({"parameter": "e"})", "the impact law decides on it"},
+      {"unknown parameter", R"({"parameter": "zeta"})", "'periodic.parameter' = 'zeta' is not a parameter"},
+      {"missing diagram", R"({"parameter": "q1", "diagram": "nowhere.csv"})", "does not exist"},
+      {"bad returns", R"({"max_returns": 0})", "max_returns >= 1"},
+      {"grazing not a flag", R"({"grazing": 1})", "'periodic.grazing' = 1 must be true or false"},
+  };
+  for (const auto& c : cases) {
+    SECTION(c.what) {
+      const fs::path dir = scratch("bad-periodic");
+      const fs::path file = pendulum_orbit_run(dir, c.periodic, c.section);
+      const Run r = run_saltus({"periodic", file.string(), "--out", (dir / "out").string()});
+      CHECK(r.code == 1);
+      CHECK_THAT(r.err, Catch::Contains(c.message));
+      CHECK(!fs::exists(dir / "out"));
+      fs::remove_all(dir);
+    }
+  }
+  SECTION("the ball carries only A") {
+    const fs::path dir = scratch("bad-periodic");
+    fs::create_directories(dir);
+    std::ofstream(dir / "run.json") << R"({"model": "bouncing_ball", "parameters": {"A": 0.3, "e": 0.5},
+      "initial": {"q": 1.37, "v": 0.32}, "time": [0.55, 1.55], "periodic": {"t0": 0.55, "parameter": "g"}})";
+    const Run r = run_saltus({"periodic", (dir / "run.json").string()});
+    CHECK(r.code == 1);
+    CHECK_THAT(r.err, Catch::Contains("carries only A"));
+    fs::remove_all(dir);
+  }
+}
+
+TEST_CASE("saltus periodic: a chaotic attractor gives no guess, with the closest return", "[cli][periodic][errors]") {
+  const fs::path dir = scratch("chaotic-orbit");
+  const fs::path file = pendulum_orbit_run(dir, R"({"transient": 100, "record": 60, "max_returns": 3})");
+  // q1 = 1.18: the chaotic attractor of examples/triple_pendulum_chaotic.json.
+  std::ifstream in(file);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  text.replace(text.find("1.03"), 4, "1.18");
+  std::ofstream(file) << text;
+  const Run r = run_saltus({"periodic", file.string(), "--out", (dir / "out").string()});
+  CHECK(r.code == 2);
+  CHECK_THAT(r.err, Catch::Contains("no guess of a periodic orbit"));
+  CHECK_THAT(r.err, Catch::Contains("the closest return"));
+  CHECK(!fs::exists(dir / "out"));
+  fs::remove_all(dir);
+}
+
+namespace {
+
+// The smallest gap between the ball and the table over the flight of the
+// period-1 orbit (n = 1, T = 2 pi / omega) of the bouncing ball, from the
+// impact map in closed form: the ball leaves the table at phase phi with
+// the speed V = g T / 2 that brings it back after T, cos(phi) = (1 - e) g pi /
+// ((1 + e) A omega^2), and flies as
+//
+//   G(tau) = A sin(phi) + V tau - g tau^2 / 2 - A sin(phi + omega tau).
+//
+// Its interior minima are the roots of G' found on a grid and bisected.
+double smallest_gap(double A, double phi_sign, double g, double e, double omega) {
+  const double T = 2 * M_PI / omega, V = g * T / 2;
+  const double phi = phi_sign * std::acos((1 - e) * g * M_PI / ((1 + e) * A * omega * omega));
+  auto G = [&](double t) { return A * std::sin(phi) + V * t - g * t * t / 2 - A * std::sin(phi + omega * t); };
+  auto dG = [&](double t) { return V - g * t - A * omega * std::cos(phi + omega * t); };
+  double smallest = std::numeric_limits<double>::infinity();
+  const int N = 2000;
+  for (int i = 0; i + 1 < N; ++i) {
+    double a = T * (i + 0.5) / N, b = T * (i + 1.5) / N;
+    if (!(dG(a) < 0 && dG(b) >= 0)) continue;
+    for (int it = 0; it < 60; ++it) (dG(0.5 * (a + b)) < 0 ? a : b) = 0.5 * (a + b);
+    smallest = std::min(smallest, G(a));
+  }
+  return smallest;
+}
+
+}  // namespace
+
+TEST_CASE("saltus periodic: the bouncing ball's unstable period-1 orbit grazes the table, GR ends the branch",
+          "[cli][periodic][grazing]") {
+  // examples/bouncing_ball_orbit.json continued further: down to the LPC,
+  // then up along the unstable orbit (impact phase phi < 0) until the table
+  // catches up with the ball in flight, touching it tangentially.
+  const fs::path dir = scratch("ball-grazing");
+  fs::create_directories(dir);
+  json run = json::parse(std::ifstream(example("bouncing_ball_orbit.json")));
+  run["periodic"]["bounds"]["A"] = {0.2, 3.0};
+  run["periodic"]["max_points"] = 400;
+  std::ofstream(dir / "run.json") << run.dump(2);
+  const Run r = run_saltus({"periodic", (dir / "run.json").string(), "--out", (dir / "out").string(), "--json"});
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  const json s = json::parse(r.out);
+  REQUIRE(s["special_points"].size() == 2);
+  CHECK(s["special_points"][0]["type"] == "LPC");
+  const json& gr = s["special_points"][1];
+  CHECK(gr["type"] == "GR");
+  CHECK(gr["status"] == "located");
+  // The grazing amplitude: the smallest gap of the unstable orbit reaching 0,
+  // by bisection in A (the gap is 0.04 at A = 0.6 and -0.015 at A = 0.63).
+  const double g = 9.81, e = 0.5, omega = 2 * M_PI;
+  double lo = 0.6, hi = 0.63;
+  for (int it = 0; it < 60; ++it) (smallest_gap(0.5 * (lo + hi), -1, g, e, omega) > 0 ? lo : hi) = 0.5 * (lo + hi);
+  INFO("grazing at A = " << lo << " (closed form), " << gr["parameters"]["A"].get<double>() << " (branch)");
+  CHECK(std::abs(gr["parameters"]["A"].get<double>() - lo) < 1e-8);
+  // The text summary says so.
+  const Run text = run_saltus({"periodic", (dir / "run.json").string(), "--out", (dir / "out").string()});
+  CHECK_THAT(text.out, Catch::Contains("GR located"));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("saltus periodic examples/stick_slip_orbit.json: the cycle from a simulation, period = closed form in v0",
+          "[cli][periodic][stick-slip]") {
+  const fs::path out = scratch("stick-slip-orbit");
+  const Run r = run_saltus({"periodic", example("stick_slip_orbit.json").string(), "--out", out.string(), "--json"});
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  const json s = json::parse(r.out);
+  CHECK(s["autonomous"] == true);
+  CHECK(s["guess"]["source"] == "section");
+  // The closed form of tests/models/stick_slip.test.cpp (c = 0): with
+  // omega = sqrt(k/m) and D = (mu_s - mu_k) m g / k,
+  //   T = 2 D / v0 + (pi + 2 atan(v0 / (omega D))) / omega.
+  const double m = 1, k = 4, g = 9.81, mu_s = 0.4, mu_k = 0.25;
+  const double omega = std::sqrt(k / m), D = (mu_s - mu_k) * m * g / k;
+  auto period = [&](double v0) { return 2 * D / v0 + (M_PI + 2 * std::atan(v0 / (omega * D))) / omega; };
+  CHECK(std::abs(s["period"].get<double>() - period(0.5)) < 1e-8);
+  // Sticking projects every perturbation onto v = v0: the one nontrivial
+  // multiplier is 0 (to rounding); the trivial one is 1.
+  REQUIRE(s["multipliers"].size() == 1);
+  CHECK(std::hypot(s["multipliers"][0][0].get<double>(), s["multipliers"][0][1].get<double>()) < 1e-10);
+  CHECK(std::abs(s["trivial_multiplier"][0].get<double>() - 1) < 1e-8);
+  // Along the branch (orbits.csv: v0, period, ...) to the bound v0 = 1.5,
+  // the period is the closed form to the integration tolerance (1e-10).
+  std::ifstream csv(out / "orbits.csv");
+  std::string line;
+  std::getline(csv, line);
+  CHECK(line.rfind("v0,period,", 0) == 0);
+  int rows = 0;
+  double last_v0 = 0;
+  while (std::getline(csv, line)) {
+    double v0, T;
+    char comma;
+    std::istringstream(line) >> v0 >> comma >> T;
+    INFO("v0 = " << v0);
+    CHECK(std::abs(T - period(v0)) < 1e-8);
+    last_v0 = v0;
+    ++rows;
+  }
+  CHECK(rows >= 10);
+  CHECK(last_v0 == Approx(1.5).margin(1e-9));
+  // The orbit in the (x, v) plane with its stick and slip transitions.
+  CHECK(fs::exists(out / "orbit.png"));
+  std::ifstream dat(out / "orbit.dat");
+  const std::string drawn((std::istreambuf_iterator<char>(dat)), std::istreambuf_iterator<char>());
+  CHECK_THAT(drawn, Catch::Contains("# events"));
+  fs::remove_all(out);
+
+  // The friction coefficients decide the modes as numbers: not in the state.
+  const fs::path dir = scratch("stick-slip-bad");
+  fs::create_directories(dir);
+  json run = json::parse(std::ifstream(example("stick_slip_orbit.json")));
+  run["periodic"]["parameter"] = "mu_k";
+  std::ofstream(dir / "run.json") << run.dump(2);
+  const Run bad = run_saltus({"periodic", (dir / "run.json").string(), "--out", (dir / "out").string()});
+  CHECK(bad.code == 1);
+  CHECK_THAT(bad.err, Catch::Contains("'periodic.parameter' = 'mu_k'") && Catch::Contains("cannot ride in the state"));
+  CHECK(!fs::exists(dir / "out"));
+  fs::remove_all(dir);
 }

@@ -1,0 +1,141 @@
+#include "drivers/periodic_orbit.h"
+
+#include <cmath>
+#include <limits>
+#include <sstream>
+
+namespace saltus::drivers {
+
+namespace {
+
+// |a - b| with the angle components compared modulo 2 pi.
+double distance(const HybridRun& run, const Vector& a, const Vector& b) {
+  double sum = 0.0;
+  for (int i = 0; i < a.size(); ++i) {
+    double d = a[i] - b[i];
+    if (i < static_cast<int>(run.angles.size()) && run.angles[i]) d = std::remainder(d, 2 * M_PI);
+    sum += d * d;
+  }
+  return std::sqrt(sum);
+}
+
+flow::SimulationOptions plain(const flow::SimulationOptions& options) {
+  flow::SimulationOptions o = options;
+  o.variational = false;
+  o.output_interval = 0.0;
+  return o;
+}
+
+}  // namespace
+
+ShootingStart shooting_start(const HybridRun& run) {
+  if (!run.periodic) throw RunFileError("run file " + run.path.string() + ": 'periodic' is missing");
+  if (!run.with_parameter_in_state)
+    throw RunFileError("run file " + run.path.string() + ": periodic orbits of model '" + run.model +
+                       "' are not supported");
+  const PeriodicSpec& spec = *run.periodic;
+  ShootingStart s;
+  s.parameter = spec.parameter.empty() ? run.fixed_parameter : spec.parameter;
+  const auto hybrid = run.with_parameter_in_state(s.parameter);
+  const double p0 = run.parameter_value(s.parameter);
+  const int n = static_cast<int>(run.initial.size());
+  Vector x(n + 1);
+  x << run.initial, p0;
+
+  periodic::ShootingOptions shooting;
+  shooting.autonomous = spec.autonomous;
+  shooting.t0 = spec.t0;
+  shooting.period = spec.autonomous ? 1.0 : spec.period;
+  shooting.mode = run.mode;
+  shooting.simulation = run.simulation;
+  s.source = "initial";
+
+  if (spec.transient >= 0) {
+    const double t0 = spec.autonomous ? run.t0 : spec.t0;
+    const flow::Trajectory warm = flow::simulate(*hybrid, run.mode, t0, x, t0 + spec.transient, plain(run.simulation));
+    if (!warm.ok()) {
+      s.message = "the transient before the guess ended early: " + warm.message;
+      return s;
+    }
+    x = warm.x_end;
+    shooting.mode = warm.mode_end;
+    shooting.t0 = warm.t_end;
+    s.source = "transient";
+    if (spec.autonomous) {
+      // Successive returns to the section; the first that comes back to an
+      // earlier one (with up to max_returns crossings in between) closes the orbit.
+      const flow::Trajectory rec = flow::simulate(*hybrid, warm.mode_end, warm.t_end, x, warm.t_end + spec.record,
+                                                  plain(run.simulation), {}, run.sections());
+      if (!rec.ok()) {
+        s.message = "the simulation for the guess ended early: " + rec.message;
+        return s;
+      }
+      const auto& hits = rec.section_hits;
+      const int k = static_cast<int>(hits.size()) - 1;
+      double closest = std::numeric_limits<double>::infinity();
+      int closest_m = 0;
+      for (int m = 1; m <= spec.max_returns && k - m >= 0; ++m) {
+        const double d = distance(run, hits[k].x, hits[k - m].x);
+        if (d < closest) closest = d, closest_m = m;
+        if (d <= spec.return_tolerance * (1.0 + hits[k].x.norm())) {
+          s.source = "section";
+          s.returns = m;
+          s.distance = d;
+          x = hits[k].x;
+          // Angles into [-pi, pi], where the shooting system keeps them.
+          for (int i = 0; i < n; ++i)
+            if (run.angles[i]) x[i] = std::remainder(x[i], 2 * M_PI);
+          shooting.mode = hits[k].mode;
+          shooting.t0 = hits[k].t;
+          shooting.period = hits[k].t - hits[k - m].t;
+          break;
+        }
+      }
+      if (s.source != "section") {
+        std::ostringstream why;
+        why << hits.size() << " crossings of the section over record = " << spec.record << "; ";
+        if (closest_m > 0)
+          why << "the closest return (after " << closest_m << " crossings) is " << closest
+              << " away, above return_tolerance = " << spec.return_tolerance
+              << " (relative): lengthen 'transient', or the attractor is not periodic here";
+        else
+          why << "too few to close an orbit: lengthen 'record' or check the section";
+        s.message = why.str();
+        return s;
+      }
+    }
+  }
+
+  try {
+    s.system = std::make_shared<periodic::ShootingSystem>(hybrid, 1, shooting, spec.autonomous ? x : Vector());
+  } catch (const std::invalid_argument& e) {
+    throw RunFileError("run file " + run.path.string() + ": 'periodic': " + e.what());
+  }
+  s.problem = std::make_shared<ContinuationProblem>(s.system, Vector::Constant(1, x[n]),
+                                                    std::vector<std::string>{s.parameter});
+  s.y.resize(s.problem->size());
+  if (spec.autonomous) s.y << x.head(n), shooting.period, x[n];
+  else s.y << x;
+  s.ok = true;
+  return s;
+}
+
+std::vector<double> section_values(const HybridRun& run, const periodic::ShootingSystem& system, const Vector& u,
+                                   int variable) {
+  // Over two periods, each crossing once in a window of one period that
+  // starts halfway between two crossings (a crossing at the orbit's very
+  // start or end would otherwise count twice or not at all).
+  const auto& options = system.options();
+  const double T = system.period(u);
+  const flow::Trajectory tr = flow::simulate(*system.hybrid(), options.mode, options.t0, system.hybrid_state(u),
+                                             options.t0 + 2 * T, plain(options.simulation), {}, run.sections());
+  const auto& hits = tr.section_hits;
+  std::vector<double> values;
+  if (hits.size() < 2) return values;
+  const double start = 0.5 * (hits[0].t + hits[1].t);
+  for (const auto& h : hits)
+    if (h.t >= start && h.t < start + T) values.push_back(h.x[variable]);
+  return values;
+}
+
+}  // namespace saltus::drivers

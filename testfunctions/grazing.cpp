@@ -1,0 +1,95 @@
+#include "testfunctions/grazing.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "continuation/periodic/shooting.h"
+
+namespace saltus {
+
+const GuardMinimum& GuardMinima::smallest() const {
+  if (minima.empty()) throw std::logic_error("guard minima: none recorded");
+  return *std::min_element(minima.begin(), minima.end(),
+                           [](const GuardMinimum& a, const GuardMinimum& b) { return a.value < b.value; });
+}
+
+namespace {
+
+// +1 when events come from h > 0, -1 from h < 0; for either direction the
+// side the state is on.
+double side(flow::Crossing c, double h) {
+  return c == flow::Crossing::kFalling ? 1.0 : c == flow::Crossing::kRising ? -1.0 : (h >= 0 ? 1.0 : -1.0);
+}
+
+}  // namespace
+
+GuardMinima guard_minima(const periodic::ShootingSystem& shooting, const Vector& u) {
+  const flow::HybridSystem& system = *shooting.hybrid();
+  const auto& options = shooting.options();
+  const Vector z0 = shooting.hybrid_state(u);
+  const double t0 = options.t0, t1 = t0 + shooting.period(u);
+  // The guards of the modes the orbit visits (from the cached shooting
+  // trajectory, so no extra run when the engine has just corrected u).
+  const auto orbit = shooting.trajectory(u);
+  int guards = 0;
+  for (int m : orbit->mode) guards = std::max(guards, system.guard_count(m));
+  guards = std::max(guards, system.guard_count(options.mode));
+
+  // Sections are functions of (t, x) alone; the observer, called at every
+  // sample and after every reset before the sections restart, tells them
+  // the current mode.
+  int mode = options.mode;
+  std::vector<flow::Section> sections;
+  for (int k = 0; k < guards; ++k)
+    sections.push_back({[&system, &mode, k](double t, const Vector& x) {
+                          if (k >= system.guard_count(mode)) return 1.0;
+                          Vector f, h_x;
+                          double h_t = 0.0;
+                          system.field(mode, t, x, &f);
+                          system.guard_gradient(mode, k, t, x, &h_x, &h_t);
+                          return side(system.crossing(mode, k), system.guard(mode, k, t, x)) * (h_x.dot(f) + h_t);
+                        },
+                        flow::Crossing::kRising});
+  flow::SimulationOptions plain = options.simulation;
+  plain.variational = false;
+  plain.output_interval = 0.0;
+  const flow::SimulationObserver observer = [&mode](double, const Vector&, int m) {
+    mode = m;
+    return true;
+  };
+  const flow::Trajectory tr = flow::simulate(system, options.mode, t0, z0, t1, plain, observer, sections);
+
+  GuardMinima out;
+  out.status = tr.status;
+  out.message = tr.message;
+  out.events = tr.events.size();
+  // The cut point: for a closed orbit, the ends of the period are one point.
+  for (int k = 0; k < system.guard_count(options.mode); ++k) {
+    const double h = system.guard(options.mode, k, t0, z0);
+    out.minima.push_back({side(system.crossing(options.mode, k), h) * h, t0, options.mode, -1, z0});
+  }
+  for (const auto& hit : tr.section_hits) {
+    const int k = hit.section;
+    if (k >= system.guard_count(hit.mode)) continue;
+    const double h = system.guard(hit.mode, k, hit.t, hit.x);
+    out.minima.push_back({side(system.crossing(hit.mode, k), h) * h, hit.t, hit.mode, k, hit.x});
+  }
+  return out;
+}
+
+double GrazingTest::value(const PointContext& point) const {
+  const auto* shooting = dynamic_cast<const periodic::ShootingSystem*>(&point.problem.system());
+  if (!shooting) throw std::invalid_argument("the grazing test (GR) needs a branch of periodic orbits (shooting)");
+  const GuardMinima m = guard_minima(*shooting, point.problem.u(point.y));
+  if (m.status != flow::SimulationStatus::kFinished && m.status != flow::SimulationStatus::kGrazing)
+    throw std::runtime_error("grazing test: the orbit could not be simulated: " + m.message);
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!reference_events_) reference_events_ = m.events;
+    if (m.events != *reference_events_ || m.status == flow::SimulationStatus::kGrazing) return -1.0;
+  }
+  return m.minima.empty() ? 1.0 : m.smallest().value;
+}
+
+}  // namespace saltus

@@ -1,0 +1,69 @@
+#pragma once
+// Grazing ("GR"): a branch of periodic orbits reaches a guard tangentially.
+// Along an orbit of a ShootingSystem, the local minima of the guard's
+// distance h (on the side an event comes from: h for a falling guard, -h for
+// a rising one, |h| for either) away from the events themselves are where
+//
+//   s(t) = sgn * dh/dt = sgn * (h_x . f + h_t)
+//
+// rises through zero. The simulator locates those crossings on its dense
+// output like any Poincare section (toms748 to its event_tolerance; after an
+// event the section restarts on the reset state, so an impact's own h = 0 is
+// not a minimum), and the test value is the smallest of those minima (and of
+// h at the cut point t0, the ends of a closed orbit). It is positive on a
+// branch of orbits whose events stay transversal, and reaches zero where a
+// new contact appears: the grazing. Beyond it the orbit has an event the
+// branch's orbits did not have; there the value is -1, so the engine
+// brackets the grazing between the last orbit without the new event and the
+// first with it, and locates it (the orbit that touches) with its usual
+// event location. The branch stops there: past a grazing the orbits (if any)
+// are of another kind (Nordmark's square-root singularity of their Jacobian).
+//
+// The reference event count is that of the first orbit the test sees (the
+// branch's start): use one GrazingTest per branch.
+
+#include <mutex>
+#include <optional>
+
+#include "continuation/flow/simulate.h"
+#include "continuation/test_function.h"
+
+namespace saltus {
+
+namespace periodic {
+class ShootingSystem;
+}
+
+struct GuardMinimum {
+  double value = 0.0;  // the signed distance sgn * h at the minimum (>= 0 on an orbit)
+  double t = 0.0;
+  int mode = 0, guard = -1;  // guard -1: the cut point t0
+  Vector x;
+};
+
+struct GuardMinima {
+  std::vector<GuardMinimum> minima;  // in time order, the cut point first
+  std::size_t events = 0;            // events of the orbit over one period
+  flow::SimulationStatus status = flow::SimulationStatus::kFinished;
+  std::string message;
+  // The smallest minimum (the cut point when the orbit has no other).
+  const GuardMinimum& smallest() const;
+};
+
+// The guard minima along the orbit of `shooting` at u = (x, [T,] p).
+GuardMinima guard_minima(const periodic::ShootingSystem& shooting, const Vector& u);
+
+class GrazingTest : public TestFunction {
+ public:
+  std::string type() const override { return "GR"; }
+  // Throws std::invalid_argument when the problem is not a ShootingSystem;
+  // std::runtime_error when the orbit cannot be simulated.
+  double value(const PointContext& point) const override;
+  bool stops_branch() const override { return true; }
+
+ private:
+  mutable std::mutex mutex_;
+  mutable std::optional<std::size_t> reference_events_;
+};
+
+}  // namespace saltus

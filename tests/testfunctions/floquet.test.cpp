@@ -1,0 +1,100 @@
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "continuation/flow/hybrid_system.h"
+#include "continuation/periodic/shooting.h"
+#include "continuation/pseudo_arclength.h"
+#include "testfunctions/floquet.h"
+#include "testfunctions/fold.h"
+
+using namespace saltus;
+
+namespace {
+
+// The normal form of a saddle-node of cycles, r' = r (mu + 2 r^2 - r^4),
+// theta' = 1, in Cartesian coordinates, with a decoupled contracting
+// direction z' = -z (so that an autonomous orbit has two nontrivial
+// multipliers and the NS product has a factor) and mu in the state:
+//
+//   x' = x g - y,  y' = y g + x,  z' = -z,  mu' = 0,  g = mu + 2 r^2 - r^4.
+//
+// Cycles r^2 = 1 +- sqrt(1 + mu), period 2 pi, fold at mu = -1 (r = 1);
+// the radial multiplier exp(2 pi r dg/dr) = exp(8 pi r^2 (1 - r^2)) passes +1
+// there, the z multiplier is exp(-2 pi) throughout: no Neimark-Sacker.
+struct SaddleNodeOfCycles {
+  int dimension() const { return 4; }
+  std::vector<std::string> state_names() const { return {"x", "y", "z", "mu"}; }
+  int guard_count(int) const { return 0; }
+  template <class T>
+  void field(int, const T&, const T* u, T* f) const {
+    const T r2 = u[0] * u[0] + u[1] * u[1];
+    const T g = u[3] + 2.0 * r2 - r2 * r2;
+    f[0] = u[0] * g - u[1];
+    f[1] = u[1] * g + u[0];
+    f[2] = -u[2];
+    f[3] = T(0.0);
+  }
+  template <class T>
+  T guard(int, int, const T&, const T*) const { return T(1.0); }
+  int next_mode(int mode, int, double, const double*) const { return mode; }
+  template <class T>
+  void reset(int, int, int, const T&, const T* x, T* y) const {
+    for (int i = 0; i < 4; ++i) y[i] = x[i];
+  }
+};
+
+}  // namespace
+
+TEST_CASE("Floquet: the fold of cycles of an autonomous branch is an LPC, not an NS", "[testfunctions][floquet]") {
+  const double mu0 = -0.75, r0 = std::sqrt(1.0 + std::sqrt(1.0 + mu0));  // the stable (outer) cycle
+  Vector reference(4);
+  reference << r0, 0.0, 0.0, mu0;
+  periodic::ShootingOptions shooting;
+  shooting.autonomous = true;
+  shooting.simulation.absolute_tolerance = shooting.simulation.relative_tolerance = 1e-11;
+  auto system = std::make_shared<periodic::ShootingSystem>(flow::make_hybrid(SaddleNodeOfCycles{}), 1, shooting,
+                                                           reference);
+  ContinuationProblem problem(system, Vector::Constant(1, mu0), {"mu"});
+  Vector y(5);
+  y << r0, 0.0, 0.0, 2 * M_PI, mu0;
+
+  ContinuationOptions options;
+  options.direction = -1;
+  options.ds = 0.02;
+  options.ds_max = 0.05;
+  options.max_points = 200;
+  options.event_tolerance = 1e-9;
+  options.bounds["mu"] = {-1.5, -0.5};
+  const Branch b = continue_branch(problem, y, options,
+                                   {std::make_shared<FoldTest>("LPC"), std::make_shared<NeimarkSackerTest>()});
+  INFO(b.message);
+  REQUIRE(b.points.size() > 10);
+  int folds = 0;
+  for (const auto& s : b.special_points) {
+    INFO(s.type << " at mu = " << s.y[4]);
+    CHECK(s.type != "NS");
+    if (s.type != "LPC") continue;  // the end point "EP" at the bound
+    ++folds;
+    CHECK(s.status == EventStatus::kLocated);
+    CHECK(s.y[4] == Approx(-1.0).margin(1e-6));
+    CHECK(std::hypot(s.y[0], s.y[1]) == Approx(1.0).margin(1e-3));  // r - 1 ~ sqrt(mu + 1)
+  }
+  CHECK(folds == 1);
+  // The branch came back on the inner, unstable cycle, period 2 pi throughout.
+  const Vector last = b.points.back().y;
+  CHECK(last[4] > -1.0);
+  CHECK(std::hypot(last[0], last[1]) < 1.0);
+  for (const auto& pt : b.points) CHECK(pt.y[3] == Approx(2 * M_PI).epsilon(1e-7));
+
+  // What the fix is about: with the trivial multiplier in, the product has
+  // the factor (mu_radial - 1), which changes sign between the two ends.
+  const auto all_pairs = [&](const Vector& yy) {
+    const Eigen::VectorXcd mu = periodic::floquet_multipliers(system->monodromy(problem.u(yy)));
+    std::complex<double> product = 1.0;
+    for (int i = 0; i < mu.size(); ++i)
+      for (int j = i + 1; j < mu.size(); ++j) product *= mu[i] * mu[j] - 1.0;
+    return product.real();
+  };
+  CHECK(all_pairs(b.points.front().y) * all_pairs(last) < 0);
+}

@@ -22,6 +22,24 @@ double side(flow::Crossing c, double h) {
   return c == flow::Crossing::kFalling ? 1.0 : c == flow::Crossing::kRising ? -1.0 : (h >= 0 ? 1.0 : -1.0);
 }
 
+// The events that define the orbit's kind. A chattering sequence that ends
+// in permanent contact (impacts of one guard, then an event of that guard
+// that changes the mode) loses or gains impacts in its tail along a branch
+// as the last rebound crosses the simulator's stick threshold, without any
+// tangency: those impacts do not count, the event that ends them does.
+std::size_t counted_events(const std::vector<flow::Event>& events) {
+  std::size_t count = events.size();
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    if (events[i].mode_after == events[i].mode_before) continue;
+    for (std::size_t j = i; j-- > 0;) {
+      const flow::Event& e = events[j];
+      if (e.guard != events[i].guard || e.mode_after != e.mode_before || e.mode_before != events[i].mode_before) break;
+      --count;
+    }
+  }
+  return count;
+}
+
 }  // namespace
 
 GuardMinima guard_minima(const periodic::ShootingSystem& shooting, const Vector& u) {
@@ -63,7 +81,7 @@ GuardMinima guard_minima(const periodic::ShootingSystem& shooting, const Vector&
   GuardMinima out;
   out.status = tr.status;
   out.message = tr.message;
-  out.events = tr.events.size();
+  out.events = counted_events(tr.events);
   // The cut point: for a closed orbit, the ends of the period are one point.
   for (int k = 0; k < system.guard_count(options.mode); ++k) {
     const double h = system.guard(options.mode, k, t0, z0);

@@ -20,7 +20,9 @@
 // are of another kind (Nordmark's square-root singularity of their Jacobian).
 //
 // The reference event count is that of the first orbit the test sees (the
-// branch's start): use one GrazingTest per branch.
+// branch's start): use one GrazingTest per branch. The impacts of a
+// chattering sequence that ends in permanent contact are not counted (their
+// number changes along a branch with the stick threshold, not by a grazing).
 
 #include <mutex>
 #include <optional>
@@ -43,7 +45,7 @@ struct GuardMinimum {
 
 struct GuardMinima {
   std::vector<GuardMinimum> minima;  // in time order, the cut point first
-  std::size_t events = 0;            // events of the orbit over one period
+  std::size_t events = 0;            // events of the orbit over one period, chattering tails not counted
   flow::SimulationStatus status = flow::SimulationStatus::kFinished;
   std::string message;
   // The smallest minimum (the cut point when the orbit has no other).

@@ -189,6 +189,34 @@ TEST_CASE("saltus periodic: the triple pendulum's orbit from a simulation, conti
   fs::remove_all(dir);
 }
 
+TEST_CASE("saltus periodic: the triple pendulum's upper orbit grazes the barrier; chattering tails are no grazing",
+          "[cli][periodic][periodic-pendulum][grazing]") {
+  // Along this branch the chattering sequence of the third link (impacts that
+  // end in sticking) gains and loses impacts as its last rebound crosses the
+  // stick threshold (first near q1 = 1.045), with the closest approach to the
+  // barrier elsewhere about 0.025: no grazing. Counting those impacts made
+  // GR fire there. The first true grazing is on the upper orbit after the
+  // second fold: the smallest guard minimum reaches zero (a continuous zero,
+  // not a jump of the test value).
+  const fs::path dir = scratch("pendulum-grazing");
+  const fs::path file = pendulum_orbit_run(dir, R"({"parameter": "q1", "transient": 200, "record": 100,
+    "direction": 1, "ds": 0.01, "ds_max": 0.05, "max_points": 100, "bounds": {"q1": [1.0, 1.1]},
+    "event_tolerance": 1e-9})");
+  const Run r = run_saltus({"periodic", file.string(), "--out", (dir / "out").string(), "--json"});
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  const json s = json::parse(r.out);
+  std::vector<std::string> types;
+  for (const auto& p : s["special_points"]) types.push_back(p["type"]);
+  REQUIRE(types == std::vector<std::string>{"LPC", "LPC", "GR"});
+  const auto& gr = s["special_points"][2];
+  CHECK(gr["status"] == "located");
+  CHECK(std::abs(gr["test_value"].get<double>()) < 1e-9);
+  const double q1 = gr["parameters"]["q1"].get<double>();
+  CHECK(q1 > s["special_points"][1]["parameters"]["q1"].get<double>());  // past the second fold
+  CHECK(q1 < s["special_points"][0]["parameters"]["q1"].get<double>());
+}
+
 TEST_CASE("saltus periodic: bad periodic input is named", "[cli][periodic][errors]") {
   struct Case {
     std::string what, periodic, message;

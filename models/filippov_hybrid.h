@@ -251,6 +251,18 @@ class FilippovFlow {
     for (int i = 0; i < dimension(); ++i) x_plus[i] = x[i];
   }
 
+  // On Sigma (sliding, escaping) a perturbation keeps h = 0: h_x dx = 0.
+  // Lyapunov exponents set the normal one to zero there, as on a mechanical
+  // constraint (HybridSystem::constrained_directions); elsewhere none.
+  void constrained_directions(int mode, double /*t*/, const double* x, Matrix* C) const {
+    if (mode != kSlidingMode && mode != kEscapingMode) {
+      C->resize(0, dimension());
+      return;
+    }
+    C->resize(1, dimension());
+    switching_gradient(model_, x, C->data());  // a 1 x n matrix is contiguous
+  }
+
   // ---- for callers -------------------------------------------------------------
 
   // At a point of Sigma: does the force hold an orbit there (lie_l < 0 and

@@ -3,8 +3,10 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
+#include "continuation/flow/lyapunov.h"
 #include "continuation/flow/simulate.h"
 #include "models/filippov_hybrid.h"
 #include "models/wheel_turntable.h"
@@ -310,4 +312,24 @@ TEST_CASE("saltus simulate: the wheel run file slides into the two-fold; a mode 
   CHECK_THAT(bad.err, Catch::Contains("cannot start in mode 'sliding'"));
   CHECK(!fs::exists(dir / "out"));
   fs::remove_all(dir);
+}
+
+TEST_CASE("filippov flow: Lyapunov exponents while sliding leave the direction off Sigma out", "[filippov-flow][lyapunov]") {
+  // The planar example with mu = 100 slides along y = 0 with F_s = (1, 0)
+  // for |x| < mu. Its Jacobian is zero, so a frame that may leave Sigma
+  // would report (0, 0); on Sigma only dx is admissible: (0, -infinity).
+  Planar model;
+  model.mu = 100.0;
+  const auto system = make_filippov_flow(model);
+  Vector start(2);
+  start << -50.0, 0.0;
+  REQUIRE(system->functor().initial_mode(start) == kSlidingMode);
+  flow::LyapunovOptions options;
+  options.duration = 20.0;
+  options.interval = 1.0;
+  const flow::LyapunovResult r = flow::lyapunov_spectrum(*system, kSlidingMode, 0.0, start, options);
+  REQUIRE(r.ok());
+  REQUIRE(r.events == 0);
+  CHECK(std::abs(r.exponents[0]) < 1e-12);
+  CHECK(r.exponents[1] == -std::numeric_limits<double>::infinity());
 }

@@ -65,7 +65,8 @@ int main(int argc, char** argv) {
                                      level ? &tangent : nullptr);
     drivers::write_file_atomically(dir / ("level" + std::to_string(level) + ".csv"),
                                    [&](std::ostream& out) { b.write_csv(out); });
-    drivers::Figure::Series s{"period " + std::to_string(1 << level) + " T", {}};
+    drivers::Figure::Series s;
+    s.title = "period " + std::to_string(1 << level) + " T";
     for (const auto& p : b.points) s.points.emplace_back(p.y[4], p.y[3]);
     figure.series.push_back(std::move(s));
     const SpecialPoint* pd = nullptr;

@@ -88,6 +88,10 @@ void BM_LorenzBranchToFirstPD(benchmark::State& state) {
     run = branch_to_first_pd(tolerance, newton_tolerance, transition_error_control);
     points += run.points;
   }
+  if (!std::isfinite(run.pd) || !std::isfinite(reference_pd[12])) {
+    state.SkipWithError("no period doubling located on the branch: the settings lost the cascade");
+    return;
+  }
   state.SetItemsProcessed(static_cast<int64_t>(points));
   state.counters["points"] = static_cast<double>(run.points);
   state.counters["us_per_point"] =

@@ -131,15 +131,12 @@ std::vector<NamedBranch> run_periodic(const RunFile& run, const TestFunctions& t
     }
     ContinuationProblem at_pd(system, before.branch.parameters, run.continuation_parameters);
     const periodic::DoubledStart next = periodic::period_doubled(system, at_pd, *pd);
-    // Either side of the doubled branch is the same orbit half a period on;
-    // a fixed sign makes runs repeatable.
-    const Vector tangent = next.tangent[0] < 0 ? Vector(-next.tangent) : next.tangent;
     system = next.system;
     ContinuationProblem doubled(system, before.branch.parameters, run.continuation_parameters);
     const std::string name = "doubled" + std::to_string(level);
     Branch b;
     try {
-      b = continue_branch(doubled, next.y, with_progress(pr.doubling_options, name, progress), tests, &tangent);
+      b = continue_branch(doubled, next.y, with_progress(pr.doubling_options, name, progress), tests, &next.tangent);
     } catch (const std::runtime_error& e) {
       b = not_started(doubled, std::string("the doubled branch could not start: ") + e.what());
     }

@@ -24,4 +24,32 @@ double lorenz_periodic_orbit(double rho, Vector* point) {
   return on.section_hits[2].t - on.section_hits[0].t;
 }
 
+LorenzBranchStart lorenz_branch_start(const flow::SimulationOptions& simulation) {
+  static const std::shared_ptr<const flow::HybridSystem> lorenz = flow::make_hybrid(Lorenz{});
+  Vector reference;
+  const double period = lorenz_periodic_orbit(280.0, &reference);
+  periodic::ShootingOptions shooting;
+  shooting.autonomous = true;
+  shooting.simulation = simulation;
+  LorenzBranchStart start;
+  start.system = std::make_shared<periodic::ShootingSystem>(lorenz, 3, shooting, reference);
+  start.problem = std::make_shared<const ContinuationProblem>(start.system, reference.tail(3),
+                                                              std::vector<std::string>{"rho"});
+  start.y.resize(5);
+  start.y << reference.head(3), period, 280.0;
+  return start;
+}
+
+ContinuationOptions lorenz_branch_options() {
+  ContinuationOptions options;
+  options.direction = -1;
+  options.ds = 0.2;
+  options.ds_max = 2.0;
+  options.ds_min = 1e-7;
+  options.max_points = 300;
+  options.event_tolerance = 1e-9;
+  options.bounds["rho"] = {205.0, 300.0};
+  return options;
+}
+
 }  // namespace saltus::models

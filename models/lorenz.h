@@ -4,9 +4,14 @@
 // (sigma' = rho' = beta' = 0), so that shooting gets the parameter columns of
 // its Jacobian from the variational equations.
 
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "continuation/continuation_problem.h"
+#include "continuation/flow/simulate.h"
+#include "continuation/options.h"
+#include "continuation/periodic/shooting.h"
 #include "continuation/system.h"
 
 namespace saltus::models {
@@ -38,5 +43,19 @@ struct Lorenz {
 // = 280 the period is 0.4345 (the start of AUTO-07p's `lor` demo). Returns
 // (x, y, z, sigma, rho, beta) in *point.
 double lorenz_periodic_orbit(double rho, Vector* point);
+
+// The branch of these orbits in rho from rho = 280, set up as the tests, the
+// benchmark and the example program follow it: single shooting (autonomous;
+// sigma, rho, beta carried as state, so the parameter columns come from the
+// variational equations) integrated with `simulation`, rho free.
+struct LorenzBranchStart {
+  std::shared_ptr<periodic::ShootingSystem> system;
+  std::shared_ptr<const ContinuationProblem> problem;
+  Vector y;  // (x, y, z, T, rho) on the orbit at rho = 280
+};
+LorenzBranchStart lorenz_branch_start(const flow::SimulationOptions& simulation);
+// Downwards in rho within [205, 300]: ds 0.2, ds_max 2, ds_min 1e-7,
+// 300 points, event_tolerance 1e-9.
+ContinuationOptions lorenz_branch_options();
 
 }  // namespace saltus::models

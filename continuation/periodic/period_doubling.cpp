@@ -1,9 +1,12 @@
 #include "continuation/periodic/period_doubling.h"
 
+#include <algorithm>
 #include <sstream>
 #include <stdexcept>
 
 #include <Eigen/Eigenvalues>
+
+#include "continuation/pseudo_arclength.h"
 
 namespace saltus::periodic {
 
@@ -41,8 +44,45 @@ DoubledStart period_doubled(const std::shared_ptr<ShootingSystem>& system, const
     doubled.period *= 2.0;
     start.system = std::make_shared<ShootingSystem>(system->hybrid(), system->parameter_size(), doubled);
   }
-  start.tangent.head(n) = v.normalized();
+  // Either sign is the same doubled orbit half a period on; a fixed one
+  // makes runs repeatable.
+  start.tangent.head(n) = v[0] < 0 ? Vector(-v.normalized()) : v.normalized();
   return start;
+}
+
+std::vector<CascadeLevel> period_doubling_cascade(std::shared_ptr<ShootingSystem> system,
+                                                  const ContinuationProblem& problem, Vector y,
+                                                  ContinuationOptions options,
+                                                  const TestFunctions& tests,
+                                                  int levels, double ds_after_switch) {
+  if (std::none_of(tests.begin(), tests.end(), [](const auto& t) { return t && t->type() == "PD"; }))
+    throw std::invalid_argument("period_doubling_cascade: no test function of type PD among the tests");
+  const std::vector<std::string> names = problem.names();
+  const std::vector<std::string> free(names.end() - static_cast<long>(problem.free_parameters().size()), names.end());
+  auto level_problem = std::make_shared<const ContinuationProblem>(problem);
+  Vector tangent;
+  std::vector<CascadeLevel> out;
+  for (int level = 0; level < levels; ++level) {
+    if (level) options.ds = ds_after_switch;
+    CascadeLevel l;
+    l.system = system;
+    l.branch = continue_branch(*level_problem, y, options, tests, level ? &tangent : nullptr);
+    for (const auto& s : l.branch.special_points)
+      if (s.type == "PD") {
+        l.pd = s;
+        break;
+      }
+    out.push_back(std::move(l));
+    if (!out.back().pd) break;
+    const DoubledStart next = period_doubled(system, *level_problem, *out.back().pd);
+    y = next.y;
+    tangent = next.tangent;
+    if (next.system != system) {
+      system = next.system;
+      level_problem = std::make_shared<const ContinuationProblem>(system, problem.parameters(), free, problem.extras());
+    }
+  }
+  return out;
 }
 
 }  // namespace saltus::periodic

@@ -33,57 +33,34 @@ int main(int argc, char** argv) {
   const int levels = argc > 2 ? std::atoi(argv[2]) : 3;
   std::filesystem::create_directories(dir);
 
-  // A point on the orbit at rho = 280 and its period.
-  auto lorenz = flow::make_hybrid(models::Lorenz{});
-  Vector reference;
-  const double period = models::lorenz_periodic_orbit(280.0, &reference);
-
-  periodic::ShootingOptions shooting;
-  shooting.autonomous = true;
-  shooting.simulation.absolute_tolerance = shooting.simulation.relative_tolerance = 1e-10;
-  auto system = std::make_shared<periodic::ShootingSystem>(lorenz, 3, shooting, reference);
-  ContinuationProblem problem(system, reference.tail(3), {"rho"});
-  Vector y(5);
-  y << reference.head(3), period, 280.0;
-
-  ContinuationOptions options;
-  options.direction = -1;
-  options.ds_max = 2.0;
-  options.ds_min = 1e-7;
-  options.max_points = 300;
-  options.event_tolerance = 1e-9;
-  options.bounds["rho"] = {205.0, 300.0};
+  // The shooting problem on the orbit at rho = 280 (models::lorenz_branch_start
+  // shows how a ShootingSystem and its ContinuationProblem are set up).
+  flow::SimulationOptions simulation;
+  simulation.absolute_tolerance = simulation.relative_tolerance = 1e-10;
+  const models::LorenzBranchStart start = models::lorenz_branch_start(simulation);
+  const auto cascade = periodic::period_doubling_cascade(start.system, *start.problem, start.y,
+                                                         models::lorenz_branch_options(),
+                                                         {std::make_shared<PeriodDoublingTest>()}, levels);
 
   drivers::Figure figure{"Lorenz: period-doubling cascade", "rho", "period T", {}, {}};
   nlohmann::ordered_json summary;
-  summary["period_at_280"] = y[3];
+  summary["period_at_280"] = start.y[3];
   auto& pds = summary["period_doublings"] = nlohmann::ordered_json::array();
-  Vector tangent;
-  for (int level = 0; level < levels; ++level) {
-    options.ds = level ? 1e-3 : 0.2;  // leave a PD gently: the doubled orbit grows like sqrt(rho_PD - rho)
-    const Branch b = continue_branch(problem, y, options, {std::make_shared<PeriodDoublingTest>()},
-                                     level ? &tangent : nullptr);
+  for (std::size_t level = 0; level < cascade.size(); ++level) {
+    const Branch& b = cascade[level].branch;
     drivers::write_file_atomically(dir / ("level" + std::to_string(level) + ".csv"),
                                    [&](std::ostream& out) { b.write_csv(out); });
     drivers::Figure::Series s;
     s.title = "period " + std::to_string(1 << level) + " T";
     for (const auto& p : b.points) s.points.emplace_back(p.y[4], p.y[3]);
     figure.series.push_back(std::move(s));
-    const SpecialPoint* pd = nullptr;
-    for (const auto& sp : b.special_points)
-      if (sp.type == "PD") {
-        pd = &sp;
-        break;
-      }
     std::cout << "level " << level << ": " << b.points.size() << " points, " << b.message << '\n';
-    if (!pd) break;
-    std::cout << "  PD at rho = " << std::setprecision(12) << pd->y[4] << ", T = " << pd->y[3] << " ("
-              << to_string(pd->status) << ", precision " << pd->precision << ")\n";
-    figure.labels.push_back({pd->y[4], pd->y[3], "PD"});
-    pds.push_back({{"rho", pd->y[4]}, {"T", pd->y[3]}, {"status", to_string(pd->status)}, {"precision", pd->precision}});
-    const periodic::DoubledStart next = periodic::period_doubled(system, problem, *pd);
-    y = next.y;
-    tangent = next.tangent[0] < 0 ? Vector(-next.tangent) : next.tangent;
+    if (const auto& pd = cascade[level].pd) {
+      std::cout << "  PD at rho = " << std::setprecision(12) << pd->y[4] << ", T = " << pd->y[3] << " ("
+                << to_string(pd->status) << ", precision " << pd->precision << ")\n";
+      figure.labels.push_back({pd->y[4], pd->y[3], "PD"});
+      pds.push_back({{"rho", pd->y[4]}, {"T", pd->y[3]}, {"status", to_string(pd->status)}, {"precision", pd->precision}});
+    }
   }
   drivers::write_file_atomically(dir / "summary.json", [&](std::ostream& out) { out << summary.dump(2) << '\n'; });
   std::string warning;

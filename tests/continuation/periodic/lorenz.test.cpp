@@ -19,48 +19,21 @@ namespace {
 // about 0.4345; the starting orbit of AUTO-07p's `lor` demo), switching onto
 // the doubled branch at each PD. Returns the first `count` PD values of rho.
 std::vector<double> cascade(double tolerance, double event_tolerance, int count) {
-  auto lorenz = flow::make_hybrid(models::Lorenz{});
-  Vector reference;
-  const double period = models::lorenz_periodic_orbit(280.0, &reference);
-  ShootingOptions shooting;
-  shooting.autonomous = true;
-  shooting.simulation.absolute_tolerance = shooting.simulation.relative_tolerance = tolerance;
-  auto system = std::make_shared<ShootingSystem>(lorenz, 3, shooting, reference);
-  ContinuationProblem problem(system, reference.tail(3), {"rho"});
-  Vector y(5);
-  y << reference.head(3), period, 280.0;
-
-  ContinuationOptions options;
-  options.direction = -1;
-  options.ds = 0.2;
-  options.ds_max = 2.0;
-  options.ds_min = 1e-7;
-  options.max_points = 300;
+  flow::SimulationOptions simulation;
+  simulation.absolute_tolerance = simulation.relative_tolerance = tolerance;
+  const models::LorenzBranchStart start = models::lorenz_branch_start(simulation);
+  ContinuationOptions options = models::lorenz_branch_options();
   options.event_tolerance = event_tolerance;
-  options.bounds["rho"] = {205.0, 300.0};
+  const auto levels = period_doubling_cascade(start.system, *start.problem, start.y, options,
+                                              {std::make_shared<PeriodDoublingTest>()}, count);
   std::vector<double> pds;
-  Vector tangent;
-  for (int level = 0; level < count; ++level) {
-    // Leave a PD with a short step: the doubled orbit's amplitude grows like
-    // sqrt(rho_PD - rho), so a long first step would land on the old branch.
-    options.ds = level ? 1e-3 : 0.2;
-    const Branch b = continue_branch(problem, y, options, {std::make_shared<PeriodDoublingTest>()},
-                                     level ? &tangent : nullptr);
-    const SpecialPoint* pd = nullptr;
-    for (const auto& s : b.special_points)
-      if (s.type == "PD") {
-        pd = &s;
-        break;
-      }
-    INFO("level " << level << ": " << b.message);
-    REQUIRE(pd);
-    CHECK(pd->status == EventStatus::kLocated);
-    pds.push_back(pd->y[4]);
-    const DoubledStart next = period_doubled(system, problem, *pd);
-    y = next.y;
-    tangent = next.tangent;
-    if (tangent[0] < 0) tangent = -tangent;
+  for (const auto& level : levels) {
+    INFO("level " << pds.size() << ": " << level.branch.message);
+    REQUIRE(level.pd);
+    CHECK(level.pd->status == EventStatus::kLocated);
+    pds.push_back(level.pd->y[4]);
   }
+  REQUIRE(static_cast<int>(pds.size()) == count);
   return pds;
 }
 

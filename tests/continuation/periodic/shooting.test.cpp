@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "continuation/flow/hybrid_system.h"
+#include "continuation/periodic/period_doubling.h"
 #include "continuation/periodic/shooting.h"
 #include "continuation/pseudo_arclength.h"
 #include "models/bouncing_ball.h"
@@ -138,4 +139,46 @@ TEST_CASE("bouncing ball: continuation in A locates the fold of cycles and the p
     const Eigen::VectorXcd mu = floquet_multipliers(system->monodromy(pd->y));
     CHECK(std::abs(mu[0] + 1.0) < 1e-6);
   }
+}
+
+TEST_CASE("bouncing ball: the cascade switches at the PD onto the period-2 orbit (forced: the period doubles)",
+          "[periodic]") {
+  const Analytic an;
+  const double t0 = 0.55, A = 0.3;
+  auto system = ball_orbits(an, t0);
+  ContinuationProblem problem(system, Vector::Constant(1, A), {"A"});
+  ContinuationOptions options;
+  options.direction = +1;
+  options.ds = 0.005;
+  options.ds_max = 0.005;
+  options.max_points = 200;
+  options.event_tolerance = 1e-12;
+  options.bounds["A"] = {0.2, an.A_pd() + 0.02};
+  const auto levels = period_doubling_cascade(system, problem, an.state(A, t0), options,
+                                              {std::make_shared<PeriodDoublingTest>()}, 2);
+  INFO(levels[0].branch.message);
+  REQUIRE(levels.size() == 2);
+  REQUIRE(levels[0].pd);
+  CHECK(std::abs(levels[0].pd->y[2] - an.A_pd()) < 1e-8);
+  // The doubled problem shoots over two forcing periods.
+  CHECK(levels[1].system != system);
+  CHECK(levels[1].system->options().period == Approx(2 * an.tau()).epsilon(1e-15));
+  const Branch& doubled = levels[1].branch;
+  INFO(doubled.message);
+  REQUIRE(doubled.points.size() > 5);
+  // Past the PD the orbit is a genuine period-2 orbit: after one forcing
+  // period it is elsewhere, by an amount growing like sqrt(A - A_PD), and it
+  // returns after two.
+  const Vector& y = doubled.points.back().y;
+  const double A2 = y[2];
+  CHECK(A2 > an.A_pd() + 0.01);
+  const auto half = flow::simulate(*system->hybrid(), 0, t0, y, t0 + an.tau());
+  const auto whole = flow::simulate(*system->hybrid(), 0, t0, y, t0 + 2 * an.tau());
+  REQUIRE(half.ok());
+  REQUIRE(whole.ok());
+  CHECK(half.events.size() == 1);
+  CHECK(whole.events.size() == 2);
+  CAPTURE(A2, half.x_end.transpose(), y.transpose());
+  CHECK((half.x_end.head(2) - y.head(2)).norm() > 1e-3);
+  CHECK((whole.x_end.head(2) - y.head(2)).norm() < 1e-8);
 }

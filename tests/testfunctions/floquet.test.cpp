@@ -44,7 +44,82 @@ struct SaddleNodeOfCycles {
   }
 };
 
+// A stable limit cycle (r' = r (1 - r^2), theta' = 1: period 2 pi, radial
+// multiplier exp(-4 pi)) with a linear oscillator beside it,
+//
+//   u' = mu u - omega v,  v' = omega u + mu v,
+//
+// whose multipliers on the orbit u = v = 0 are exp(2 pi (mu +- i omega)): the
+// pair crosses the unit circle at mu = 0 with angle +-2 pi omega, a
+// Neimark-Sacker point (a torus is born; omega = 0.3 is far from the strong
+// resonances 1, 1/2, 1/3, 1/4).
+struct NeimarkSackerOfCycles {
+  double omega = 0.3;
+  int dimension() const { return 5; }
+  std::vector<std::string> state_names() const { return {"x", "y", "u", "v", "mu"}; }
+  int guard_count(int) const { return 0; }
+  template <class T>
+  void field(int, const T&, const T* s, T* f) const {
+    const T g = 1.0 - (s[0] * s[0] + s[1] * s[1]);
+    f[0] = s[0] * g - s[1];
+    f[1] = s[1] * g + s[0];
+    f[2] = s[4] * s[2] - omega * s[3];
+    f[3] = omega * s[2] + s[4] * s[3];
+    f[4] = T(0.0);
+  }
+  template <class T>
+  T guard(int, int, const T&, const T*) const { return T(1.0); }
+  int next_mode(int mode, int, double, const double*) const { return mode; }
+  template <class T>
+  void reset(int, int, int, const T&, const T* x, T* y) const {
+    for (int i = 0; i < 5; ++i) y[i] = x[i];
+  }
+};
+
 }  // namespace
+
+TEST_CASE("Floquet: a complex pair crossing the unit circle is located as an NS", "[testfunctions][floquet]") {
+  const double mu0 = -0.2;
+  Vector reference(5);
+  reference << 1.0, 0.0, 0.0, 0.0, mu0;
+  periodic::ShootingOptions shooting;
+  shooting.autonomous = true;
+  shooting.simulation.absolute_tolerance = shooting.simulation.relative_tolerance = 1e-11;
+  const NeimarkSackerOfCycles model;
+  auto system = std::make_shared<periodic::ShootingSystem>(flow::make_hybrid(model), 1, shooting, reference);
+  ContinuationProblem problem(system, Vector::Constant(1, mu0), {"mu"});
+  Vector y(6);
+  y << 1.0, 0.0, 0.0, 0.0, 2 * M_PI, mu0;
+  ContinuationOptions options;
+  options.ds = 0.05;
+  options.ds_max = 0.05;
+  options.max_points = 100;
+  options.event_tolerance = 1e-12;
+  options.bounds["mu"] = {-0.3, 0.2};
+  const Branch b = continue_branch(problem, y, options,
+                                   {std::make_shared<FoldTest>("LPC"), std::make_shared<PeriodDoublingTest>(),
+                                    std::make_shared<NeimarkSackerTest>()});
+  INFO(b.message);
+  std::vector<const SpecialPoint*> ns;
+  for (const auto& s : b.special_points) {
+    INFO(s.type << " at mu = " << s.y[5]);
+    CHECK((s.type == "NS" || s.type == "EP"));
+    if (s.type == "NS") ns.push_back(&s);
+  }
+  REQUIRE(ns.size() == 1);
+  CHECK(ns[0]->status == EventStatus::kLocated);
+  CHECK(std::abs(ns[0]->y[5]) < 1e-9);
+  // There the pair is exp(+-2 pi i omega) on the unit circle, and the
+  // trivial multiplier is reported apart.
+  std::complex<double> trivial;
+  const Eigen::VectorXcd mu = periodic::nontrivial_multipliers(system->monodromy(problem.u(ns[0]->y)), &trivial);
+  CHECK(std::abs(trivial - 1.0) < 1e-8);
+  REQUIRE(mu.size() == 3);
+  CHECK(std::abs(std::abs(mu[0]) - 1.0) < 1e-8);
+  CHECK(std::abs(std::abs(std::arg(mu[0])) - 2 * M_PI * model.omega) < 1e-8);
+  CHECK(std::abs(mu[0] - std::conj(mu[1])) < 1e-8);
+  CHECK(std::abs(mu[2] - std::exp(-4 * M_PI)) < 1e-8);
+}
 
 TEST_CASE("Floquet: the fold of cycles of an autonomous branch is an LPC, not an NS", "[testfunctions][floquet]") {
   const double mu0 = -0.75, r0 = std::sqrt(1.0 + std::sqrt(1.0 + mu0));  // the stable (outer) cycle

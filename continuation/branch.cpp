@@ -21,7 +21,12 @@ std::string to_string(StopReason reason) {
 }
 
 std::string to_string(EventStatus status) {
-  return status == EventStatus::kLocated ? "located" : "bracketed";
+  switch (status) {
+    case EventStatus::kLocated: return "located";
+    case EventStatus::kBracketed: return "bracketed";
+    case EventStatus::kJump: return "jump";
+  }
+  return "unknown";
 }
 
 std::map<std::string, double> Branch::parameters_at(const Vector& y) const {

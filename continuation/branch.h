@@ -37,7 +37,14 @@ struct BranchPoint {
   std::string label;         // the special-point type at this point, else empty
 };
 
-enum class EventStatus { kLocated, kBracketed };
+// kLocated: the test function's zero, to event_tolerance in arclength.
+// kBracketed: the corrector or the iteration gave up; the point is the best
+// end of the bracket reached.
+// kJump: the bracket closed, but on a jump of the test function, not on a
+// zero (both ends keep more than 1% of the step's larger value): the
+// problem changed its structure there (an impact appeared or vanished, a
+// mode changed), so the sign change is not this bifurcation.
+enum class EventStatus { kLocated, kBracketed, kJump };
 
 struct SpecialPoint {
   std::string type;          // AUTO's labels: "LP", "BP", "CP", "UZ", "EP", ...
@@ -47,6 +54,8 @@ struct SpecialPoint {
   EventStatus status = EventStatus::kBracketed;
   double precision = 0.0;    // width of the final arclength bracket
   double test_value = 0.0;   // the test function at the point
+  // The type, marked when it is a jump ("PD (jump)"): for figures and tables.
+  std::string label() const { return status == EventStatus::kJump ? type + " (jump)" : type; }
 };
 
 struct Branch {

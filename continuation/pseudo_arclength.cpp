@@ -107,6 +107,13 @@ SpecialPoint locate(const ContinuationProblem& problem, const TestFunction& test
   }
   const Evaluated& ea = seen.at(a);
   const Evaluated& eb = seen.at(b);
+  // A zero of a continuous test function leaves values of order
+  // slope x event_tolerance at the bracket's ends (a square-root zero, at
+  // most ~sqrt(event_tolerance / s1) of the step's values); a jump keeps
+  // both ends of order one.
+  if (sp.status == EventStatus::kLocated &&
+      std::min(std::abs(ea.value), std::abs(eb.value)) > 1e-2 * std::max(std::abs(tau0), std::abs(tau1)))
+    sp.status = EventStatus::kJump;
   const Evaluated& best = std::abs(ea.value) <= std::abs(eb.value) ? ea : eb;
   sp.y = best.y;
   sp.tangent = best.tangent;

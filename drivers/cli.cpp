@@ -67,7 +67,7 @@ int continue_command(const std::string& file, const std::string& out_dir, bool j
       out << name << ": " << branch.points.size() << " points, " << to_string(branch.stop_reason) << " ("
           << branch.message << ")\n";
       for (const auto& s : branch.special_points) {
-        out << "  " << std::setw(2) << s.type << "  " << to_string(s.status);
+        out << "  " << std::setw(2) << s.type << "  " << to_string(s.status);  // "jump": see EventStatus
         for (const auto& [k, v] : branch.parameters_at(s.y)) out << "  " << k << " = " << std::setprecision(15) << v;
         out << "  (precision " << std::setprecision(2) << s.precision << ")\n";
       }

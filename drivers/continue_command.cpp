@@ -33,7 +33,7 @@ ContinuationOptions with_progress(ContinuationOptions options, const std::string
 const SpecialPoint& nth(const Branch& branch, const std::string& type, int n, const std::string& key) {
   int seen = 0;
   for (const auto& s : branch.special_points)
-    if (s.type == type && ++seen == n) return s;
+    if (s.type == type && s.status != EventStatus::kJump && ++seen == n) return s;
   throw RunFileError("'" + key + ".from' = " + std::to_string(n) + ", but the first branch has " +
                      std::to_string(seen) + " " + type + " point(s)");
 }
@@ -118,7 +118,7 @@ std::vector<NamedBranch> run_periodic(const RunFile& run, const TestFunctions& t
     const NamedBranch& before = branches.back();
     const SpecialPoint* pd = nullptr;
     for (const auto& s : before.branch.special_points)
-      if (s.type == "PD") {
+      if (s.type == "PD" && s.status != EventStatus::kJump) {
         pd = &s;
         break;
       }
@@ -294,7 +294,7 @@ Figure figure_of(const std::string& title, const std::string& x, const std::stri
       s.points.emplace_back(plotted(nb->branch, p.y, x), plotted(nb->branch, p.y, y));
     f.series.push_back(std::move(s));
     for (const auto& sp : nb->branch.special_points)
-      f.labels.push_back({plotted(nb->branch, sp.y, x), plotted(nb->branch, sp.y, y), sp.type});
+      f.labels.push_back({plotted(nb->branch, sp.y, x), plotted(nb->branch, sp.y, y), sp.label()});
   }
   return f;
 }
@@ -322,7 +322,7 @@ Figure periodic_branch_figure(const RunFile& run, const std::vector<NamedBranch>
     for (auto* series : {&stable, &unstable})
       if (!series->points.empty()) f.series.push_back(std::move(*series));
     for (const auto& sp : nb.branch.special_points)
-      f.labels.push_back({plotted(nb.branch, sp.y, run.plot.x), plotted(nb.branch, sp.y, run.plot.y), sp.type});
+      f.labels.push_back({plotted(nb.branch, sp.y, run.plot.x), plotted(nb.branch, sp.y, run.plot.y), sp.label()});
   }
   return f;
 }

@@ -534,7 +534,7 @@ int periodic_command(const HybridRun& run, const fs::path& dir, bool json, std::
     for (const auto& sp : b.special_points) {
       const Vector us = problem.u(sp.y);
       const std::vector<double> values = run.section ? section_values(run, *system, us, iv) : std::vector<double>{sp.y[iv]};
-      for (double v : values) f.labels.push_back({sp.y[p], v, sp.type});
+      for (double v : values) f.labels.push_back({sp.y[p], v, sp.label()});
     }
     warning.clear();
     draw(f, dir, "branch", &warning);

@@ -68,7 +68,7 @@ std::vector<CascadeLevel> period_doubling_cascade(std::shared_ptr<ShootingSystem
     l.system = system;
     l.branch = continue_branch(*level_problem, y, options, tests, level ? &tangent : nullptr);
     for (const auto& s : l.branch.special_points)
-      if (s.type == "PD") {
+      if (s.type == "PD" && s.status != EventStatus::kJump) {
         l.pd = s;
         break;
       }

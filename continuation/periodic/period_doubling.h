@@ -40,7 +40,7 @@ DoubledStart period_doubled(const std::shared_ptr<ShootingSystem>& system, const
 struct CascadeLevel {
   std::shared_ptr<ShootingSystem> system;  // this level's problem (a new one per level when not autonomous)
   Branch branch;
-  std::optional<SpecialPoint> pd;          // the first PD on the branch
+  std::optional<SpecialPoint> pd;          // the first PD on the branch (jumps of the test left out)
 };
 std::vector<CascadeLevel> period_doubling_cascade(std::shared_ptr<ShootingSystem> system,
                                                   const ContinuationProblem& problem, Vector y,

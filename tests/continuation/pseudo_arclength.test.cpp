@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <map>
 
 #include "continuation/autodiff_system.h"
 #include "continuation/branch_switching.h"
@@ -127,6 +128,40 @@ TEST_CASE("user values: UZ located, and a stopping one ends the branch", "[conti
   CHECK(std::abs(uz[0].y[1] + 1.0) < 1e-12);
   CHECK(std::abs(uz[1].y[1] - 0.1) < 1e-12);
   CHECK(branch.points.back().y[1] == Approx(0.1).margin(1e-12));
+}
+
+TEST_CASE("a test function that changes sign by a jump is reported as a jump, not located", "[continuation]") {
+  // A shooting branch whose orbit gains an impact makes test functions jump
+  // (a PD test from -307 to +17); here a step function of mu does, beside a
+  // smooth zero and a square-root one, which stay located.
+  auto system = make_system(models::Cusp{});
+  Vector p(2);
+  p << -2.0, 1.0;
+  ContinuationProblem problem(system, p, {"mu"});
+  Vector y0(2);
+  y0 << -1.5, -2.0;
+  ContinuationOptions options;
+  options.bounds["mu"] = {-2.0, -0.2};
+  const auto step = [](const Vector& u) { return u[1] < -1.0 ? -3.0 : 2.0; };
+  const auto smooth = [](const Vector& u) { return u[1] + 0.5; };
+  const auto root = [](const Vector& u) { return u[1] < -0.7 ? -std::sqrt(-0.7 - u[1]) : std::sqrt(u[1] + 0.7); };
+  const Branch branch = continue_branch(problem, y0, options,
+                                        {std::make_shared<UserTest>("step", step), std::make_shared<UserTest>("smooth", smooth),
+                                         std::make_shared<UserTest>("root", root)});
+  REQUIRE(branch.ok());
+  std::map<std::string, SpecialPoint> found;
+  for (const auto& s : branch.special_points) found[s.name] = s;
+  REQUIRE(found.count("step"));
+  CHECK(found["step"].status == EventStatus::kJump);
+  CHECK(to_string(found["step"].status) == "jump");
+  CHECK(found["step"].label() == "UZ (jump)");
+  CHECK(std::abs(found["step"].y[1] + 1.0) < 1e-8);  // where it jumps, still to the bracket's width
+  REQUIRE(found.count("smooth"));
+  CHECK(found["smooth"].status == EventStatus::kLocated);
+  CHECK(found["smooth"].label() == "UZ");
+  REQUIRE(found.count("root"));
+  CHECK(found["root"].status == EventStatus::kLocated);
+  CHECK(std::abs(found["root"].y[1] + 0.7) < 1e-8);
 }
 
 // x^2 + 1 + p^2 = 0 has no real solution.

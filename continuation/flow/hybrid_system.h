@@ -40,6 +40,18 @@ class HybridSystem {
     field(mode, t, x, f);
     field_jacobian(mode, t, x, A);
   }
+  // The right-hand side of the variational equations Phi' = A Phi, with
+  // Phi = (P; 0 I): the top m rows P = Phi_top (m x n) are integrated, the
+  // last n - m rows stay (0 I) (constant components, parameters carried in
+  // the state). Writes f and the top m rows of A Phi,
+  //
+  //   dPhi_top = A_11 P + (0 A_12),   A = (A_11 A_12) in its top m rows.
+  //
+  // The default forms A by field_and_jacobian() and multiplies;
+  // AutoDiffHybrid seeds its Jets with the columns of Phi instead and reads
+  // A Phi off as directional derivatives (no A, no product).
+  virtual void field_and_tangent(int mode, double t, const Vector& x, const Eigen::Ref<const Matrix>& Phi_top,
+                                 Vector* f, Eigen::Ref<Matrix> dPhi_top) const;
 
   virtual int guard_count(int mode) const = 0;
   virtual std::string guard_name(int mode, int k) const { return "guard " + std::to_string(k); }
@@ -88,7 +100,39 @@ class JetScratch {
   std::vector<J> heap_;
 };
 
+// dPhi_top = A_11 P + (0 A_12) for Phi = (P; 0 I), P = Phi_top (m x n):
+// the product of the default field_and_tangent().
+inline void tangent_product(const Matrix& A, const Eigen::Ref<const Matrix>& P, Eigen::Ref<Matrix> dP) {
+  const int n = static_cast<int>(A.cols());
+  const int m = static_cast<int>(P.rows());
+  // Small systems: plain dot products summed in a register. At these sizes
+  // Eigen's product of dynamic-size blocks costs more in expression set-up
+  // than in flops, and accumulating in dP stalls on its own stores (dP may
+  // alias A and P for the compiler). Past kSmall the blocked product wins.
+  constexpr int kSmall = 16;
+  if (n <= kSmall) {
+    for (int j = 0; j < n; ++j)
+      for (int i = 0; i < m; ++i) {
+        double sum = j >= m ? A(i, j) : 0.0;
+        for (int k = 0; k < m; ++k) sum += A(i, k) * P(k, j);
+        dP(i, j) = sum;
+      }
+  } else {
+    dP.noalias() = A.topLeftCorner(m, m) * P;
+    dP.rightCols(n - m) += A.topRightCorner(m, n - m);
+  }
+}
+
 }  // namespace hybrid_detail
+
+inline void HybridSystem::field_and_tangent(int mode, double t, const Vector& x, const Eigen::Ref<const Matrix>& Phi_top,
+                                            Vector* f, Eigen::Ref<Matrix> dPhi_top) const {
+  // One A per thread, kept between calls: the simulator calls this at every
+  // stage, and a resize to the same size does not allocate.
+  thread_local Matrix A;
+  field_and_jacobian(mode, t, x, f, &A);
+  hybrid_detail::tangent_product(A, Phi_top, dPhi_top);
+}
 
 // AutoDiffHybrid<F>: a HybridSystem from a functor with
 //
@@ -105,6 +149,12 @@ class AutoDiffHybrid : public HybridSystem {
  public:
   static constexpr int kStride = 4;
   using Jet = ceres::Jet<double, kStride>;
+  // The tangent pass of a larger system: the columns of Phi in one pass up
+  // to kWide states (the Lorenz system with its parameters, 6; the triple
+  // pendulum, 6 or 7), where passes of kStride would evaluate the field
+  // twice. Past kWide, passes of kWide.
+  static constexpr int kWide = 8;
+  using WideJet = ceres::Jet<double, kWide>;
 
   explicit AutoDiffHybrid(F functor) : f_(std::move(functor)) {}
   const F& functor() const { return f_; }
@@ -142,6 +192,15 @@ class AutoDiffHybrid : public HybridSystem {
 
   void field_and_jacobian(int mode, double t, const Vector& x, Vector* f, Matrix* A) const override {
     jacobian_passes(mode, t, x, f, A);
+  }
+
+  // f and A Phi in one Jet pass (two beyond kWide states): lane c of the
+  // seed of x_i is Phi(i, c), so the derivative part of f_i is row i of
+  // A Phi, exact (forward-mode derivatives are linear in the seeds).
+  void field_and_tangent(int mode, double t, const Vector& x, const Eigen::Ref<const Matrix>& Phi_top, Vector* f,
+                         Eigen::Ref<Matrix> dPhi_top) const override {
+    if (dimension() <= kStride) tangent_passes<Jet>(mode, t, x, Phi_top, f, dPhi_top);
+    else tangent_passes<WideJet>(mode, t, x, Phi_top, f, dPhi_top);
   }
 
   double guard(int mode, int k, double t, const Vector& x) const override {
@@ -219,6 +278,31 @@ class AutoDiffHybrid : public HybridSystem {
       for (int i = 0; i < n; ++i)
         for (int k = 0; k < width; ++k) (*A)(i, start + k) = r[i].v[k];
       for (int k = 0; k < width; ++k) z[start + k].v[k] = 0.0;
+    }
+  }
+
+  // Passes of J::DIMENSION columns of Phi = (P; 0 I): the seed of x_i
+  // carries P(i, c) for i < m and the unit vector e_i below (the constant
+  // components); lanes past the last column stay zero.
+  template <class J>
+  void tangent_passes(int mode, double t, const Vector& x, const Eigen::Ref<const Matrix>& P, Vector* f,
+                      Eigen::Ref<Matrix> dP) const {
+    constexpr int kWidth = J::DIMENSION;
+    const int n = dimension();
+    const int m = static_cast<int>(P.rows());
+    f->resize(n);
+    hybrid_detail::JetScratch<J> z(n), r(n);
+    for (int i = 0; i < n; ++i) z[i].a = x[i];
+    for (int start = 0; start < n; start += kWidth) {
+      const int width = std::min(kWidth, n - start);
+      for (int i = 0; i < n; ++i)
+        for (int c = 0; c < kWidth; ++c)
+          z[i].v[c] = c >= width ? 0.0 : i < m ? P(i, start + c) : i == start + c ? 1.0 : 0.0;
+      f_.template field<J>(mode, J(t), z.data(), r.data());
+      if (start == 0)
+        for (int i = 0; i < n; ++i) (*f)[i] = r[i].a;
+      for (int c = 0; c < width; ++c)
+        for (int i = 0; i < m; ++i) dP(i, start + c) = r[i].v[c];
     }
   }
 

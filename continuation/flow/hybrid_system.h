@@ -12,7 +12,9 @@
 
 #include <array>
 #include <memory>
+#include <new>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <ceres/jet.h>
@@ -100,6 +102,25 @@ class JetScratch {
   std::vector<J> heap_;
 };
 
+// Room for n Jets that the caller constructs (placement new) before use:
+// on the stack up to kInline, on the heap beyond. Unlike JetScratch nothing
+// is zeroed, for a pass that sets every Jet anyway. Jets need no destructor.
+template <class J, int kInline = 16>
+class UninitializedJets {
+  static_assert(std::is_trivially_destructible_v<J>);
+
+ public:
+  explicit UninitializedJets(int n) {
+    if (n > kInline) heap_.resize(n);
+  }
+  J* data() { return heap_.empty() ? std::launder(reinterpret_cast<J*>(inline_)) : heap_.data(); }
+  J& operator[](int i) { return data()[i]; }
+
+ private:
+  alignas(J) unsigned char inline_[kInline * sizeof(J)];
+  std::vector<J> heap_;
+};
+
 // dPhi_top = A_11 P + (0 A_12) for Phi = (P; 0 I), P = Phi_top (m x n):
 // the product of the default field_and_tangent().
 inline void tangent_product(const Matrix& A, const Eigen::Ref<const Matrix>& P, Eigen::Ref<Matrix> dP) {
@@ -149,12 +170,6 @@ class AutoDiffHybrid : public HybridSystem {
  public:
   static constexpr int kStride = 4;
   using Jet = ceres::Jet<double, kStride>;
-  // The tangent pass of a larger system: the columns of Phi in one pass up
-  // to kWide states (the Lorenz system with its parameters, 6; the triple
-  // pendulum, 6 or 7), where passes of kStride would evaluate the field
-  // twice. Past kWide, passes of kWide.
-  static constexpr int kWide = 8;
-  using WideJet = ceres::Jet<double, kWide>;
 
   explicit AutoDiffHybrid(F functor) : f_(std::move(functor)) {}
   const F& functor() const { return f_; }
@@ -194,13 +209,35 @@ class AutoDiffHybrid : public HybridSystem {
     jacobian_passes(mode, t, x, f, A);
   }
 
-  // f and A Phi in one Jet pass (two beyond kWide states): lane c of the
-  // seed of x_i is Phi(i, c), so the derivative part of f_i is row i of
-  // A Phi, exact (forward-mode derivatives are linear in the seeds).
-  void field_and_tangent(int mode, double t, const Vector& x, const Eigen::Ref<const Matrix>& Phi_top, Vector* f,
-                         Eigen::Ref<Matrix> dPhi_top) const override {
-    if (dimension() <= kStride) tangent_passes<Jet>(mode, t, x, Phi_top, f, dPhi_top);
-    else tangent_passes<WideJet>(mode, t, x, Phi_top, f, dPhi_top);
+  // f and A Phi in passes of kStride columns of Phi = (P; 0 I): lane c of
+  // the seed of x_i is Phi(i, start + c), so the derivative part of f_i is
+  // row i of A Phi, exact (forward-mode derivatives are linear in the
+  // seeds). The same passes as field_and_jacobian(), with neither A nor the
+  // product. (Wider Jets, one pass for 6 states, were slower: a field with
+  // Eigen solves on Jet<8> ran at half the speed of two passes of Jet<4>.)
+  void field_and_tangent(int mode, double t, const Vector& x, const Eigen::Ref<const Matrix>& P, Vector* f,
+                         Eigen::Ref<Matrix> dP) const override {
+    const int n = dimension();
+    const int m = static_cast<int>(P.rows());
+    f->resize(n);
+    // Constructed pass by pass below: no zeroing of scratch that is then overwritten.
+    hybrid_detail::UninitializedJets<Jet> z(n), r(n);
+    for (int start = 0; start < n; start += kStride) {
+      const int width = std::min(kStride, n - start);
+      for (int i = 0; i < n; ++i) {
+        Jet& zi = *new (z.data() + i) Jet(x[i]);
+        if (i < m)
+          for (int c = 0; c < width; ++c) zi.v[c] = P(i, start + c);
+        else if (i >= start && i < start + width)
+          zi.v[i - start] = 1.0;  // a constant component: its row of Phi is e_i
+        new (r.data() + i) Jet;
+      }
+      f_.template field<Jet>(mode, Jet(t), z.data(), r.data());
+      if (start == 0)
+        for (int i = 0; i < n; ++i) (*f)[i] = r[i].a;
+      for (int c = 0; c < width; ++c)
+        for (int i = 0; i < m; ++i) dP(i, start + c) = r[i].v[c];
+    }
   }
 
   double guard(int mode, int k, double t, const Vector& x) const override {
@@ -278,31 +315,6 @@ class AutoDiffHybrid : public HybridSystem {
       for (int i = 0; i < n; ++i)
         for (int k = 0; k < width; ++k) (*A)(i, start + k) = r[i].v[k];
       for (int k = 0; k < width; ++k) z[start + k].v[k] = 0.0;
-    }
-  }
-
-  // Passes of J::DIMENSION columns of Phi = (P; 0 I): the seed of x_i
-  // carries P(i, c) for i < m and the unit vector e_i below (the constant
-  // components); lanes past the last column stay zero.
-  template <class J>
-  void tangent_passes(int mode, double t, const Vector& x, const Eigen::Ref<const Matrix>& P, Vector* f,
-                      Eigen::Ref<Matrix> dP) const {
-    constexpr int kWidth = J::DIMENSION;
-    const int n = dimension();
-    const int m = static_cast<int>(P.rows());
-    f->resize(n);
-    hybrid_detail::JetScratch<J> z(n), r(n);
-    for (int i = 0; i < n; ++i) z[i].a = x[i];
-    for (int start = 0; start < n; start += kWidth) {
-      const int width = std::min(kWidth, n - start);
-      for (int i = 0; i < n; ++i)
-        for (int c = 0; c < kWidth; ++c)
-          z[i].v[c] = c >= width ? 0.0 : i < m ? P(i, start + c) : i == start + c ? 1.0 : 0.0;
-      f_.template field<J>(mode, J(t), z.data(), r.data());
-      if (start == 0)
-        for (int i = 0; i < n; ++i) (*f)[i] = r[i].a;
-      for (int c = 0; c < width; ++c)
-        for (int i = 0; i < m; ++i) dP(i, start + c) = r[i].v[c];
     }
   }
 

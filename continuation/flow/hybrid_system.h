@@ -215,28 +215,44 @@ class AutoDiffHybrid : public HybridSystem {
   // seeds). The same passes as field_and_jacobian(), with neither A nor the
   // product. (Wider Jets, one pass for 6 states, were slower: a field with
   // Eigen solves on Jet<8> ran at half the speed of two passes of Jet<4>.)
+  // Beside a field as small as Lorenz's the copies in and out are half the
+  // cost, hence raw pointers (through the Refs the strides are reloaded)
+  // and lane loops of the fixed width kStride (unrolled, where a runtime
+  // width costs a mispredicted loop exit per row).
   void field_and_tangent(int mode, double t, const Vector& x, const Eigen::Ref<const Matrix>& P, Vector* f,
                          Eigen::Ref<Matrix> dP) const override {
     const int n = dimension();
     const int m = static_cast<int>(P.rows());
     f->resize(n);
-    // Constructed pass by pass below: no zeroing of scratch that is then overwritten.
-    hybrid_detail::UninitializedJets<Jet> z(n), r(n);
+    const double* P_data = P.data();
+    double* dP_data = dP.data();
+    const Eigen::Index P_stride = P.outerStride(), dP_stride = dP.outerStride();
+    // Constructed here, not zeroed in advance: values once, lanes per pass.
+    hybrid_detail::UninitializedJets<Jet> zs(n), rs(n);
+    Jet* z = zs.data();
+    Jet* r = rs.data();
+    for (int i = 0; i < n; ++i) {
+      new (z + i) Jet(x[i]);
+      new (r + i) Jet;
+    }
     for (int start = 0; start < n; start += kStride) {
       const int width = std::min(kStride, n - start);
-      for (int i = 0; i < n; ++i) {
-        Jet& zi = *new (z.data() + i) Jet(x[i]);
-        if (i < m)
-          for (int c = 0; c < width; ++c) zi.v[c] = P(i, start + c);
-        else if (i >= start && i < start + width)
-          zi.v[i - start] = 1.0;  // a constant component: its row of Phi is e_i
-        new (r.data() + i) Jet;
+      // Lanes past the last column (width < kStride) are zero.
+      for (int i = 0; i < m; ++i) {
+        const double* row = P_data + i + start * P_stride;
+        for (int c = 0; c < kStride; ++c) z[i].v[c] = c < width ? row[c * P_stride] : 0.0;
       }
-      f_.template field<Jet>(mode, Jet(t), z.data(), r.data());
+      // The constant components: their rows of Phi are unit vectors e_i.
+      for (int i = m; i < n; ++i)
+        for (int c = 0; c < kStride; ++c) z[i].v[c] = i == start + c ? 1.0 : 0.0;
+      f_.template field<Jet>(mode, Jet(t), z, r);
       if (start == 0)
         for (int i = 0; i < n; ++i) (*f)[i] = r[i].a;
-      for (int c = 0; c < width; ++c)
-        for (int i = 0; i < m; ++i) dP(i, start + c) = r[i].v[c];
+      for (int i = 0; i < m; ++i) {
+        double* row = dP_data + i + start * dP_stride;
+        for (int c = 0; c < kStride; ++c)
+          if (c < width) row[c * dP_stride] = r[i].v[c];
+      }
     }
   }
 

@@ -88,8 +88,8 @@ class Plain : public flow::HybridSystem {
 
 // n = 20 coupled states, the last two constant parameters (a, b), time in
 // the field: x_i' = x_{i+1} cos(x_i) - a x_i + b x_{i+3}^2 sin(t) (indices
-// mod n - 2). Larger than one wide Jet pass (8) and than the default's
-// small-product path (16).
+// mod n - 2). Five Jet passes of 4 lanes, the constant components' unit
+// seeds in the last one, and past the default's small-product path (16).
 struct Ring {
   static constexpr int kSize = 20;
   int dimension() const { return kSize; }

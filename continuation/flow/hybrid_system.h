@@ -12,7 +12,9 @@
 
 #include <array>
 #include <memory>
+#include <new>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <ceres/jet.h>
@@ -40,6 +42,18 @@ class HybridSystem {
     field(mode, t, x, f);
     field_jacobian(mode, t, x, A);
   }
+  // The right-hand side of the variational equations Phi' = A Phi, with
+  // Phi = (P; 0 I): the top m rows P = Phi_top (m x n) are integrated, the
+  // last n - m rows stay (0 I) (constant components, parameters carried in
+  // the state). Writes f and the top m rows of A Phi,
+  //
+  //   dPhi_top = A_11 P + (0 A_12),   A = (A_11 A_12) in its top m rows.
+  //
+  // The default forms A by field_and_jacobian() and multiplies;
+  // AutoDiffHybrid seeds its Jets with the columns of Phi instead and reads
+  // A Phi off as directional derivatives (no A, no product).
+  virtual void field_and_tangent(int mode, double t, const Vector& x, const Eigen::Ref<const Matrix>& Phi_top,
+                                 Vector* f, Eigen::Ref<Matrix> dPhi_top) const;
 
   virtual int guard_count(int mode) const = 0;
   virtual std::string guard_name(int mode, int k) const { return "guard " + std::to_string(k); }
@@ -88,7 +102,58 @@ class JetScratch {
   std::vector<J> heap_;
 };
 
+// Room for n Jets that the caller constructs (placement new) before use:
+// on the stack up to kInline, on the heap beyond. Unlike JetScratch nothing
+// is zeroed, for a pass that sets every Jet anyway. Jets need no destructor.
+template <class J, int kInline = 16>
+class UninitializedJets {
+  static_assert(std::is_trivially_destructible_v<J>);
+
+ public:
+  explicit UninitializedJets(int n) {
+    if (n > kInline) heap_.resize(n);
+  }
+  J* data() { return heap_.empty() ? std::launder(reinterpret_cast<J*>(inline_)) : heap_.data(); }
+  J& operator[](int i) { return data()[i]; }
+
+ private:
+  alignas(J) unsigned char inline_[kInline * sizeof(J)];
+  std::vector<J> heap_;
+};
+
+// dPhi_top = A_11 P + (0 A_12) for Phi = (P; 0 I), P = Phi_top (m x n):
+// the product of the default field_and_tangent().
+inline void tangent_product(const Matrix& A, const Eigen::Ref<const Matrix>& P, Eigen::Ref<Matrix> dP) {
+  const int n = static_cast<int>(A.cols());
+  const int m = static_cast<int>(P.rows());
+  // Small systems: plain dot products summed in a register. At these sizes
+  // Eigen's product of dynamic-size blocks costs more in expression set-up
+  // than in flops, and accumulating in dP stalls on its own stores (dP may
+  // alias A and P for the compiler). Past kSmall the blocked product wins.
+  constexpr int kSmall = 16;
+  if (n <= kSmall) {
+    for (int j = 0; j < n; ++j)
+      for (int i = 0; i < m; ++i) {
+        double sum = j >= m ? A(i, j) : 0.0;
+        for (int k = 0; k < m; ++k) sum += A(i, k) * P(k, j);
+        dP(i, j) = sum;
+      }
+  } else {
+    dP.noalias() = A.topLeftCorner(m, m) * P;
+    dP.rightCols(n - m) += A.topRightCorner(m, n - m);
+  }
+}
+
 }  // namespace hybrid_detail
+
+inline void HybridSystem::field_and_tangent(int mode, double t, const Vector& x, const Eigen::Ref<const Matrix>& Phi_top,
+                                            Vector* f, Eigen::Ref<Matrix> dPhi_top) const {
+  // One A per thread, kept between calls: the simulator calls this at every
+  // stage, and a resize to the same size does not allocate.
+  thread_local Matrix A;
+  field_and_jacobian(mode, t, x, f, &A);
+  hybrid_detail::tangent_product(A, Phi_top, dPhi_top);
+}
 
 // AutoDiffHybrid<F>: a HybridSystem from a functor with
 //
@@ -142,6 +207,53 @@ class AutoDiffHybrid : public HybridSystem {
 
   void field_and_jacobian(int mode, double t, const Vector& x, Vector* f, Matrix* A) const override {
     jacobian_passes(mode, t, x, f, A);
+  }
+
+  // f and A Phi in passes of kStride columns of Phi = (P; 0 I): lane c of
+  // the seed of x_i is Phi(i, start + c), so the derivative part of f_i is
+  // row i of A Phi, exact (forward-mode derivatives are linear in the
+  // seeds). The same passes as field_and_jacobian(), with neither A nor the
+  // product. (Wider Jets, one pass for 6 states, were slower: a field with
+  // Eigen solves on Jet<8> ran at half the speed of two passes of Jet<4>.)
+  // Beside a field as small as Lorenz's the copies in and out are half the
+  // cost, hence raw pointers (through the Refs the strides are reloaded)
+  // and lane loops of the fixed width kStride (unrolled, where a runtime
+  // width costs a mispredicted loop exit per row).
+  void field_and_tangent(int mode, double t, const Vector& x, const Eigen::Ref<const Matrix>& P, Vector* f,
+                         Eigen::Ref<Matrix> dP) const override {
+    const int n = dimension();
+    const int m = static_cast<int>(P.rows());
+    f->resize(n);
+    const double* P_data = P.data();
+    double* dP_data = dP.data();
+    const Eigen::Index P_stride = P.outerStride(), dP_stride = dP.outerStride();
+    // Constructed here, not zeroed in advance: values once, lanes per pass.
+    hybrid_detail::UninitializedJets<Jet> zs(n), rs(n);
+    Jet* z = zs.data();
+    Jet* r = rs.data();
+    for (int i = 0; i < n; ++i) {
+      new (z + i) Jet(x[i]);
+      new (r + i) Jet;
+    }
+    for (int start = 0; start < n; start += kStride) {
+      const int width = std::min(kStride, n - start);
+      // Lanes past the last column (width < kStride) are zero.
+      for (int i = 0; i < m; ++i) {
+        const double* row = P_data + i + start * P_stride;
+        for (int c = 0; c < kStride; ++c) z[i].v[c] = c < width ? row[c * P_stride] : 0.0;
+      }
+      // The constant components: their rows of Phi are unit vectors e_i.
+      for (int i = m; i < n; ++i)
+        for (int c = 0; c < kStride; ++c) z[i].v[c] = i == start + c ? 1.0 : 0.0;
+      f_.template field<Jet>(mode, Jet(t), z, r);
+      if (start == 0)
+        for (int i = 0; i < n; ++i) (*f)[i] = r[i].a;
+      for (int i = 0; i < m; ++i) {
+        double* row = dP_data + i + start * dP_stride;
+        for (int c = 0; c < kStride; ++c)
+          if (c < width) row[c * dP_stride] = r[i].v[c];
+      }
+    }
   }
 
   double guard(int mode, int k, double t, const Vector& x) const override {

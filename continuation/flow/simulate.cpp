@@ -125,37 +125,18 @@ class Simulator {
   // (m = n less the constant components, whose rows stay (0 I)). With
   // Phi = (P; 0 I), P = (P_1 P_2) and A = (A_11 A_12) in the top rows,
   //   P' = A_11 P + (0 A_12):
-  // the constant rows cost neither products nor error control.
+  // the constant rows cost neither products nor error control. The system
+  // writes P' straight into dz (HybridSystem::field_and_tangent: for
+  // AutoDiffHybrid directional derivatives, no A and no product).
   // The system takes `const Vector&`: x is copied into a member of the right
   // size (no allocation) rather than converted from a Map (one per call).
   void rhs(const State& z, State& dz, double t) const {
     rhs_x_ = Eigen::Map<const Vector>(z.data(), n_);
-    if (opt_.variational) {
-      sys_.field_and_jacobian(mode_, t, rhs_x_, &f_, &A_);
-      // Small systems: plain dot products summed in a register. At these
-      // sizes Eigen's product of dynamic-size blocks costs more in expression
-      // set-up than in flops, and accumulating in dP stalls on its own stores
-      // (dP may alias A and P for the compiler). Past kSmall the blocked
-      // product wins again.
-      constexpr int kSmall = 16;
-      if (n_ <= kSmall) {
-        const double* A = A_.data();
-        const double* P = z.data() + n_;
-        double* dP = dz.data() + n_;
-        for (int j = 0; j < n_; ++j)
-          for (int i = 0; i < m_; ++i) {
-            double sum = j >= m_ ? A[i + j * n_] : 0.0;
-            for (int k = 0; k < m_; ++k) sum += A[i + k * n_] * P[k + j * m_];
-            dP[i + j * m_] = sum;
-          }
-      } else {
-        Eigen::Map<Matrix> dP(dz.data() + n_, m_, n_);
-        dP.noalias() = A_.topLeftCorner(m_, m_) * Eigen::Map<const Matrix>(z.data() + n_, m_, n_);
-        dP.rightCols(n_ - m_) += A_.topRightCorner(m_, n_ - m_);
-      }
-    } else {
+    if (opt_.variational)
+      sys_.field_and_tangent(mode_, t, rhs_x_, Eigen::Map<const Matrix>(z.data() + n_, m_, n_), &f_,
+                             Eigen::Map<Matrix>(dz.data() + n_, m_, n_));
+    else
       sys_.field(mode_, t, rhs_x_, &f_);
-    }
     std::copy(f_.data(), f_.data() + n_, dz.begin());
   }
   Vector x_of(const State& z) const { return Eigen::Map<const Vector>(z.data(), n_); }
@@ -191,7 +172,6 @@ class Simulator {
   const int m_;  // the rows of Phi integrated
   int mode_ = 0;
   mutable Vector f_;
-  mutable Matrix A_;
   mutable Vector rhs_x_, guard_x_;
 };
 

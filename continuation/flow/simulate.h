@@ -1,6 +1,7 @@
 #pragma once
 // Event-driven simulation of a hybrid system: adaptive Runge-Kutta (Dormand-
-// Prince 5(4) with dense output, Boost.Odeint) between events; each event
+// Prince 5(4) with dense output, Boost.Odeint, or Dormand-Prince 8(5,3) with
+// dense output, dop853.h: SimulationOptions::method) between events; each event
 // bracketed on the dense output and located with toms748; the reset applied
 // and the next mode chosen; the state-transition matrix carried along by the
 // variational equations dPhi/dt = f_x Phi and multiplied by the saltation
@@ -15,7 +16,21 @@
 
 namespace saltus::flow {
 
+// The Runge-Kutta method between events; both control the same error norm
+// (weighted maximum over the controlled components) and locate events on
+// their dense output.
+//   kDopri5  Dormand-Prince 5(4), order-4 dense output (Boost.Odeint's
+//            runge_kutta_dopri5): 6 field evaluations per step.
+//   kDop853  Dormand-Prince 8(5,3), order-7 dense output (Hairer's DOP853,
+//            continuation/flow/dop853.h): 12 per step, 3 more for a step
+//            whose dense output is used; far longer steps at tight tolerances.
+enum class IntegrationMethod { kDopri5, kDop853 };
+std::string to_string(IntegrationMethod method);  // "dopri5", "dop853"
+// The inverse of to_string; any other name throws std::invalid_argument naming it and the allowed names.
+IntegrationMethod integration_method_from_string(const std::string& name);
+
 struct SimulationOptions {
+  IntegrationMethod method = IntegrationMethod::kDopri5;  // see IntegrationMethod
   double absolute_tolerance = 1e-12;  // Runge-Kutta error control, per component
   double relative_tolerance = 1e-12;
   double initial_step = 1e-4;         // first step, and the first step after each event

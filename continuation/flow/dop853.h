@@ -148,6 +148,8 @@ class Dop853 {
     y_old_.resize(n);
     y_new_.resize(n);
     y_stage_.resize(n);
+    e5_.resize(n);
+    e3_.resize(n);
     for (auto& r : r_) r.resize(n);
     have_f_ = false;
     stepped_ = false;
@@ -226,13 +228,17 @@ class Dop853 {
     ++evaluations_;
   }
 
-  // y_stage = y + h sum_{j < i} a[i][j] k_j
-  void stage_state(int i, double h) {
-    const std::size_t n = y_.size();
-    for (std::size_t m = 0; m < n; ++m) {
-      double sum = 0.0;
-      for (int j = 0; j < i; ++j) sum += detail::dop853::a[i][j] * k_[j][m];
-      y_stage_[m] = y_[m] + h * sum;
+  // out = y + h sum_{j < i} a[i][j] k_j, as axpys over the stages with a
+  // nonzero weight (each a contiguous loop the compiler vectorizes).
+  void combine(const State& y, int i, double h, State& out) const {
+    const std::size_t n = y.size();
+    std::copy(y.begin(), y.end(), out.begin());
+    for (int j = 0; j < i; ++j) {
+      const double c = h * detail::dop853::a[i][j];
+      if (c == 0.0) continue;
+      const double* k = k_[j].data();
+      double* o = out.data();
+      for (std::size_t m = 0; m < n; ++m) o[m] += c * k[m];
     }
   }
 
@@ -241,28 +247,31 @@ class Dop853 {
   double attempt(double h) {
     namespace c = detail::dop853;
     for (int i = 1; i < c::kStages; ++i) {
-      stage_state(i, h);
+      combine(y_, i, h, y_stage_);
       call(k_[i], y_stage_, t_ + c::c[i] * h);
     }
-    const std::size_t n = y_.size(), controlled = std::min(opt_.controlled, n);
+    combine(y_, 12, h, y_new_);  // row 12 of a is b
+    // err5 and err3 without the factor h, over the controlled components.
+    const std::size_t n = std::min(opt_.controlled, y_.size());
+    std::fill(e5_.begin(), e5_.begin() + n, 0.0);
+    std::fill(e3_.begin(), e3_.begin() + n, 0.0);
+    for (int j = 0; j < c::kStages; ++j) {
+      const double w5 = c::e5[j], w3 = c::e3[j];
+      if (w5 == 0.0 && w3 == 0.0) continue;
+      const double* k = k_[j].data();
+      for (std::size_t m = 0; m < n; ++m) {
+        e5_[m] += w5 * k[m];
+        e3_[m] += w3 * k[m];
+      }
+    }
     double err5 = 0.0, err3 = 0.0;
     for (std::size_t m = 0; m < n; ++m) {
-      double sum = 0.0;
-      for (int j = 0; j < c::kStages; ++j) sum += c::a[12][j] * k_[j][m];
-      y_new_[m] = y_[m] + h * sum;
-      if (m < controlled) {
-        double s5 = 0.0, s3 = 0.0;
-        for (int j = 0; j < c::kStages; ++j) {
-          s5 += c::e5[j] * k_[j][m];
-          s3 += c::e3[j] * k_[j][m];
-        }
-        const double w =
-            opt_.absolute_tolerance + opt_.relative_tolerance * (std::abs(y_[m]) + std::abs(h) * std::abs(k_[0][m]));
-        // Written so that a NaN wins (std::max would drop it): a step with
-        // a non-finite error is rejected.
-        if (const double v = std::abs(s5) / w; !(v <= err5)) err5 = v;
-        if (const double v = std::abs(s3) / w; !(v <= err3)) err3 = v;
-      }
+      const double w =
+          opt_.absolute_tolerance + opt_.relative_tolerance * (std::abs(y_[m]) + std::abs(h) * std::abs(k_[0][m]));
+      // Written so that a NaN wins (std::max would drop it): a step with a
+      // non-finite error is rejected.
+      if (const double v = std::abs(e5_[m]) / w; !(v <= err5)) err5 = v;
+      if (const double v = std::abs(e3_[m]) / w; !(v <= err3)) err3 = v;
     }
     if (err5 == 0.0 && err3 == 0.0) return 0.0;
     const double err = std::abs(h) * err5 * err5 / std::sqrt(err5 * err5 + 0.01 * err3 * err3);
@@ -285,11 +294,7 @@ class Dop853 {
     const std::size_t n = y_.size();
     // The extra stages start from the step's y0: y_old_.
     for (int i = 13; i < c::kDenseStages; ++i) {
-      for (std::size_t m = 0; m < n; ++m) {
-        double sum = 0.0;
-        for (int j = 0; j < i; ++j) sum += c::a[i][j] * k_[j][m];
-        y_stage_[m] = y_old_[m] + h * sum;
-      }
+      combine(y_old_, i, h, y_stage_);
       call(k_[i], y_stage_, t_old_ + c::c[i] * h);
     }
     for (std::size_t m = 0; m < n; ++m) {
@@ -297,17 +302,22 @@ class Dop853 {
       r_[0][m] = dy;
       r_[1][m] = bspl;
       r_[2][m] = dy - h * k_[12][m] - bspl;
-      for (int row = 0; row < 4; ++row) {
-        double sum = 0.0;
-        for (int j = 0; j < c::kDenseStages; ++j) sum += c::d[row][j] * k_[j][m];
-        r_[3 + row][m] = h * sum;
+    }
+    for (int row = 0; row < 4; ++row) {
+      double* r = r_[3 + row].data();
+      std::fill(r, r + n, 0.0);
+      for (int j = 0; j < c::kDenseStages; ++j) {
+        const double w = h * c::d[row][j];
+        if (w == 0.0) continue;
+        const double* k = k_[j].data();
+        for (std::size_t m = 0; m < n; ++m) r[m] += w * k[m];
       }
     }
     dense_ready_ = true;
   }
 
   Dop853Options opt_;
-  State y_, y_old_, y_new_, y_stage_;
+  State y_, y_old_, y_new_, y_stage_, e5_, e3_;
   std::array<State, detail::dop853::kDenseStages> k_;
   std::array<State, 7> r_;
   double t_ = 0.0, t_old_ = 0.0, h_ = 0.0;

@@ -71,15 +71,21 @@ struct SimulationOptions {
   // evaluations at equal accuracy in every case measured: at the default
   // tolerance the triple pendulum's first 40 / 60 impacts (bench/peer, e =
   // 0.8 / 1) take 1952 / 2785 evaluations against dopri5's 5176 / 8910, with
-  // 3-5 times smaller impact-time errors; on the Lorenz branch of periodic
-  // orbits (bench/lorenz_branch.cpp) a PD error <= 1e-6 costs 348 us per
-  // point against 477 (each method at its best tolerance). The default is
-  // still dopri5: with dop853 as the default, two run-file tests change their
-  // outcome (tests/drivers/hybrid_cli.test.cpp: the triple pendulum's upper
-  // branch ends in PD, PD, EP instead of locating its grazing; the stick-slip
-  // branch takes 8 points, not >= 10), and the likely cause, steps long
-  // enough to hold a guard's or section's two crossings (so neither is seen),
-  // wants a check of its own before dop853 is everyone's method.
+  // 3-5 times smaller impact-time errors; bench/peer/compare.sh puts saltus
+  // at 80 / 84 (e = 0.8) and 78 / 82 (e = 1) times scipy's fastest method at
+  // impact-time accuracy 1e-6 / 1e-8, against 60 / 50 and 38 / 28 with
+  // dopri5; on the Lorenz branch of periodic orbits (bench/lorenz_branch.cpp)
+  // a PD error <= 1e-6 costs 0.30-0.35 ms per point against 0.48-0.53.
+  // The default is still dopri5: as the default, dop853 changes three
+  // existing tests' outcomes. The pendulum's upper branch
+  // (tests/drivers/hybrid_cli.test.cpp) keeps its two LPCs (same q1 to 1e-6)
+  // but misses the grazing at q1 = 1.07713 and runs on to PD, PD, EP: the
+  // grazing test finds guard minima as sign changes of dh/dt between step
+  // ends, and a long step can hold a minimum and the maximum after it. The
+  // stick-slip branch there takes 8 points, not >= 10. The Lyapunov
+  // exponents at rest on the barrier (tests/models/triple_pendulum.test.cpp)
+  // come out -0.91, -1.00 instead of -1.27, -1.53, although one interval's
+  // Phi agrees with dopri5's to 1e-10 (not understood yet).
   IntegrationMethod method = IntegrationMethod::kDopri5;
 
   std::string check() const;  // empty when valid, else names the bad field

@@ -10,6 +10,7 @@
 //   first_impacts  the windows bench/peer/compare.sh sets beside scipy: the
 //         first N impacts only (all free flight -> free flight; N = 40 for
 //         e = 0.8, 60 for e = 1), at the same tolerances.
+// The second argument is SimulationOptions::method: 0 dopri5, 1 dop853.
 //
 // Counters: sim_time_per_wall_s, simulated time units per wall-clock second
 // (steady_clock over the timed loop, like us_per_step in
@@ -44,6 +45,8 @@ void run(benchmark::State& state, double e, int max_events) {
   flow::SimulationOptions options;
   options.absolute_tolerance = options.relative_tolerance = std::pow(10.0, -static_cast<double>(state.range(0)));
   options.variational = false;
+  options.method = state.range(1) == 0 ? flow::IntegrationMethod::kDopri5 : flow::IntegrationMethod::kDop853;
+  state.SetLabel(flow::to_string(options.method));
   if (max_events > 0) options.max_events = max_events;
   const auto expected = max_events > 0 ? flow::SimulationStatus::kTooManyEvents : flow::SimulationStatus::kFinished;
 
@@ -69,12 +72,12 @@ void BM_TriplePendulum_span50_e08(benchmark::State& state) { run(state, 0.8, 0);
 void BM_TriplePendulum_first_impacts_e08(benchmark::State& state) { run(state, 0.8, 40); }
 void BM_TriplePendulum_first_impacts_e1(benchmark::State& state) { run(state, 1.0, 60); }
 
-BENCHMARK(BM_TriplePendulum_span50_e08)->Arg(8)->Arg(10)->Arg(12)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_TriplePendulum_span50_e08)->ArgsProduct({{8, 10, 12}, {0, 1}})->Unit(benchmark::kMillisecond);
 // No 50-unit span with e = 1: a link pressed onto the barrier by the torque
 // then bounces elastically while damping takes a fixed fraction of a small
 // rebound speed per flight, so the speeds fall like 1/n (not geometrically,
 // no Zeno point) and the run spends its million-event budget by t ~ 33.
-BENCHMARK(BM_TriplePendulum_first_impacts_e08)->Arg(8)->Arg(10)->Arg(12)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_TriplePendulum_first_impacts_e1)->Arg(8)->Arg(10)->Arg(12)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_TriplePendulum_first_impacts_e08)->ArgsProduct({{8, 10, 12}, {0, 1}})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_TriplePendulum_first_impacts_e1)->ArgsProduct({{8, 10, 12}, {0, 1}})->Unit(benchmark::kMillisecond);
 
 }  // namespace

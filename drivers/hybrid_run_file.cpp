@@ -38,7 +38,8 @@ const char* const kHybridRunFileHelp = R"(Run file keys (JSON):
   transient      simulate: time integrated from t0 before [t0, t1] is recorded (default 0)
   simulation     absolute_tolerance, relative_tolerance (1e-12), initial_step (1e-4),
                  max_step, event_tolerance (1e-14), max_events, zeno_interval, zeno_events,
-                 output_interval (0: every step)
+                 output_interval (0: every step), method ("dopri5" or "dop853": the
+                 Runge-Kutta method, default the simulator's)
   section        {variable, value, angle}  a Poincare section: crossings of variable = value
                  (upwards; with "angle": true, of value modulo 2 pi)
   lyapunov       transient (0), duration (100), interval (1): for `saltus lyapunov`,
@@ -336,7 +337,7 @@ HybridRun read_hybrid_run(const std::filesystem::path& path) {
   if (json.contains("simulation")) {
     const Json& s = json["simulation"];
     only_keys(s, {"absolute_tolerance", "relative_tolerance", "initial_step", "max_step", "event_tolerance",
-                  "max_events", "zeno_interval", "zeno_events", "output_interval"},
+                  "max_events", "zeno_interval", "zeno_events", "output_interval", "method"},
               path, "simulation.");
     auto real = [&](const char* key, double* field) {
       if (s.contains(key)) *field = number(s[key], path, std::string("simulation.") + key);
@@ -350,6 +351,14 @@ HybridRun read_hybrid_run(const std::filesystem::path& path) {
     real("output_interval", &run.simulation.output_interval);
     if (s.contains("max_events")) run.simulation.max_events = integer(s["max_events"], path, "simulation.max_events");
     if (s.contains("zeno_events")) run.simulation.zeno_events = integer(s["zeno_events"], path, "simulation.zeno_events");
+    if (s.contains("method")) {
+      const std::string method = string(s["method"], path, "simulation.method");
+      try {
+        run.simulation.method = flow::integration_method_from_string(method);
+      } catch (const std::invalid_argument& e) {
+        fail(path, std::string("'simulation.method': ") + e.what());
+      }
+    }
   }
   if (const std::string why = run.simulation.check(); !why.empty()) fail(path, "'simulation': " + why);
   run.lyapunov.simulation = run.simulation;

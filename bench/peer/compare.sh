@@ -5,6 +5,7 @@
 #
 #   bench/peer/compare.sh            # from anywhere; BUILD=... to use another build dir
 #   MIN_TIME=1 ACCURACY="1e-6 1e-8" TOLERANCES="1e-8 1e-10" bench/peer/compare.sh
+#   METHOD=dopri5 bench/peer/compare.sh   # saltus' SimulationOptions::method (default: the simulator's)
 #
 # Why windows of N impacts and not a fixed span: the peer models free flight
 # and impacts only, not the permanent contact (sticking, sliding) that ends
@@ -40,6 +41,7 @@ MIN_TIME=${MIN_TIME:-0.5}        # wall seconds per measurement (fastest repetit
 ACCURACY=${ACCURACY:-"1e-6 1e-8"}  # event-time accuracies for the equal-accuracy comparison
 TOLERANCES=${TOLERANCES:-"1e-6 3e-7 1e-7 3e-8 1e-8 3e-9 1e-9 3e-10 1e-10 3e-11 1e-11 3e-12 1e-12"}
 REFERENCE_TOL=1e-13
+METHOD=${METHOD:-}               # saltus' method for the timed runs: dopri5, dop853 or empty (the default)
 # Cases: "e N". q1 = 1.1 throughout (models::TriplePendulum defaults otherwise).
 CASES=${CASES:-"0.8 40
 1.0 60"}
@@ -76,7 +78,8 @@ while read -r e n; do
     --method DOP853 < /dev/null > "$OUT/${tag}_peer_ref.json"
   for tol in $TOLERANCES; do
     echo "  e = $e, N = $n, tol = $tol" >&2
-    "$EVENTS" --q1 $Q1 --e "$e" --t1 $T1 --tol "$tol" --max-events "$n" --min-time "$MIN_TIME" < /dev/null > "$OUT/${tag}_saltus_${tol}.json"
+    "$EVENTS" --q1 $Q1 --e "$e" --t1 $T1 --tol "$tol" --max-events "$n" --min-time "$MIN_TIME" \
+      ${METHOD:+--method "$METHOD"} < /dev/null > "$OUT/${tag}_saltus_${tol}.json"
     for method in DOP853 RK45; do
       "$PY" "$PEER" --q1 $Q1 --e "$e" --t1 $T1 --tol "$tol" --max-events "$n" --min-time "$MIN_TIME" \
         --method $method < /dev/null > "$OUT/${tag}_${method}_${tol}.json"
@@ -120,8 +123,9 @@ for e, n in cases:
     bad = [i for i, ev in enumerate(ref["events"]) if ev["mode_before"] or ev["mode_after"]]
     if ref["status"] != "max_events" or len(ref["events"]) != int(n) or bad:
         sys.exit(f"e = {e}: the reference is not {n} free impacts (status {ref['status']}, contact at {bad[:3]})")
+    method = load(f"{tag}_saltus_{tols[0]}").get("method", "?")
     print(f"\ntriple pendulum, q1 = 1.1, e = {e}: the first {n} impacts, t in [0, {ref['sim_time']:.6f}] "
-          f"(reference: saltus at 1e-13)")
+          f"(reference: saltus at 1e-13, {ref.get('method', '?')}); saltus runs with {method}")
     pref = load(f"{tag}_peer_ref")
     first = abs(pref["events"][0]["t"] - ref["events"][0]["t"]) if pref["events"] else math.inf
     print(f"same model? scipy DOP853 at 1e-13 vs the reference: first impact t = {ref['events'][0]['t']:.13f}, "

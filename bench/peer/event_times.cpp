@@ -3,17 +3,18 @@
 // (bench/peer/triple_pendulum_scipy.py), which integrates the same model.
 //
 //   saltus_peer_events [--q1 1.1] [--e 0.8] [--t1 20] [--tol 1e-10]
-//                      [--min-time 0.5] [--max-events N]
+//                      [--min-time 0.5] [--max-events N] [--method dopri5|dop853]
 //
 // The state starts at psi = (1.8, 1.0, 2.0), zero velocities, in the free mode
 // (as examples/triple_pendulum.json), and runs to t1 with abs = rel = tol and
-// no variational equations. The run is repeated until `min-time` seconds of
+// no variational equations, with SimulationOptions::method = --method
+// (default: the simulator's default). The run is repeated until `min-time` seconds of
 // wall time have passed and the fastest repetition is reported: the peer
 // does the same, so one-off costs (first touch of memory, page faults) and
 // scheduler noise do not decide the ratio. --max-events stops the run after
 // N events (0: no limit) so that both tools can be cut at the same impact.
 //
-// Output: {"tool", "tolerance", "t_end", "status", "sim_time", "wall_s",
+// Output: {"tool", "method", "tolerance", "t_end", "status", "sim_time", "wall_s",
 // "cpu_s" (the fastest repetition's process CPU time), "repetitions", "field_evaluations", "guard_evaluations", "events": [{"t",
 // "guard", "mode_before", "mode_after"}]}; guards are 0-based constraint
 // indices, modes are the bitmasks of constraints in permanent contact (0 =
@@ -88,10 +89,18 @@ double cpu_seconds() {
 int main(int argc, char** argv) {
   double q1 = 1.1, e = 0.8, t1 = 20.0, tol = 1e-10, min_time = 0.5;
   int max_events = 0;
+  flow::SimulationOptions options;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string key = argv[i];
     const double value = std::atof(argv[i + 1]);
-    if (key == "--q1") q1 = value;
+    if (key == "--method") {
+      try {
+        options.method = flow::integration_method_from_string(argv[i + 1]);
+      } catch (const std::invalid_argument& e) {
+        std::cerr << "--method: " << e.what() << "\n";
+        return 2;
+      }
+    } else if (key == "--q1") q1 = value;
     else if (key == "--e") e = value;
     else if (key == "--t1") t1 = value;
     else if (key == "--tol") tol = value;
@@ -109,7 +118,6 @@ int main(int argc, char** argv) {
   const auto system = flow::make_mechanical(p);
   Vector x0(6);
   x0 << 1.8, 1.0, 2.0, 0.0, 0.0, 0.0;
-  flow::SimulationOptions options;
   options.absolute_tolerance = options.relative_tolerance = tol;
   options.variational = false;
   if (max_events > 0) options.max_events = max_events;
@@ -139,6 +147,7 @@ int main(int argc, char** argv) {
   // stop here, not a failure.
   const bool cut = max_events > 0 && run.status == flow::SimulationStatus::kTooManyEvents;
   nlohmann::json out = {{"tool", "saltus"},
+                        {"method", flow::to_string(options.method)},
                         {"tolerance", tol},
                         {"q1", q1},
                         {"e", e},

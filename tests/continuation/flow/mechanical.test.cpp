@@ -39,8 +39,11 @@ TEST_CASE("mechanical builder: the ball on a table matches the hand-written hybr
   auto hand = make_hybrid(reference);
   Vector x0(2);
   x0 << 0.3, 0.5;
-  const Trajectory a = simulate(*mechanical, 0, 0.0, x0, 2.5);
-  const Trajectory b = simulate(*hand, 0, 0.0, x0, 2.5);
+  SimulationOptions options;
+  options.method = GENERATE(IntegrationMethod::kDopri5, IntegrationMethod::kDop853);
+  INFO("method " << to_string(options.method));
+  const Trajectory a = simulate(*mechanical, 0, 0.0, x0, 2.5, options);
+  const Trajectory b = simulate(*hand, 0, 0.0, x0, 2.5, options);
   REQUIRE(a.ok());
   REQUIRE(b.ok());
   REQUIRE(a.events.size() == b.events.size());
@@ -121,11 +124,14 @@ TEST_CASE("triple pendulum: the transition matrix across impacts matches finite 
   Vector x0(6);
   x0 << 1.8, 1.0, 2.0, 3.0, -3.0, 1.5;  // one impact of the third link, at t = 3.31
   const double t1 = 3.5;
-  const Trajectory tr = simulate(*system, 0, 0.0, x0, t1);
+  SimulationOptions options;
+  options.method = GENERATE(IntegrationMethod::kDopri5, IntegrationMethod::kDop853);
+  INFO("method " << to_string(options.method));
+  const Trajectory tr = simulate(*system, 0, 0.0, x0, t1, options);
   REQUIRE(tr.ok());
   INFO("events " << tr.events.size());
   REQUIRE(tr.events.size() >= 1);
-  const Matrix fd = testing::transition_by_differences(*system, 0, 0.0, x0, t1, tr.events.size());
+  const Matrix fd = testing::transition_by_differences(*system, 0, 0.0, x0, t1, tr.events.size(), 1e-6, options);
   INFO("Phi =\n" << tr.transition_matrix << "\nFD =\n" << fd);
   CHECK((tr.transition_matrix - fd).cwiseAbs().maxCoeff() < 1e-6 * (1 + fd.cwiseAbs().maxCoeff()));
 }

@@ -2,7 +2,10 @@
 
 #include <cmath>
 
+#include <boost/math/tools/toms748_solve.hpp>
+
 #include "continuation/flow/simulate.h"
+#include "models/bouncing_ball.h"
 
 using namespace saltus;
 using namespace saltus::flow;
@@ -47,7 +50,10 @@ TEST_CASE("elastic wall: events at the exact times, state and transition matrix 
   auto system = make_hybrid(ElasticWall{});
   Vector x0(2);
   x0 << 1.0, 0.0;  // x = cos t until t = pi/2, then reflected
-  const Trajectory tr = simulate(*system, 0, 0.0, x0, 10.0);
+  SimulationOptions options;
+  options.method = GENERATE(IntegrationMethod::kDopri5, IntegrationMethod::kDop853);
+  INFO("method " << to_string(options.method));
+  const Trajectory tr = simulate(*system, 0, 0.0, x0, 10.0, options);
   REQUIRE(tr.ok());
   // Reflections at pi/2 + k pi (x = |cos t| stays >= 0).
   REQUIRE(tr.events.size() == 3);
@@ -67,6 +73,16 @@ TEST_CASE("simulation input is checked", "[flow]") {
   SimulationOptions bad;
   bad.initial_step = -1;
   CHECK_THROWS_WITH(simulate(*system, 0, 0.0, Vector::Ones(2), 1.0, bad), Catch::Contains("initial_step"));
+  bad = {};
+  bad.method = static_cast<IntegrationMethod>(7);
+  CHECK_THROWS_WITH(simulate(*system, 0, 0.0, Vector::Ones(2), 1.0, bad), Catch::Contains("method = 7"));
+}
+
+TEST_CASE("integration methods: names both ways, an unknown name lists the allowed ones", "[flow]") {
+  for (auto m : {IntegrationMethod::kDopri5, IntegrationMethod::kDop853})
+    CHECK(integration_method_from_string(to_string(m)) == m);
+  CHECK_THROWS_WITH(integration_method_from_string("rk4"),
+                    Catch::Contains("'rk4'") && Catch::Contains("dopri5") && Catch::Contains("dop853"));
 }
 
 TEST_CASE("Poincare sections are located on the dense output", "[flow]") {
@@ -77,7 +93,10 @@ TEST_CASE("Poincare sections are located on the dense output", "[flow]") {
       {[](double, const Vector& x) { return x[0] - 0.5; }, Crossing::kFalling},  // cos t = 1/2 on the way down
       {[](double t, const Vector&) { return t - 1.2345; }, Crossing::kRising},
   };
-  const Trajectory tr = simulate(*system, 0, 0.0, x0, 5.0, {}, {}, sections);
+  SimulationOptions options;
+  options.method = GENERATE(IntegrationMethod::kDopri5, IntegrationMethod::kDop853);
+  INFO("method " << to_string(options.method));
+  const Trajectory tr = simulate(*system, 0, 0.0, x0, 5.0, options, {}, sections);
   REQUIRE(tr.ok());
   std::vector<SectionHit> falling, timed;
   for (const auto& h : tr.section_hits) (h.section == 0 ? falling : timed).push_back(h);
@@ -87,4 +106,51 @@ TEST_CASE("Poincare sections are located on the dense output", "[flow]") {
   CHECK(std::abs(falling[1].t - 4 * M_PI / 3) < 1e-10);
   REQUIRE(timed.size() == 1);
   CHECK(std::abs(timed[0].x[0] - std::abs(std::cos(1.2345))) < 1e-10);
+}
+
+namespace {
+
+// The next impact after (t0, q0, v0) on the exact parabola of the bouncing
+// ball: the first sign change of q0 + v0 s - g s^2 / 2 - A sin(omega t),
+// s = t - t0, by a scan and toms748 (as tests/models/bouncing_ball.test.cpp).
+double next_impact(const models::BouncingBall& b, double t0, double q0, double v0) {
+  auto gap = [&](double t) {
+    const double s = t - t0;
+    return q0 + v0 * s - 0.5 * b.g * s * s - b.A * std::sin(b.omega * t);
+  };
+  const double dt = 1e-4;
+  double a = t0 + 1e-9;
+  while (gap(a + dt) > 0) a += dt;
+  boost::uintmax_t it = 200;
+  auto r = boost::math::tools::toms748_solve(gap, a, a + dt, boost::math::tools::eps_tolerance<double>(60), it);
+  return 0.5 * (r.first + r.second);
+}
+
+}  // namespace
+
+TEST_CASE("both methods: bouncing-ball impact times agree with the parabola to 1e-10", "[flow][bouncing_ball]") {
+  models::BouncingBall ball;
+  ball.A = 0.05;
+  ball.omega = 2 * M_PI;
+  ball.e = 0.9;
+  auto system = make_hybrid(ball);
+  Vector x0(2);
+  x0 << 0.3, 0.0;
+  SimulationOptions options;
+  options.method = GENERATE(IntegrationMethod::kDopri5, IntegrationMethod::kDop853);
+  INFO("method " << to_string(options.method));
+  const Trajectory tr = simulate(*system, 0, 0.0, x0, 3.0, options);
+  REQUIRE(tr.ok());
+  REQUIRE(tr.events.size() >= 5);
+  double t = 0.0, q = x0[0], v = x0[1];
+  for (std::size_t i = 0; i < 5; ++i) {
+    const double te = next_impact(ball, t, q, v);
+    const double v_minus = v - ball.g * (te - t);
+    const double vt = ball.table_velocity(te);
+    INFO("impact " << i);
+    CHECK(std::abs(tr.events[i].t - te) < 1e-10);
+    t = te;
+    q = ball.table(te);
+    v = vt - ball.e * (v_minus - vt);
+  }
 }

@@ -48,30 +48,17 @@ struct Run {
 
 Run branch_to_first_pd(double tolerance, double newton_tolerance = 1e-10, bool transition_error_control = true,
                        flow::IntegrationMethod method = flow::IntegrationMethod::kDop853) {
-  static const auto lorenz = flow::make_hybrid(models::Lorenz{});
-  static Vector reference;
-  static const double period = models::lorenz_periodic_orbit(280.0, &reference);
-  periodic::ShootingOptions shooting;
-  shooting.autonomous = true;
-  shooting.simulation.absolute_tolerance = shooting.simulation.relative_tolerance = tolerance;
-  shooting.simulation.transition_error_control = transition_error_control;
-  shooting.simulation.method = method;
-  auto system = std::make_shared<periodic::ShootingSystem>(lorenz, 3, shooting, reference);
-  ContinuationProblem problem(system, reference.tail(3), {"rho"});
-  Vector y(5);
-  y << reference.head(3), period, 280.0;
-  ContinuationOptions options;
-  options.direction = -1;
-  options.ds = 0.2;
-  options.ds_max = 2.0;
-  options.ds_min = 1e-7;
-  options.max_points = 300;
-  options.event_tolerance = 1e-9;
+  flow::SimulationOptions simulation;
+  simulation.absolute_tolerance = simulation.relative_tolerance = tolerance;
+  simulation.transition_error_control = transition_error_control;
+  simulation.method = method;
+  const models::LorenzBranchStart start = models::lorenz_branch_start(simulation);
+  ContinuationOptions options = models::lorenz_branch_options();
   options.newton_tolerance = newton_tolerance;
   options.bounds["rho"] = {205.0, 300.0};
   // Stop at the first PD: the callback sees it as soon as it is located.
   options.callback = [](const Branch& b) { return b.special_points.empty(); };
-  const Branch b = continue_branch(problem, y, options, {std::make_shared<PeriodDoublingTest>()});
+  const Branch b = continue_branch(*start.problem, start.y, options, {std::make_shared<PeriodDoublingTest>()});
   Run run;
   run.points = b.points.size();
   for (const auto& s : b.special_points)

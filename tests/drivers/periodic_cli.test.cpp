@@ -67,7 +67,8 @@ TEST_CASE("examples/lorenz.json: the first three PDs of the cascade, unmoved by 
   // Tighter integration (1e-12) and event location (1e-11): each PD moves by
   // less than 1e-6.
   json tight = json::parse(std::ifstream(example("lorenz.json")));
-  tight["periodic"]["simulation"] = {{"absolute_tolerance", 1e-12}, {"relative_tolerance", 1e-12}};
+  tight["periodic"]["simulation"]["absolute_tolerance"] = 1e-12;
+  tight["periodic"]["simulation"]["relative_tolerance"] = 1e-12;
   tight["continuation"]["event_tolerance"] = 1e-11;
   const fs::path tight_file = scratch("lorenz-tight-file");
   fs::create_directories(tight_file);
@@ -111,6 +112,9 @@ TEST_CASE("periodic run files: bad input gets a clear message and a non-zero exi
          "equations": ["y", "-x + a*cos(t)"], "start": {"x": 2, "y": 0},
          "periodic": {"period": 6.3, "autonomous": true}, "continuation": {"parameter": "a"}})J",
        {"use the time t"}, 1},
+      {"an unknown integration method", "{" + lorenz + R"J(, "periodic": {"period": 0.43,
+         "simulation": {"method": "rk4"}}})J",
+       {"'periodic.simulation.method'", "'rk4'", "\"dop853\""}, 1},
       {"a fold curve of periodic orbits", "{" + lorenz + R"J(, "periodic": {"period": 0.43},
          "fold_curve": {"parameters": ["rho", "beta"]}})J",
        {"periodic.period_doubling"}, 1},

@@ -26,8 +26,10 @@ double lorenz_periodic_orbit(double rho, Vector* point) {
 
 LorenzBranchStart lorenz_branch_start(const flow::SimulationOptions& simulation) {
   static const std::shared_ptr<const flow::HybridSystem> lorenz = flow::make_hybrid(Lorenz{});
-  Vector reference;
-  const double period = lorenz_periodic_orbit(280.0, &reference);
+  // The orbit point once (a simulation over 50 time units, many times the
+  // cost of a continuation point): benchmarks start this branch repeatedly.
+  static Vector reference;
+  static const double period = lorenz_periodic_orbit(280.0, &reference);
   periodic::ShootingOptions shooting;
   shooting.autonomous = true;
   shooting.simulation = simulation;

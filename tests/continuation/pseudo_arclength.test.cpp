@@ -21,15 +21,24 @@ std::vector<SpecialPoint> of_type(const Branch& b, const std::string& type) {
     if (s.type == type) out.push_back(s);
   return out;
 }
+
+// The cusp normal form (mu, lambda) = (-2, 1) with mu free, and a point near
+// its lower branch x^3 - x = mu at mu = -2 (x = -1.5214).
+ContinuationProblem cusp_in_mu() {
+  Vector p(2);
+  p << -2.0, 1.0;  // mu, lambda
+  return ContinuationProblem(make_system(models::Cusp{}), p, {"mu"});
+}
+Vector lower_start() {
+  Vector y0(2);
+  y0 << -1.5, -2.0;
+  return y0;
+}
 }  // namespace
 
 TEST_CASE("cusp normal form: both folds located to 1e-10", "[continuation]") {
-  auto system = make_system(models::Cusp{});
-  Vector p(2);
-  p << -2.0, 1.0;  // mu, lambda
-  ContinuationProblem problem(system, p, {"mu"});
-  Vector y0(2);
-  y0 << -1.5, -2.0;  // near the lower branch x^3 - x = mu at mu = -2 (x = -1.5214)
+  const ContinuationProblem problem = cusp_in_mu();
+  const Vector y0 = lower_start();
   ContinuationOptions options;
   options.bounds["mu"] = {-2.0, 2.0};
   const Branch branch = continue_branch(problem, y0, options, {std::make_shared<FoldTest>()});
@@ -51,19 +60,15 @@ TEST_CASE("cusp normal form: both folds located to 1e-10", "[continuation]") {
 }
 
 TEST_CASE("cusp: the fold curve from an LP passes through the cusp at (0, 0)", "[continuation]") {
-  auto system = make_system(models::Cusp{});
-  Vector p(2);
-  p << -2.0, 1.0;
-  ContinuationProblem problem(system, p, {"mu"});
-  Vector y0(2);
-  y0 << -1.5, -2.0;
+  const ContinuationProblem problem = cusp_in_mu();
+  const Vector y0 = lower_start();
   ContinuationOptions options;
   options.bounds["mu"] = {-2.0, 2.0};
   const Branch branch = continue_branch(problem, y0, options, {std::make_shared<FoldTest>()});
   const auto folds = of_type(branch, "LP");
   REQUIRE(!folds.empty());
 
-  const FoldCurve curve = fold_curve(system, problem.u(folds[0].y), {"mu", "lambda"});
+  const FoldCurve curve = fold_curve(problem.system_ptr(), problem.u(folds[0].y), {"mu", "lambda"});
   ContinuationOptions fold_options;
   fold_options.direction = -1;  // towards mu = 0
   fold_options.bounds["lambda"] = {-1.0, 2.0};
@@ -111,12 +116,8 @@ TEST_CASE("pitchfork: BP at lambda = 0 and switching onto x^2 = lambda", "[conti
 }
 
 TEST_CASE("user values: UZ located, and a stopping one ends the branch", "[continuation]") {
-  auto system = make_system(models::Cusp{});
-  Vector p(2);
-  p << -2.0, 1.0;
-  ContinuationProblem problem(system, p, {"mu"});
-  Vector y0(2);
-  y0 << -1.5, -2.0;
+  const ContinuationProblem problem = cusp_in_mu();
+  const Vector y0 = lower_start();
   ContinuationOptions options;
   auto at = [](double v) { return [v](const Vector& u) { return u[1] - v; }; };
   const Branch branch = continue_branch(problem, y0, options,
@@ -134,12 +135,8 @@ TEST_CASE("a test function that changes sign by a jump is reported as a jump, no
   // A shooting branch whose orbit gains an impact makes test functions jump
   // (a PD test from -307 to +17); here a step function of mu does, beside a
   // smooth zero and a square-root one, which stay located.
-  auto system = make_system(models::Cusp{});
-  Vector p(2);
-  p << -2.0, 1.0;
-  ContinuationProblem problem(system, p, {"mu"});
-  Vector y0(2);
-  y0 << -1.5, -2.0;
+  const ContinuationProblem problem = cusp_in_mu();
+  const Vector y0 = lower_start();
   ContinuationOptions options;
   options.bounds["mu"] = {-2.0, -0.2};
   const auto step = [](const Vector& u) { return u[1] < -1.0 ? -3.0 : 2.0; };

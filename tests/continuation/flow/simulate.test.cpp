@@ -2,10 +2,7 @@
 
 #include <cmath>
 
-#include <boost/math/tools/toms748_solve.hpp>
-
 #include "continuation/flow/simulate.h"
-#include "models/bouncing_ball.h"
 
 using namespace saltus;
 using namespace saltus::flow;
@@ -108,49 +105,3 @@ TEST_CASE("Poincare sections are located on the dense output", "[flow]") {
   CHECK(std::abs(timed[0].x[0] - std::abs(std::cos(1.2345))) < 1e-10);
 }
 
-namespace {
-
-// The next impact after (t0, q0, v0) on the exact parabola of the bouncing
-// ball: the first sign change of q0 + v0 s - g s^2 / 2 - A sin(omega t),
-// s = t - t0, by a scan and toms748 (as tests/models/bouncing_ball.test.cpp).
-double next_impact(const models::BouncingBall& b, double t0, double q0, double v0) {
-  auto gap = [&](double t) {
-    const double s = t - t0;
-    return q0 + v0 * s - 0.5 * b.g * s * s - b.A * std::sin(b.omega * t);
-  };
-  const double dt = 1e-4;
-  double a = t0 + 1e-9;
-  while (gap(a + dt) > 0) a += dt;
-  boost::uintmax_t it = 200;
-  auto r = boost::math::tools::toms748_solve(gap, a, a + dt, boost::math::tools::eps_tolerance<double>(60), it);
-  return 0.5 * (r.first + r.second);
-}
-
-}  // namespace
-
-TEST_CASE("both methods: bouncing-ball impact times agree with the parabola to 1e-10", "[flow][bouncing_ball]") {
-  models::BouncingBall ball;
-  ball.A = 0.05;
-  ball.omega = 2 * M_PI;
-  ball.e = 0.9;
-  auto system = make_hybrid(ball);
-  Vector x0(2);
-  x0 << 0.3, 0.0;
-  SimulationOptions options;
-  options.method = GENERATE(IntegrationMethod::kDopri5, IntegrationMethod::kDop853);
-  INFO("method " << to_string(options.method));
-  const Trajectory tr = simulate(*system, 0, 0.0, x0, 3.0, options);
-  REQUIRE(tr.ok());
-  REQUIRE(tr.events.size() >= 5);
-  double t = 0.0, q = x0[0], v = x0[1];
-  for (std::size_t i = 0; i < 5; ++i) {
-    const double te = next_impact(ball, t, q, v);
-    const double v_minus = v - ball.g * (te - t);
-    const double vt = ball.table_velocity(te);
-    INFO("impact " << i);
-    CHECK(std::abs(tr.events[i].t - te) < 1e-10);
-    t = te;
-    q = ball.table(te);
-    v = vt - ball.e * (v_minus - vt);
-  }
-}

@@ -87,11 +87,30 @@ GuardMinima guard_minima(const periodic::ShootingSystem& shooting, const Vector&
     const double h = system.guard(options.mode, k, t0, z0);
     out.minima.push_back({side(system.crossing(options.mode, k), h) * h, t0, options.mode, -1, z0});
   }
+  // A segment that starts on guard k's surface (a release from contact
+  // with it: h = 0 and dh/dt = 0 there, h growing like t^2 or t^3) leaves a
+  // rounding-level "minimum" of h just after the restart, where s = dh/dt
+  // rises through zero from noise. A minimum counts only if h fell to it:
+  // from a segment start above the noise level of a constrained position,
+  // or from a sample above it in between (a rebound, then a grazing).
+  const double noise = 10.0 * options.simulation.absolute_tolerance;
+  std::size_t event = 0, sample = 0;
   for (const auto& hit : tr.section_hits) {
     const int k = hit.section;
     if (k >= system.guard_count(hit.mode)) continue;
-    const double h = system.guard(hit.mode, k, hit.t, hit.x);
-    out.minima.push_back({side(system.crossing(hit.mode, k), h) * h, hit.t, hit.mode, k, hit.x});
+    while (event < tr.events.size() && tr.events[event].t <= hit.t) ++event;
+    const double t_start = event > 0 ? tr.events[event - 1].t : t0;
+    const Vector& x_start = event > 0 ? tr.events[event - 1].x_after : z0;
+    const flow::Crossing crossing = system.crossing(hit.mode, k);
+    const auto distance = [&](double t, const Vector& x) {
+      const double h = system.guard(hit.mode, k, t, x);
+      return side(crossing, h) * h;
+    };
+    bool fell = distance(t_start, x_start) > noise;
+    while (sample < tr.t.size() && tr.t[sample] <= t_start) ++sample;
+    for (std::size_t j = sample; !fell && j < tr.t.size() && tr.t[j] < hit.t; ++j)
+      fell = tr.mode[j] == hit.mode && distance(tr.t[j], tr.x[j]) > noise;
+    if (fell) out.minima.push_back({distance(hit.t, hit.x), hit.t, hit.mode, k, hit.x});
   }
   return out;
 }

@@ -9,7 +9,8 @@
 // rises through zero. The simulator locates those crossings on its dense
 // output like any Poincare section (toms748 to its event_tolerance; after an
 // event the section restarts on the reset state, so an impact's own h = 0 is
-// not a minimum), and the test value is the smallest of those minima (and of
+// not a minimum; nor is the rounding noise of dh/dt just after a release
+// from the guard's surface), and the test value is the smallest of those minima (and of
 // h at the cut point t0, the ends of a closed orbit). It is positive on a
 // branch of orbits whose events stay transversal, and reaches zero where a
 // new contact appears: the grazing. Beyond it the orbit has an event the

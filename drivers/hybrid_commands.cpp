@@ -167,6 +167,10 @@ int lyapunov_command(const HybridRun& run, const fs::path& dir, bool json, std::
   summary["exponents"] = exponents_json(r.exponents);
   summary["sum"] = exponents_json(Vector::Constant(1, r.exponents.size() ? r.exponents.sum() : 0.0))[0];
   summary["mean_log_det_saltation"] = r.time > 0 ? r.log_det_saltation / r.time : 0.0;
+  summary["mean_divergence"] = r.time > 0 ? r.divergence_integral / r.time : 0.0;
+  // What the sum must equal (Liouville with jumps); -infinity ("-inf") when a
+  // plastic impact collapsed the phase volume.
+  summary["contraction"] = exponents_json(Vector::Constant(1, r.time > 0 ? r.contraction() : 0.0))[0];
   summary["time"] = r.time;
   summary["events"] = r.events;
   summary["collapsed_intervals"] = r.collapsed;  // intervals on a constraint or with a plastic impact
@@ -201,6 +205,12 @@ int lyapunov_command(const HybridRun& run, const fs::path& dir, bool json, std::
   } else {
     out << run.name << ": Lyapunov exponents over t = " << r.time << " (" << r.events << " events):";
     for (int i = 0; i < r.exponents.size(); ++i) out << ' ' << std::setprecision(6) << r.exponents[i];
+    out << "\n  sum " << (r.exponents.size() ? r.exponents.sum() : 0.0) << ", mean contraction "
+        << (r.time > 0 ? r.contraction() : 0.0) << " (divergence " << (r.time > 0 ? r.divergence_integral / r.time : 0.0)
+        << ", impacts " << (r.time > 0 ? r.log_det_saltation / r.time : 0.0) << ")";
+    if (r.collapsed > 0)
+      out << "; not comparable: in " << r.collapsed
+          << " intervals contact collapsed directions (set aside, not averaged)";
     out << '\n';
   }
   if (!r.ok()) {

@@ -44,10 +44,18 @@ struct LyapunovResult {
   double time = 0.0;         // averaged time span
   int events = 0;            // events in the averaged span
   double log_det_saltation = 0.0;  // sum of log |det S| over the averaged span's events (-inf if one collapsed)
+  // The integral of the divergence tr f_x over the averaged span, by
+  // quadrature on the trajectory (Simpson on each step), apart from the
+  // variational equations: with log_det_saltation, the phase-space
+  // contraction that the exponents must sum to (Liouville with jumps).
+  double divergence_integral = 0.0;
   int collapsed = 0;               // intervals in which some direction collapsed
   SimulationStatus status = SimulationStatus::kFinished;
   std::string message;
   bool ok() const { return status == SimulationStatus::kFinished; }
+  // The mean contraction (divergence_integral + log_det_saltation) / time;
+  // equal to the sum of the exponents when no direction collapsed.
+  double contraction() const { return (divergence_integral + log_det_saltation) / time; }
 };
 
 LyapunovResult lyapunov_spectrum(const HybridSystem& system, int mode0, double t0, const Vector& x0,

@@ -292,6 +292,32 @@ struct Mechanical {
     ConstraintMatrix<T> H;
     ConstraintVector<T> gamma;
     kinematics<T>(set, t, x, x + n, &H, &gamma, nullptr);
+    // The saddle-point system M a - H^T lambda = f, H a = -gamma by its
+    // Schur complement: (H M^-1 H^T) lambda = -gamma - H M^-1 f, both
+    // matrices symmetric positive definite (independent constraints), so
+    // Cholesky, without pivoting. On Jets a pivoting LU is not safe: its
+    // pivot choice and zero-pivot test look at values alone, and at a state
+    // where a pivot's value cancels to exactly zero (the pendulum at rest on
+    // the barrier, psi2 = 2 pi) it dropped that pivot's derivative, so that
+    // A jumped from one state to the next rounding neighbour (1.08 against
+    // 1.94 in one entry) and DOP853's error estimate of Phi blew up.
+    const Eigen::LLT<MassMatrix<T>> mass_llt(M);
+    if (mass_llt.info() == Eigen::Success) {
+      using Columns = Eigen::Matrix<T, kDof, Eigen::Dynamic, Eigen::ColMajor, kDof, kMaxConstraints>;
+      using Square =
+          Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor, kMaxConstraints, kMaxConstraints>;
+      const Coordinates<T> free = mass_llt.solve(f);
+      const Columns MinvHt = mass_llt.solve(H.transpose());
+      const Square S = H * MinvHt;
+      const Eigen::LLT<Square> schur(S);
+      if (schur.info() == Eigen::Success) {
+        const ConstraintVector<T> multipliers = schur.solve(ConstraintVector<T>(-gamma - H * free));
+        *a = free + MinvHt * multipliers;
+        if (lambda) *lambda = multipliers;
+        return;
+      }
+    }
+    // Dependent constraints or a model off its contract: the full system.
     SystemMatrix<T> K = SystemMatrix<T>::Zero(n + k, n + k);
     K.topLeftCorner(n, n) = M;
     K.topRightCorner(n, k) = -H.transpose();
@@ -346,12 +372,18 @@ struct Mechanical {
     ConstraintVector<T> target = ConstraintVector<T>::Zero(m);
     const double e = stick ? 0.0 : model.restitution(k);
     target[m - 1] = -e * vn[m - 1];
-    const auto lu = M.partialPivLu();
+    // Cholesky, not a pivoting LU, on Jets (see accelerations()); LU where
+    // it fails (dependent constraints).
     using Columns = Eigen::Matrix<T, kDof, Eigen::Dynamic, Eigen::ColMajor, kDof, kMaxConstraints>;
     using Square = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor, kMaxConstraints, kMaxConstraints>;
-    const Columns MinvHt = lu.solve(H.transpose());
+    const Eigen::LLT<MassMatrix<T>> mass_llt(M);
+    const Columns MinvHt = mass_llt.info() == Eigen::Success ? Columns(mass_llt.solve(H.transpose()))
+                                                             : Columns(M.partialPivLu().solve(H.transpose()));
     const Square W = H * MinvHt;
-    const ConstraintVector<T> impulse = W.partialPivLu().solve(ConstraintVector<T>(target - vn));
+    const ConstraintVector<T> rhs = target - vn;
+    const Eigen::LLT<Square> w_llt(W);
+    const ConstraintVector<T> impulse =
+        w_llt.info() == Eigen::Success ? ConstraintVector<T>(w_llt.solve(rhs)) : ConstraintVector<T>(W.partialPivLu().solve(rhs));
     const Coordinates<T> dv = MinvHt * impulse;
     for (int i = 0; i < n; ++i) v_plus[i] = x[n + i] + dv[i];
   }

@@ -240,6 +240,36 @@ TEST_CASE("saltus periodic: on the triple pendulum's branch releases and chatter
   }
 }
 
+TEST_CASE("saltus periodic examples/triple_pendulum_light.json: the period-1 orbit's Neimark-Sacker point",
+          "[cli][periodic][periodic-pendulum][table1]") {
+  // The torus of the Table 1 test (tests/models/triple_pendulum.test.cpp,
+  // q1 = 1.275) is born here: continued down from q1 = 1.287 (stable, a
+  // complex pair of modulus 0.951), the orbit's pair leaves the unit circle
+  // at q1 = 1.28313 with angle 50.5 degrees (a rotation number of 0.140 at
+  // birth; the torus at q1 = 1.275 turns 0.113 per return). The brute-force
+  // diagram is replaced by a stand-in (the tour draws the real one).
+  const fs::path dir = scratch("light-ns");
+  fs::create_directories(dir);
+  json run = json::parse(std::ifstream(example("triple_pendulum_light.json")));
+  run["periodic"]["diagram"] = (dir / "diagram.csv").string();
+  std::ofstream(dir / "diagram.csv") << "q1,t,psi1,psi2,psi3,psi1_dot,psi2_dot,psi3_dot\n1.28,0,0,-1.2,2.6,1.24,-0.72,-1.45\n";
+  std::ofstream(dir / "run.json") << run.dump();
+  const Run r = run_saltus({"periodic", (dir / "run.json").string(), "--out", (dir / "out").string(), "--json"});
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  const json s = json::parse(r.out);
+  CHECK(s["stable"] == true);
+  REQUIRE(s["special_points"].size() >= 1);
+  const json& ns = s["special_points"][0];
+  REQUIRE(ns["type"] == "NS");
+  CHECK(ns["status"] == "located");
+  CHECK(std::abs(ns["parameters"]["q1"].get<double>() - 1.28313) < 1e-5);
+  const double re = ns["multipliers"][0][0].get<double>(), im = ns["multipliers"][0][1].get<double>();
+  CHECK(std::abs(std::hypot(re, im) - 1.0) < 1e-6);
+  CHECK(std::abs(std::atan2(std::abs(im), re) * 180 / M_PI - 50.5) < 0.1);
+  fs::remove_all(dir);
+}
+
 TEST_CASE("saltus periodic: bad periodic input is named", "[cli][periodic][errors]") {
   struct Case {
     std::string what, periodic, message;

@@ -83,11 +83,12 @@ TEST_CASE("triple pendulum, light damping: periodic, quasi-periodic and chaotic 
           "[pendulum][lyapunov][table1]") {
   // eta = 1.8, c_i = 0.12, e = 0.9 (light()): only the third link reaches
   // the barrier, about once per turn of the first two, and no attractor
-  // slides on it. Followed down in q1, a periodic orbit loses stability in a
-  // Neimark-Sacker bifurcation near q1 = 1.286 (its complex pair of
-  // exponents -0.074 at q1 = 1.30, -0.017 at 1.29, -0.004 at 1.285); the
-  // invariant curve it leaves grows and breaks up into chaos below q1 = 1.274.
-  // A torus exists for q1 in about [1.274, 1.285] (a lock near 1.278).
+  // slides on it. Followed down in q1, the period-1 orbit loses stability in
+  // a Neimark-Sacker bifurcation at q1 = 1.28313 (located by shooting:
+  // tests/drivers/hybrid_cli.test.cpp); the invariant curve it leaves grows
+  // and breaks up into chaos below q1 = 1.274. A torus exists for q1 in about
+  // [1.274, 1.283] (with a lock near 1.278). At q1 = 1.30 the attractor is
+  // another orbit, of three returns to the section.
   // Zero exponents converge like 1/T on a periodic orbit or a torus: over
   // T = 3000 they come out below 1e-3, so 2e-3 separates them from the
   // -0.04 of the torus's third one.

@@ -10,10 +10,10 @@
 // output like any Poincare section (toms748 to its event_tolerance; after an
 // event the section restarts on the reset state, so an impact's own h = 0 is
 // not a minimum; nor is the rounding noise of dh/dt just after a release
-// from the guard's surface), and the test value is the smallest of those minima (and of
-// h at the cut point t0, the ends of a closed orbit). It is positive on a
-// branch of orbits whose events stay transversal, and reaches zero where a
-// new contact appears: the grazing. Beyond it the orbit has an event the
+// from the guard's surface), and the test value is the smallest of those
+// minima (and of h at the cut point t0, the ends of a closed orbit). It is
+// positive on a branch of orbits whose events stay transversal, and reaches
+// zero where a new contact appears: the grazing. Beyond it the orbit has an event the
 // branch's orbits did not have; there the value is -1, so the engine
 // brackets the grazing between the last orbit without the new event and the
 // first with it, and locates it (the orbit that touches) with its usual

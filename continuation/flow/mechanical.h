@@ -295,12 +295,13 @@ struct Mechanical {
     // The saddle-point system M a - H^T lambda = f, H a = -gamma by its
     // Schur complement: (H M^-1 H^T) lambda = -gamma - H M^-1 f, both
     // matrices symmetric positive definite (independent constraints), so
-    // Cholesky, without pivoting. On Jets a pivoting LU is not safe: its
-    // pivot choice and zero-pivot test look at values alone, and at a state
-    // where a pivot's value cancels to exactly zero (the pendulum at rest on
-    // the barrier, psi2 = 2 pi) it dropped that pivot's derivative, so that
-    // A jumped from one state to the next rounding neighbour (1.08 against
-    // 1.94 in one entry) and DOP853's error estimate of Phi blew up.
+    // Cholesky, without pivoting. On Jets the pivoting LU used before (its
+    // pivoting looks at values alone) was not safe: at the pendulum's rest on
+    // the barrier (psi2 = 2 pi, an entry of H at rounding level) the
+    // Jacobian it gave jumped between rounding neighbours of the state, 1.08
+    // against 1.94 in one entry (finite differences: 1.94), and DOP853's
+    // error estimate of Phi blew up; Householder QR and this agree with the
+    // differences there.
     const Eigen::LLT<MassMatrix<T>> mass_llt(M);
     if (mass_llt.info() == Eigen::Success) {
       using Columns = Eigen::Matrix<T, kDof, Eigen::Dynamic, Eigen::ColMajor, kDof, kMaxConstraints>;
@@ -382,8 +383,9 @@ struct Mechanical {
     const Square W = H * MinvHt;
     const ConstraintVector<T> rhs = target - vn;
     const Eigen::LLT<Square> w_llt(W);
-    const ConstraintVector<T> impulse =
-        w_llt.info() == Eigen::Success ? ConstraintVector<T>(w_llt.solve(rhs)) : ConstraintVector<T>(W.partialPivLu().solve(rhs));
+    const ConstraintVector<T> impulse = w_llt.info() == Eigen::Success
+                                            ? ConstraintVector<T>(w_llt.solve(rhs))
+                                            : ConstraintVector<T>(W.partialPivLu().solve(rhs));
     const Coordinates<T> dv = MinvHt * impulse;
     for (int i = 0; i < n; ++i) v_plus[i] = x[n + i] + dv[i];
   }

@@ -131,6 +131,10 @@ std::vector<double> section_values(const HybridRun& run, const periodic::Shootin
                                              options.t0 + 2 * T, plain(options.simulation), {}, run.sections());
   const auto& hits = tr.section_hits;
   std::vector<double> values;
+  // An orbit crossing k times per period crosses at least 2k - 1 times
+  // inside the two periods, whatever happens at their ends (an orbit cut on
+  // the section crosses exactly at both): one hit means k = 1.
+  if (hits.size() == 1) values.push_back(hits[0].x[variable]);
   if (hits.size() < 2) return values;
   const double start = 0.5 * (hits[0].t + hits[1].t);
   for (const auto& h : hits)

@@ -76,17 +76,14 @@ struct SimulationOptions {
   // impact-time accuracy 1e-6 / 1e-8, against 60 / 50 and 38 / 28 with
   // dopri5; on the Lorenz branch of periodic orbits (bench/lorenz_branch.cpp)
   // a PD error <= 1e-6 costs 0.30-0.35 ms per point against 0.48-0.53.
-  // The default is still dopri5: as the default, dop853 changes three
-  // existing tests' outcomes. The pendulum's upper branch
-  // (tests/drivers/hybrid_cli.test.cpp) keeps its two LPCs (same q1 to 1e-6)
-  // but misses the grazing at q1 = 1.07713 and runs on to PD, PD, EP: the
-  // grazing test finds guard minima as sign changes of dh/dt between step
-  // ends, and a long step can hold a minimum and the maximum after it. The
-  // stick-slip branch there takes 8 points, not >= 10. The Lyapunov
-  // exponents at rest on the barrier (tests/models/triple_pendulum.test.cpp)
-  // come out -0.91, -1.00 instead of -1.27, -1.53, although one interval's
-  // Phi agrees with dopri5's to 1e-10 (not understood yet).
-  IntegrationMethod method = IntegrationMethod::kDopri5;
+  // The default is dop853. Three tests whose outcome it changed had kept
+  // dopri5 the default; each was a bug of its own that dop853 exposed: a "grazing" on the pendulum's branch
+  // that was a release from the barrier read as a minimum of h
+  // (testfunctions/grazing.cpp), Jacobians of the constrained pendulum that
+  // jumped between rounding neighbours (a pivoting LU on Jets,
+  // flow/mechanical.h), and section values dropped when an orbit is cut on
+  // the section (drivers/periodic_orbit.cpp). dopri5 stays for comparison.
+  IntegrationMethod method = IntegrationMethod::kDop853;
 
   std::string check() const;  // empty when valid, else names the bad field
 };

@@ -89,9 +89,10 @@ TEST_CASE("triple pendulum, light damping: periodic, quasi-periodic and chaotic 
   // and breaks up into chaos below q1 = 1.274. A torus exists for q1 in about
   // [1.274, 1.283] (with a lock near 1.278). At q1 = 1.30 the attractor is
   // another orbit, of three returns to the section.
-  // Zero exponents converge like 1/T on a periodic orbit or a torus: over
-  // T = 3000 they come out below 1e-3, so 2e-3 separates them from the
-  // -0.04 of the torus's third one.
+  // Zero exponents converge like log(T) / T at worst on a periodic orbit or a
+  // torus (a torus's twist shears the frame linearly in time): 2.7e-3 at
+  // T = 3000, so 5e-3, eight times below the torus's third exponent, -0.042
+  // (0.0010 and 0.0002 with dopri5, 0.0018 and -0.0002 with dop853).
   struct Row {
     double q1;
     const char* type;
@@ -106,11 +107,11 @@ TEST_CASE("triple pendulum, light damping: periodic, quasi-periodic and chaotic 
       CHECK(r.collapsed == 0);  // no sliding: every impact keeps a finite log |det S|
       CHECK(r.events > 400);
       if (std::string(row.type) == "periodic") {
-        CHECK(std::abs(l[0]) < 2e-3);
+        CHECK(std::abs(l[0]) < 5e-3);
         CHECK(l[1] < -0.05);
       } else if (std::string(row.type) == "quasi-periodic") {
-        CHECK(std::abs(l[0]) < 2e-3);
-        CHECK(std::abs(l[1]) < 2e-3);
+        CHECK(std::abs(l[0]) < 5e-3);
+        CHECK(std::abs(l[1]) < 5e-3);
         CHECK(l[2] < -0.02);
       } else {
         CHECK(l[0] > 0.05);

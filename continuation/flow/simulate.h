@@ -72,9 +72,9 @@ struct SimulationOptions {
   // tolerance the triple pendulum's first 40 / 60 impacts (bench/peer, e =
   // 0.8 / 1) take 1952 / 2785 evaluations against dopri5's 5176 / 8910, with
   // 3-5 times smaller impact-time errors; bench/peer/compare.sh puts saltus
-  // at 80 / 84 (e = 0.8) and 78 / 82 (e = 1) times scipy's fastest method at
-  // impact-time accuracy 1e-6 / 1e-8, against 60 / 50 and 38 / 28 with
-  // dopri5; on the Lorenz branch of periodic orbits (bench/lorenz_branch.cpp)
+  // at 77-80 times scipy's fastest method at impact-time accuracy 1e-6 and
+  // 1e-8 (e = 0.8 and 1), against 60 / 50 (e = 0.8) and 38 / 28 (e = 1)
+  // with dopri5; on the Lorenz branch of periodic orbits (bench/lorenz_branch.cpp)
   // a PD error <= 1e-6 costs 0.30-0.35 ms per point against 0.48-0.53.
   // The default is dop853. Three tests whose outcome it changed had kept
   // dopri5 the default; each was a bug of its own that dop853 exposed: a "grazing" on the pendulum's branch

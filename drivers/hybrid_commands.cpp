@@ -166,10 +166,11 @@ int lyapunov_command(const HybridRun& run, const fs::path& dir, bool json, std::
   summary["message"] = r.message;
   summary["exponents"] = exponents_json(r.exponents);
   summary["sum"] = exponents_json(Vector::Constant(1, r.exponents.size() ? r.exponents.sum() : 0.0))[0];
-  summary["mean_log_det_saltation"] = r.time > 0 ? r.log_det_saltation / r.time : 0.0;
+  summary["mean_log_det_saltation"] =
+      exponents_json(Vector::Constant(1, r.time > 0 ? r.log_det_saltation / r.time : 0.0))[0];
   summary["mean_divergence"] = r.time > 0 ? r.divergence_integral / r.time : 0.0;
-  // What the sum must equal (Liouville with jumps); -infinity ("-inf") when a
-  // plastic impact collapsed the phase volume.
+  // What the sum must equal (Liouville with jumps); "-inf" when a plastic
+  // impact collapsed the phase volume.
   summary["contraction"] = exponents_json(Vector::Constant(1, r.time > 0 ? r.contraction() : 0.0))[0];
   summary["time"] = r.time;
   summary["events"] = r.events;

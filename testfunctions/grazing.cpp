@@ -87,12 +87,13 @@ GuardMinima guard_minima(const periodic::ShootingSystem& shooting, const Vector&
     const double h = system.guard(options.mode, k, t0, z0);
     out.minima.push_back({side(system.crossing(options.mode, k), h) * h, t0, options.mode, -1, z0});
   }
-  // A segment that starts on guard k's surface (a release from contact
-  // with it: h = 0 and dh/dt = 0 there, h growing like t^2 or t^3) leaves a
-  // rounding-level "minimum" of h just after the restart, where s = dh/dt
-  // rises through zero from noise. A minimum counts only if h fell to it:
-  // from a segment start above the noise level of a constrained position,
-  // or from a sample above it in between (a rebound, then a grazing).
+  // A segment that starts tangentially on guard k's surface (a release
+  // from contact with it: h = 0 and dh/dt = 0 there, h growing like t^2 or
+  // t^3) leaves a rounding-level "minimum" of h just after the restart, where
+  // s = dh/dt rises through zero from noise. A minimum counts only if h fell
+  // to it: from a segment start above the noise level of a constrained
+  // position, or leaving the surface at a rate above it (a rebound), or from
+  // a sample above it in between.
   const double noise = 10.0 * options.simulation.absolute_tolerance;
   std::size_t event = 0, sample = 0;
   for (const auto& hit : tr.section_hits) {
@@ -106,7 +107,14 @@ GuardMinima guard_minima(const periodic::ShootingSystem& shooting, const Vector&
       const double h = system.guard(hit.mode, k, t, x);
       return side(crossing, h) * h;
     };
-    bool fell = distance(t_start, x_start) > noise;
+    const auto rate = [&](double t, const Vector& x) {
+      Vector f, h_x;
+      double h_t = 0.0;
+      system.field(hit.mode, t, x, &f);
+      system.guard_gradient(hit.mode, k, t, x, &h_x, &h_t);
+      return side(crossing, system.guard(hit.mode, k, t, x)) * (h_x.dot(f) + h_t);
+    };
+    bool fell = distance(t_start, x_start) > noise || rate(t_start, x_start) > noise;
     while (sample < tr.t.size() && tr.t[sample] <= t_start) ++sample;
     for (std::size_t j = sample; !fell && j < tr.t.size() && tr.t[j] < hit.t; ++j)
       fell = tr.mode[j] == hit.mode && distance(tr.t[j], tr.x[j]) > noise;

@@ -20,6 +20,11 @@
 // event location. The branch stops there: past a grazing the orbits (if any)
 // are of another kind (Nordmark's square-root singularity of their Jacobian).
 //
+// Like any section, a minimum is found as a sign change of s between the
+// ends of a step: a step holding a minimum and the maximum after it (two
+// sign changes) would hide it. Nothing here guards against that; the
+// simulation's max_step bounds the steps where it matters.
+//
 // The reference event count is that of the first orbit the test sees (the
 // branch's start): use one GrazingTest per branch. The impacts of a
 // chattering sequence that ends in permanent contact are not counted (their

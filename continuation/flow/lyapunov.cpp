@@ -53,8 +53,9 @@ int restrict_to_constraints(const HybridSystem& system, int mode, double t, cons
 // The integral of tr f_x along a trajectory recorded at every step and on
 // both sides of every event: Simpson's rule on each step, its midpoint state
 // from the cubic Hermite interpolant of the step's ends (both errors O(h^5)
-// per step, as the Runge-Kutta's own). The pair of samples at an event has
-// zero width and counts nothing.
+// per step; against a trapezoid rule on samples 2.5e-4 apart the integral
+// agrees to 1e-6, tests/models/triple_pendulum.test.cpp). The pair of
+// samples at an event has zero width and counts nothing.
 double divergence_integral(const HybridSystem& system, const Trajectory& tr) {
   double integral = 0.0;
   Vector f0, f1, fm;
@@ -124,10 +125,14 @@ LyapunovResult lyapunov_spectrum(const HybridSystem& system, int mode0, double t
     // matrix in this interval, R_ii = 0 up to rounding) sits the interval out
     // (the constrained-subspace rule above). Only then: a strongly
     // contracting but regular flow also makes R_ii tiny.
+    // Its log |det S| is -infinity (det S itself is at rounding level).
     bool plastic = false;
     for (const auto& e : tr.events) {
       const Vector sigma = Eigen::JacobiSVD<Matrix>(e.saltation).singularValues();
-      plastic |= sigma[n - 1] <= 1e-12 * sigma[0];
+      const bool singular = sigma[n - 1] <= 1e-12 * sigma[0];
+      plastic |= singular;
+      result.log_det_saltation +=
+          singular ? -std::numeric_limits<double>::infinity() : std::log(std::abs(e.saltation.determinant()));
     }
     const double scale = R.cwiseAbs().maxCoeff();
     bool collapsed = false;
@@ -141,10 +146,6 @@ LyapunovResult lyapunov_spectrum(const HybridSystem& system, int mode0, double t
       }
     }
     result.collapsed += collapsed;
-    for (const auto& e : tr.events) {
-      const double d = std::abs(e.saltation.determinant());
-      result.log_det_saltation += d > 0 ? std::log(d) : -std::numeric_limits<double>::infinity();
-    }
     result.divergence_integral += divergence_integral(system, tr);
     result.events += static_cast<int>(tr.events.size());
     result.time += span;

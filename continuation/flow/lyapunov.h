@@ -31,7 +31,7 @@ struct LyapunovOptions {
   double interval = 1.0;     // re-orthonormalization period; keep the spread of growth over one
                              // interval within about 1e10 (the QR of a graded frame loses the
                              // small columns' digits), so shorter for strongly contracting flows
-  SimulationOptions simulation;
+  SimulationOptions simulation;  // its output_interval is ignored: every step is kept (for the divergence)
   std::string check() const;  // empty when valid, else names the bad field
 };
 
@@ -43,7 +43,9 @@ struct LyapunovResult {
   std::vector<Vector> running;
   double time = 0.0;         // averaged time span
   int events = 0;            // events in the averaged span
-  double log_det_saltation = 0.0;  // sum of log |det S| over the averaged span's events (-inf if one collapsed)
+  // Sum of log |det S| over the averaged span's events; -infinity when one
+  // was plastic (a singular S: sticking), where the phase volume collapses.
+  double log_det_saltation = 0.0;
   // The integral of the divergence tr f_x over the averaged span, by
   // quadrature on the trajectory (Simpson on each step), apart from the
   // variational equations: with log_det_saltation, the phase-space
@@ -53,8 +55,9 @@ struct LyapunovResult {
   SimulationStatus status = SimulationStatus::kFinished;
   std::string message;
   bool ok() const { return status == SimulationStatus::kFinished; }
-  // The mean contraction (divergence_integral + log_det_saltation) / time;
-  // equal to the sum of the exponents when no direction collapsed.
+  // The mean contraction (divergence_integral + log_det_saltation) / time
+  // (time > 0: some interval was averaged); equal to the sum of the
+  // exponents when no direction collapsed.
   double contraction() const { return (divergence_integral + log_det_saltation) / time; }
 };
 

@@ -75,6 +75,30 @@ constexpr int static_constraints() {
   else return Eigen::Dynamic;
 }
 
+// X = (L L^T)^-1 B from a Cholesky factorization (L is the lower triangle
+// of llt.matrixLLT()), by forward and back substitution written out. Eigen's
+// own triangular solve of dynamic size skips a row whose right-hand side is
+// exactly zero (numext::not_equal_strict, which compares a ceres::Jet by its
+// value alone), and on Jets that drops the row's derivative: the Jacobian of
+// the pendulum at rest on the barrier came out 1.08 against 1.94 (finite
+// differences) in one entry, at a state where such a value cancelled to
+// exactly zero, and DOP853's error estimate of Phi blew up there.
+template <class Factor, class Rhs>
+Rhs cholesky_solve(const Factor& L, Rhs X) {
+  const Eigen::Index n = L.rows();
+  for (Eigen::Index c = 0; c < X.cols(); ++c) {
+    for (Eigen::Index i = 0; i < n; ++i) {  // L y = b
+      for (Eigen::Index j = 0; j < i; ++j) X(i, c) -= L(i, j) * X(j, c);
+      X(i, c) /= L(i, i);
+    }
+    for (Eigen::Index i = n; i-- > 0;) {  // L^T x = y
+      for (Eigen::Index j = i + 1; j < n; ++j) X(i, c) -= L(j, i) * X(j, c);
+      X(i, c) /= L(i, i);
+    }
+  }
+  return X;
+}
+
 }  // namespace mechanical_detail
 
 template <class Model>
@@ -284,7 +308,7 @@ struct Mechanical {
       // M is symmetric positive definite (check()): Cholesky, a third cheaper
       // than LU at n = 3; LU where Cholesky fails (a model off its contract).
       const Eigen::LLT<MassMatrix<T>> llt(M);
-      if (llt.info() == Eigen::Success) *a = llt.solve(f);
+      if (llt.info() == Eigen::Success) *a = mechanical_detail::cholesky_solve(llt.matrixLLT(), f);
       else *a = M.partialPivLu().solve(f);
       if (lambda) lambda->resize(0);
       return;
@@ -295,30 +319,28 @@ struct Mechanical {
     // The saddle-point system M a - H^T lambda = f, H a = -gamma by its
     // Schur complement: (H M^-1 H^T) lambda = -gamma - H M^-1 f, both
     // matrices symmetric positive definite (independent constraints), so
-    // Cholesky, without pivoting. On Jets the pivoting LU used before (its
-    // pivoting looks at values alone) was not safe: at the pendulum's rest on
-    // the barrier (psi2 = 2 pi, an entry of H at rounding level) the
-    // Jacobian it gave jumped between rounding neighbours of the state, 1.08
-    // against 1.94 in one entry (finite differences: 1.94), and DOP853's
-    // error estimate of Phi blew up; Householder QR and this agree with the
-    // differences there.
+    // Cholesky, with the substitutions of cholesky_solve (on Jets, not
+    // Eigen's: see there).
+    const auto solve = [](const auto& llt, auto rhs) { return mechanical_detail::cholesky_solve(llt.matrixLLT(), rhs); };
     const Eigen::LLT<MassMatrix<T>> mass_llt(M);
     if (mass_llt.info() == Eigen::Success) {
       using Columns = Eigen::Matrix<T, kDof, Eigen::Dynamic, Eigen::ColMajor, kDof, kMaxConstraints>;
       using Square =
           Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor, kMaxConstraints, kMaxConstraints>;
-      const Coordinates<T> free = mass_llt.solve(f);
-      const Columns MinvHt = mass_llt.solve(H.transpose());
+      const Coordinates<T> free = solve(mass_llt, f);
+      const Columns MinvHt = solve(mass_llt, Columns(H.transpose()));
       const Square S = H * MinvHt;
       const Eigen::LLT<Square> schur(S);
       if (schur.info() == Eigen::Success) {
-        const ConstraintVector<T> multipliers = schur.solve(ConstraintVector<T>(-gamma - H * free));
+        const ConstraintVector<T> multipliers = solve(schur, ConstraintVector<T>(-gamma - H * free));
         *a = free + MinvHt * multipliers;
         if (lambda) *lambda = multipliers;
         return;
       }
     }
-    // Dependent constraints or a model off its contract: the full system.
+    // Dependent constraints or a model off its contract: the full system
+    // (by Eigen's LU, whose substitutions can drop a Jet's derivative where a
+    // value is exactly zero: this path is for degenerate input only).
     SystemMatrix<T> K = SystemMatrix<T>::Zero(n + k, n + k);
     K.topLeftCorner(n, n) = M;
     K.topRightCorner(n, k) = -H.transpose();
@@ -373,18 +395,19 @@ struct Mechanical {
     ConstraintVector<T> target = ConstraintVector<T>::Zero(m);
     const double e = stick ? 0.0 : model.restitution(k);
     target[m - 1] = -e * vn[m - 1];
-    // Cholesky, not a pivoting LU, on Jets (see accelerations()); LU where
-    // it fails (dependent constraints).
+    // Cholesky with cholesky_solve's substitutions, as accelerations(); LU
+    // where it fails (dependent constraints).
     using Columns = Eigen::Matrix<T, kDof, Eigen::Dynamic, Eigen::ColMajor, kDof, kMaxConstraints>;
     using Square = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor, kMaxConstraints, kMaxConstraints>;
     const Eigen::LLT<MassMatrix<T>> mass_llt(M);
-    const Columns MinvHt = mass_llt.info() == Eigen::Success ? Columns(mass_llt.solve(H.transpose()))
-                                                             : Columns(M.partialPivLu().solve(H.transpose()));
+    const Columns MinvHt = mass_llt.info() == Eigen::Success
+                               ? mechanical_detail::cholesky_solve(mass_llt.matrixLLT(), Columns(H.transpose()))
+                               : Columns(M.partialPivLu().solve(H.transpose()));
     const Square W = H * MinvHt;
     const ConstraintVector<T> rhs = target - vn;
     const Eigen::LLT<Square> w_llt(W);
     const ConstraintVector<T> impulse = w_llt.info() == Eigen::Success
-                                            ? ConstraintVector<T>(w_llt.solve(rhs))
+                                            ? mechanical_detail::cholesky_solve(w_llt.matrixLLT(), rhs)
                                             : ConstraintVector<T>(W.partialPivLu().solve(rhs));
     const Coordinates<T> dv = MinvHt * impulse;
     for (int i = 0; i < n; ++i) v_plus[i] = x[n + i] + dv[i];

@@ -67,22 +67,22 @@ struct SimulationOptions {
   // trajectory's transition_matrix is still the full matrix.
   int constant_components = 0;
 
-  // The Runge-Kutta method (see IntegrationMethod). dop853 needed fewer field
-  // evaluations at equal accuracy in every case measured: at the default
-  // tolerance the triple pendulum's first 40 / 60 impacts (bench/peer, e =
-  // 0.8 / 1) take 1952 / 2785 evaluations against dopri5's 5176 / 8910, with
-  // 3-5 times smaller impact-time errors; bench/peer/compare.sh puts saltus
-  // at 77-80 times scipy's fastest method at impact-time accuracy 1e-6 and
-  // 1e-8 (e = 0.8 and 1), against 60 / 50 (e = 0.8) and 38 / 28 (e = 1)
-  // with dopri5; on the Lorenz branch of periodic orbits (bench/lorenz_branch.cpp)
-  // a PD error <= 1e-6 costs 0.30-0.35 ms per point against 0.48-0.53.
-  // The default is dop853. Three tests whose outcome it changed had kept
-  // dopri5 the default; each was a bug of its own that dop853 exposed: a "grazing" on the pendulum's branch
-  // that was a release from the barrier read as a minimum of h
+  // The Runge-Kutta method (see IntegrationMethod); dop853 by default. It
+  // needed fewer field evaluations at equal accuracy in every case measured:
+  // at the default tolerance the triple pendulum's first 40 / 60 impacts
+  // (bench/peer, e = 0.8 / 1) take 1952 / 2785 evaluations against dopri5's
+  // 5176 / 8910, with 3-5 times smaller impact-time errors;
+  // bench/peer/compare.sh puts saltus at 74-80 times scipy's fastest method
+  // at impact-time accuracy 1e-6 and 1e-8 (e = 0.8 and 1), against 28-60
+  // with dopri5; on the Lorenz branch of periodic orbits
+  // (bench/lorenz_branch.cpp) a PD error <= 1e-6 costs 0.30-0.35 ms per
+  // point against 0.48-0.53. Three tests changed their outcome when dop853
+  // became the default, and each was a bug of its own that it exposed: a
+  // "grazing" that was a release from the barrier read as a minimum of h
   // (testfunctions/grazing.cpp), Jacobians of the constrained pendulum that
-  // jumped between rounding neighbours (a pivoting LU on Jets,
-  // flow/mechanical.h), and section values dropped when an orbit is cut on
-  // the section (drivers/periodic_orbit.cpp). dopri5 stays for comparison.
+  // jumped between rounding neighbours of the state (Eigen's triangular
+  // solves on Jets, flow/mechanical.h), and section values dropped for an
+  // orbit cut on the section (drivers/periodic_orbit.cpp).
   IntegrationMethod method = IntegrationMethod::kDop853;
 
   std::string check() const;  // empty when valid, else names the bad field

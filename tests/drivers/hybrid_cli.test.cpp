@@ -42,6 +42,30 @@ TEST_CASE("saltus lyapunov: exponents largest first, summing to the impact contr
   CHECK(exponents[0] >= exponents[1]);
   CHECK(exponents[0] > 0.1);  // chaotic bouncing
   CHECK(std::abs(result["sum"].get<double>() - result["mean_log_det_saltation"].get<double>()) < 1e-6);
+  // Free flight keeps phase volume: the contraction is the impacts' alone.
+  CHECK(result["mean_divergence"].get<double>() == 0.0);
+  CHECK(result["contraction"].get<double>() == result["mean_log_det_saltation"].get<double>());
+}
+
+TEST_CASE("saltus lyapunov: on a sliding attractor the contraction is -inf and said not comparable",
+          "[cli][hybrid][pendulum]") {
+  // The stand-in pendulum at q1 = 1.03 sticks on the barrier once per period
+  // (a plastic impact: a singular saltation matrix).
+  const fs::path dir = scratch("lyapunov-sliding");
+  fs::create_directories(dir);
+  json run = json::parse(std::ifstream(example("triple_pendulum_periodic.json")));
+  run["lyapunov"] = {{"transient", 200}, {"duration", 50}, {"interval", 0.25}};
+  std::ofstream(dir / "run.json") << run.dump();
+  const Run r = run_saltus({"lyapunov", (dir / "run.json").string(), "--json"});
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  const json result = json::parse(r.out);
+  CHECK(result["collapsed_intervals"].get<int>() > 0);
+  CHECK(result["contraction"] == "-inf");
+  CHECK(result["mean_log_det_saltation"] == "-inf");
+  const Run text = run_saltus({"lyapunov", (dir / "run.json").string()});
+  CHECK_THAT(text.out, Catch::Contains("not comparable"));
+  fs::remove_all(dir);
 }
 
 TEST_CASE("hybrid run files: bad input is named", "[cli][hybrid][errors]") {
@@ -132,13 +156,14 @@ namespace {
 
 // The triple pendulum's orbit run (examples/triple_pendulum_orbit.json) with
 // `periodic` replaced, written into dir.
+// An empty method is the simulator's default.
 fs::path pendulum_orbit_run(const fs::path& dir, const std::string& periodic, bool section = true,
-                            const std::string& method = "dopri5") {
+                            const std::string& method = "") {
   fs::create_directories(dir);
   std::ofstream(dir / "run.json") << R"({"model": "triple_pendulum", "parameters": {"q1": 1.03},
     "initial": {"psi1": 1.8, "psi2": 1.0, "psi3": 2.0, "psi1_dot": 0, "psi2_dot": 0, "psi3_dot": 0},
-    "time": [0, 10], "simulation": {"absolute_tolerance": 1e-10, "relative_tolerance": 1e-10, "method": ")"
-                                  << method << R"("},)"
+    "time": [0, 10], "simulation": {"absolute_tolerance": 1e-10, "relative_tolerance": 1e-10)"
+                                  << (method.empty() ? "" : R"(, "method": ")" + method + "\"") << R"(},)"
                                   << (section ? R"("section": {"variable": "psi1", "value": 0, "angle": true},)" : "")
                                   << R"("plot": {"x": "psi2", "y": "psi1_dot"}, "periodic": )" << periodic << "}";
   return dir / "run.json";
@@ -423,6 +448,9 @@ TEST_CASE("saltus periodic examples/stick_slip_orbit.json: the cycle from a simu
     last_v0 = v0;
     ++rows;
   }
+  // One crossing of the section per orbit, each drawn (also those cut on
+  // the section, whose crossings at the ends are up to rounding).
+  CHECK(rows == s["branch"]["points"].get<int>());
   CHECK(rows >= 10);
   CHECK(last_v0 == Approx(1.5).margin(1e-9));
   // The orbit in the (x, v) plane with its stick and slip transitions.

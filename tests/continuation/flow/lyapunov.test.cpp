@@ -40,6 +40,9 @@ TEST_CASE("Lyapunov exponents of a linear flow are the real parts of its eigenva
   CHECK(r.exponents[1] == Approx(-0.5).margin(1e-8));
   CHECK(r.exponents[2] == Approx(-0.5).margin(1e-8));
   CHECK(r.running.size() == 100);
+  // The divergence is tr A = -0.7 everywhere: its integral is exact.
+  CHECK(r.divergence_integral == Approx(-0.7 * 50).epsilon(1e-12));
+  CHECK(r.contraction() == Approx(r.exponents.sum()).epsilon(1e-8));
 }
 
 TEST_CASE("bouncing ball: the exponents sum to the mean log contraction of the impacts", "[flow][lyapunov]") {
@@ -61,6 +64,8 @@ TEST_CASE("bouncing ball: the exponents sum to the mean log contraction of the i
   REQUIRE(r.ok());
   REQUIRE(r.events > 100);  // about one impact per table period
   const double contraction = r.log_det_saltation / r.time;
+  CHECK(r.divergence_integral == 0.0);  // q'' = -g: tr f_x is zero, not just small
+  CHECK(r.contraction() == contraction);
   CHECK(std::abs(r.exponents.sum() - contraction) < 1e-6 * (1 + std::abs(contraction)));
   CHECK(contraction < 0);
 }

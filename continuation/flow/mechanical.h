@@ -99,6 +99,24 @@ Rhs cholesky_solve(const Factor& L, Rhs X) {
   return X;
 }
 
+// X = A^-1 B from a partial-pivoting LU of A, by the same written-out
+// substitutions (for a system that is not symmetric positive definite).
+template <class Lu, class Rhs>
+Rhs lu_solve(const Lu& lu, const Rhs& B) {
+  Rhs X = lu.permutationP() * B;
+  const auto& F = lu.matrixLU();  // unit lower L below the diagonal, U on and above it
+  const Eigen::Index n = F.rows();
+  for (Eigen::Index c = 0; c < X.cols(); ++c) {
+    for (Eigen::Index i = 0; i < n; ++i)
+      for (Eigen::Index j = 0; j < i; ++j) X(i, c) -= F(i, j) * X(j, c);
+    for (Eigen::Index i = n; i-- > 0;) {
+      for (Eigen::Index j = i + 1; j < n; ++j) X(i, c) -= F(i, j) * X(j, c);
+      X(i, c) /= F(i, i);
+    }
+  }
+  return X;
+}
+
 }  // namespace mechanical_detail
 
 template <class Model>
@@ -309,7 +327,7 @@ struct Mechanical {
       // than LU at n = 3; LU where Cholesky fails (a model off its contract).
       const Eigen::LLT<MassMatrix<T>> llt(M);
       if (llt.info() == Eigen::Success) *a = mechanical_detail::cholesky_solve(llt.matrixLLT(), f);
-      else *a = M.partialPivLu().solve(f);
+      else *a = mechanical_detail::lu_solve(M.partialPivLu(), f);
       if (lambda) lambda->resize(0);
       return;
     }
@@ -338,9 +356,7 @@ struct Mechanical {
         return;
       }
     }
-    // Dependent constraints or a model off its contract: the full system
-    // (by Eigen's LU, whose substitutions can drop a Jet's derivative where a
-    // value is exactly zero: this path is for degenerate input only).
+    // Dependent constraints or a model off its contract: the full system.
     SystemMatrix<T> K = SystemMatrix<T>::Zero(n + k, n + k);
     K.topLeftCorner(n, n) = M;
     K.topRightCorner(n, k) = -H.transpose();
@@ -348,7 +364,7 @@ struct Mechanical {
     SystemVector<T> rhs(n + k);
     rhs.head(n) = f;
     rhs.tail(k) = -gamma;
-    const SystemVector<T> solution = K.partialPivLu().solve(rhs);
+    const SystemVector<T> solution = mechanical_detail::lu_solve(K.partialPivLu(), rhs);
     *a = solution.head(n);
     if (lambda) *lambda = solution.tail(k);
   }
@@ -402,13 +418,13 @@ struct Mechanical {
     const Eigen::LLT<MassMatrix<T>> mass_llt(M);
     const Columns MinvHt = mass_llt.info() == Eigen::Success
                                ? mechanical_detail::cholesky_solve(mass_llt.matrixLLT(), Columns(H.transpose()))
-                               : Columns(M.partialPivLu().solve(H.transpose()));
+                               : mechanical_detail::lu_solve(M.partialPivLu(), Columns(H.transpose()));
     const Square W = H * MinvHt;
     const ConstraintVector<T> rhs = target - vn;
     const Eigen::LLT<Square> w_llt(W);
     const ConstraintVector<T> impulse = w_llt.info() == Eigen::Success
                                             ? mechanical_detail::cholesky_solve(w_llt.matrixLLT(), rhs)
-                                            : ConstraintVector<T>(W.partialPivLu().solve(rhs));
+                                            : mechanical_detail::lu_solve(W.partialPivLu(), rhs);
     const Coordinates<T> dv = MinvHt * impulse;
     for (int i = 0; i < n; ++i) v_plus[i] = x[n + i] + dv[i];
   }

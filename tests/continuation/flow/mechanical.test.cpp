@@ -151,3 +151,23 @@ TEST_CASE("mechanical systems: bad input names the value", "[flow][mechanical]")
   p.v13 = p.v23 = 0.0;
   CHECK_THROWS_WITH((Mechanical<models::TriplePendulum>{p}.check(0.0, x)), Catch::Contains("not symmetric positive definite"));
 }
+
+TEST_CASE("Mechanical's substitutions keep a Jet's derivative where its value is exactly zero", "[flow][mechanical]") {
+  // A x = b with b = (0 + 1 eps, 1): x' = A^-1 (1, 0) = (3/5, -1/5). Eigen's
+  // own triangular solves of dynamic size skip a row whose right-hand side
+  // compares equal to zero, which for a Jet means its value alone.
+  using J = ceres::Jet<double, 1>;
+  Eigen::Matrix<J, Eigen::Dynamic, Eigen::Dynamic> A(2, 2);
+  A << J(2.0), J(1.0), J(1.0), J(3.0);
+  Eigen::Matrix<J, Eigen::Dynamic, 1> b(2);
+  b << J(0.0, 0), J(1.0);
+  const Eigen::LLT<Eigen::Matrix<J, Eigen::Dynamic, Eigen::Dynamic>> llt(A);
+  REQUIRE(llt.info() == Eigen::Success);
+  for (const auto& x : {mechanical_detail::cholesky_solve(llt.matrixLLT(), b),
+                        mechanical_detail::lu_solve(A.partialPivLu(), b)}) {
+    CHECK(x[0].a == Approx(-0.2));
+    CHECK(x[1].a == Approx(0.4));
+    CHECK(x[0].v[0] == Approx(0.6));
+    CHECK(x[1].v[0] == Approx(-0.2));
+  }
+}

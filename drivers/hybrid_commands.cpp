@@ -207,8 +207,9 @@ int lyapunov_command(const HybridRun& run, const fs::path& dir, bool json, std::
     out << run.name << ": Lyapunov exponents over t = " << r.time << " (" << r.events << " events):";
     for (int i = 0; i < r.exponents.size(); ++i) out << ' ' << std::setprecision(6) << r.exponents[i];
     out << "\n  sum " << (r.exponents.size() ? r.exponents.sum() : 0.0) << ", mean contraction "
-        << (r.time > 0 ? r.contraction() : 0.0) << " (divergence " << (r.time > 0 ? r.divergence_integral / r.time : 0.0)
-        << ", impacts " << (r.time > 0 ? r.log_det_saltation / r.time : 0.0) << ")";
+        << (r.time > 0 ? r.contraction() : 0.0) << " (divergence "
+        << (r.time > 0 ? r.divergence_integral / r.time : 0.0) << ", impacts "
+        << (r.time > 0 ? r.log_det_saltation / r.time : 0.0) << ")";
     if (r.collapsed > 0)
       out << "; not comparable: in " << r.collapsed
           << " intervals contact collapsed directions (set aside, not averaged)";

@@ -22,6 +22,16 @@ double side(flow::Crossing c, double h) {
   return c == flow::Crossing::kFalling ? 1.0 : c == flow::Crossing::kRising ? -1.0 : (h >= 0 ? 1.0 : -1.0);
 }
 
+// s = sgn * dh/dt of guard k in a mode, at (t, x): how fast the state
+// leaves the guard's surface (the header's s(t)).
+double approach_rate(const flow::HybridSystem& system, int mode, int k, double t, const Vector& x) {
+  Vector f, h_x;
+  double h_t = 0.0;
+  system.field(mode, t, x, &f);
+  system.guard_gradient(mode, k, t, x, &h_x, &h_t);
+  return side(system.crossing(mode, k), system.guard(mode, k, t, x)) * (h_x.dot(f) + h_t);
+}
+
 // The events that define the orbit's kind. A chattering sequence that ends
 // in permanent contact (impacts of one guard, then an event of that guard
 // that changes the mode) loses or gains impacts in its tail along a branch
@@ -61,12 +71,7 @@ GuardMinima guard_minima(const periodic::ShootingSystem& shooting, const Vector&
   std::vector<flow::Section> sections;
   for (int k = 0; k < guards; ++k)
     sections.push_back({[&system, &mode, k](double t, const Vector& x) {
-                          if (k >= system.guard_count(mode)) return 1.0;
-                          Vector f, h_x;
-                          double h_t = 0.0;
-                          system.field(mode, t, x, &f);
-                          system.guard_gradient(mode, k, t, x, &h_x, &h_t);
-                          return side(system.crossing(mode, k), system.guard(mode, k, t, x)) * (h_x.dot(f) + h_t);
+                          return k < system.guard_count(mode) ? approach_rate(system, mode, k, t, x) : 1.0;
                         },
                         flow::Crossing::kRising});
   flow::SimulationOptions plain = options.simulation;
@@ -107,14 +112,8 @@ GuardMinima guard_minima(const periodic::ShootingSystem& shooting, const Vector&
       const double h = system.guard(hit.mode, k, t, x);
       return side(crossing, h) * h;
     };
-    const auto rate = [&](double t, const Vector& x) {
-      Vector f, h_x;
-      double h_t = 0.0;
-      system.field(hit.mode, t, x, &f);
-      system.guard_gradient(hit.mode, k, t, x, &h_x, &h_t);
-      return side(crossing, system.guard(hit.mode, k, t, x)) * (h_x.dot(f) + h_t);
-    };
-    bool fell = distance(t_start, x_start) > noise || rate(t_start, x_start) > noise;
+    bool fell =
+        distance(t_start, x_start) > noise || approach_rate(system, hit.mode, k, t_start, x_start) > noise;
     while (sample < tr.t.size() && tr.t[sample] <= t_start) ++sample;
     for (std::size_t j = sample; !fell && j < tr.t.size() && tr.t[j] < hit.t; ++j)
       fell = tr.mode[j] == hit.mode && distance(tr.t[j], tr.x[j]) > noise;

@@ -326,8 +326,10 @@ struct Mechanical {
       // M is symmetric positive definite (check()): Cholesky, a third cheaper
       // than LU at n = 3; LU where Cholesky fails (a model off its contract).
       const Eigen::LLT<MassMatrix<T>> llt(M);
-      if (llt.info() == Eigen::Success) *a = mechanical_detail::cholesky_solve(llt.matrixLLT(), f);
-      else *a = mechanical_detail::lu_solve(M.partialPivLu(), f);
+      if (llt.info() == Eigen::Success)
+        *a = mechanical_detail::cholesky_solve(llt.matrixLLT(), f);
+      else
+        *a = mechanical_detail::lu_solve(M.partialPivLu(), f);
       if (lambda) lambda->resize(0);
       return;
     }
@@ -339,7 +341,9 @@ struct Mechanical {
     // matrices symmetric positive definite (independent constraints), so
     // Cholesky, with the substitutions of cholesky_solve (on Jets, not
     // Eigen's: see there).
-    const auto solve = [](const auto& llt, auto rhs) { return mechanical_detail::cholesky_solve(llt.matrixLLT(), rhs); };
+    const auto solve = [](const auto& llt, auto rhs) {
+      return mechanical_detail::cholesky_solve(llt.matrixLLT(), rhs);
+    };
     const Eigen::LLT<MassMatrix<T>> mass_llt(M);
     if (mass_llt.info() == Eigen::Success) {
       using Columns = Eigen::Matrix<T, kDof, Eigen::Dynamic, Eigen::ColMajor, kDof, kMaxConstraints>;
@@ -416,9 +420,10 @@ struct Mechanical {
     using Columns = Eigen::Matrix<T, kDof, Eigen::Dynamic, Eigen::ColMajor, kDof, kMaxConstraints>;
     using Square = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor, kMaxConstraints, kMaxConstraints>;
     const Eigen::LLT<MassMatrix<T>> mass_llt(M);
-    const Columns MinvHt = mass_llt.info() == Eigen::Success
-                               ? mechanical_detail::cholesky_solve(mass_llt.matrixLLT(), Columns(H.transpose()))
-                               : mechanical_detail::lu_solve(M.partialPivLu(), Columns(H.transpose()));
+    const Columns MinvHt =
+        mass_llt.info() == Eigen::Success
+            ? mechanical_detail::cholesky_solve(mass_llt.matrixLLT(), Columns(H.transpose()))
+            : mechanical_detail::lu_solve(M.partialPivLu(), Columns(H.transpose()));
     const Square W = H * MinvHt;
     const ConstraintVector<T> rhs = target - vn;
     const Eigen::LLT<Square> w_llt(W);

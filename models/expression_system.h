@@ -69,7 +69,6 @@ struct ExpressionOde {
     return names;
   }
   std::string mode_name(int) const { return "smooth"; }
-  int guard_count(int) const { return 0; }
   template <class T>
   void field(int, const T& t, const T* z, T* f) const {
     const int m = dimension();
@@ -87,13 +86,6 @@ struct ExpressionOde {
     values[m] = t;
     for (std::size_t i = 0; i < rates.size(); ++i) f[i] = rates[i].template evaluate<T>(values);
     for (int i = static_cast<int>(rates.size()); i < m; ++i) f[i] = T(0.0);
-  }
-  template <class T>
-  T guard(int, int, const T&, const T*) const { return T(1.0); }
-  int next_mode(int mode, int, double, const double*) const { return mode; }
-  template <class T>
-  void reset(int, int, int, const T&, const T* x, T* y) const {
-    for (int i = 0; i < dimension(); ++i) y[i] = x[i];
   }
   // True when some rate uses "t" (the ODE is forced).
   bool uses_time() const;

@@ -20,20 +20,12 @@ struct Lorenz {
   int dimension() const { return 6; }
   std::vector<std::string> state_names() const { return {"x", "y", "z", "sigma", "rho", "beta"}; }
   std::string mode_name(int) const { return "smooth"; }
-  int guard_count(int) const { return 0; }
   template <class T>
   void field(int, const T&, const T* u, T* f) const {
     f[0] = u[3] * (u[1] - u[0]);
     f[1] = u[0] * (u[4] - u[2]) - u[1];
     f[2] = u[0] * u[1] - u[5] * u[2];
     f[3] = f[4] = f[5] = T(0.0);
-  }
-  template <class T>
-  T guard(int, int, const T&, const T*) const { return T(1.0); }
-  int next_mode(int mode, int, double, const double*) const { return mode; }
-  template <class T>
-  void reset(int, int, int, const T&, const T* x, T* y) const {
-    for (int i = 0; i < 6; ++i) y[i] = x[i];
   }
 };
 

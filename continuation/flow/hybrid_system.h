@@ -13,8 +13,10 @@
 #include <array>
 #include <memory>
 #include <new>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <ceres/jet.h>
@@ -155,11 +157,38 @@ inline void HybridSystem::field_and_tangent(int mode, double t, const Vector& x,
   hybrid_detail::tangent_product(A, Phi_top, dPhi_top);
 }
 
+namespace hybrid_detail {
+
+// A functor without guards (a smooth flow) completed with the members of
+// one that has them: no guard, so none of the others is ever called.
+template <class F>
+struct WithoutGuards : F {
+  explicit WithoutGuards(F f) : F(std::move(f)) {}
+  int guard_count(int) const { return 0; }
+  template <class T>
+  T guard(int, int, const T&, const T*) const {
+    throw std::logic_error("guard of a system without guards");
+  }
+  int next_mode(int mode, int, double, const double*) const { return mode; }
+  template <class T>
+  void reset(int, int, int, const T&, const T*, T*) const {
+    throw std::logic_error("reset of a system without guards");
+  }
+};
+
+template <class F>
+using WithGuards = std::conditional_t<requires(const F& f) { f.guard_count(0); }, F, WithoutGuards<F>>;
+
+}  // namespace hybrid_detail
+
 // AutoDiffHybrid<F>: a HybridSystem from a functor with
 //
 //   int dimension() const;
-//   int guard_count(int mode) const;
 //   template <class T> void field(int mode, const T& t, const T* x, T* f) const;
+//
+// and, for a system with events (a smooth flow leaves all four out),
+//
+//   int guard_count(int mode) const;
 //   template <class T> T guard(int mode, int k, const T& t, const T* x) const;
 //   int next_mode(int mode, int k, double t, const double* x) const;
 //   template <class T> void reset(int mode, int k, int next, const T& t, const T* x, T* x_plus) const;
@@ -171,7 +200,7 @@ class AutoDiffHybrid : public HybridSystem {
   static constexpr int kStride = 4;
   using Jet = ceres::Jet<double, kStride>;
 
-  explicit AutoDiffHybrid(F functor) : f_(std::move(functor)) {}
+  explicit AutoDiffHybrid(F functor) : f_(hybrid_detail::WithGuards<F>(std::move(functor))) {}
   const F& functor() const { return f_; }
 
   int dimension() const override { return f_.dimension(); }
@@ -334,7 +363,7 @@ class AutoDiffHybrid : public HybridSystem {
     }
   }
 
-  F f_;
+  hybrid_detail::WithGuards<F> f_;
 };
 
 template <class F>

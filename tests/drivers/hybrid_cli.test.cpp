@@ -271,8 +271,10 @@ TEST_CASE("saltus periodic examples/triple_pendulum_light.json: the period-1 orb
   // q1 = 1.275) is born here: continued down from q1 = 1.287 (stable, a
   // complex pair of modulus 0.951), the orbit's pair leaves the unit circle
   // at q1 = 1.28313 with angle 50.5 degrees (a rotation number of 0.140 at
-  // birth; the torus at q1 = 1.275 turns 0.113 per return). The brute-force
-  // diagram is replaced by a stand-in (the tour draws the real one).
+  // birth; the torus at q1 = 1.275 turns 0.113 per return). No paper or
+  // closed form gives this point: q1 is pinned as a regression value, while
+  // |mu| = 1 at it is the property itself. The brute-force diagram is
+  // replaced by a stand-in (the tour draws the real one).
   const fs::path dir = scratch("light-ns");
   fs::create_directories(dir);
   json run = json::parse(std::ifstream(example("triple_pendulum_light.json")));

@@ -25,7 +25,6 @@ namespace {
 struct SaddleNodeOfCycles {
   int dimension() const { return 4; }
   std::vector<std::string> state_names() const { return {"x", "y", "z", "mu"}; }
-  int guard_count(int) const { return 0; }
   template <class T>
   void field(int, const T&, const T* u, T* f) const {
     const T r2 = u[0] * u[0] + u[1] * u[1];
@@ -34,13 +33,6 @@ struct SaddleNodeOfCycles {
     f[1] = u[1] * g + u[0];
     f[2] = -u[2];
     f[3] = T(0.0);
-  }
-  template <class T>
-  T guard(int, int, const T&, const T*) const { return T(1.0); }
-  int next_mode(int mode, int, double, const double*) const { return mode; }
-  template <class T>
-  void reset(int, int, int, const T&, const T* x, T* y) const {
-    for (int i = 0; i < 4; ++i) y[i] = x[i];
   }
 };
 
@@ -57,7 +49,6 @@ struct NeimarkSackerOfCycles {
   double omega = 0.3;
   int dimension() const { return 5; }
   std::vector<std::string> state_names() const { return {"x", "y", "u", "v", "mu"}; }
-  int guard_count(int) const { return 0; }
   template <class T>
   void field(int, const T&, const T* s, T* f) const {
     const T g = 1.0 - (s[0] * s[0] + s[1] * s[1]);
@@ -66,13 +57,6 @@ struct NeimarkSackerOfCycles {
     f[2] = s[4] * s[2] - omega * s[3];
     f[3] = omega * s[2] + s[4] * s[3];
     f[4] = T(0.0);
-  }
-  template <class T>
-  T guard(int, int, const T&, const T*) const { return T(1.0); }
-  int next_mode(int mode, int, double, const double*) const { return mode; }
-  template <class T>
-  void reset(int, int, int, const T&, const T* x, T* y) const {
-    for (int i = 0; i < 5; ++i) y[i] = x[i];
   }
 };
 

@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <stdexcept>
 
 #include "continuation/flow/lyapunov.h"
 #include "models/bouncing_ball.h"
@@ -10,24 +11,27 @@ using namespace saltus::flow;
 
 namespace {
 
-// x' = A x with a guard that never fires: the exponents are the real parts of
+// x' = A x, a smooth flow: the exponents are the real parts of
 // the eigenvalues of A.
 struct Linear {
   int dimension() const { return 3; }
-  int guard_count(int) const { return 0; }
   template <class T> void field(int, const T&, const T* x, T* f) const {
     f[0] = -0.5 * x[0] + 2.0 * x[1];
     f[1] = -2.0 * x[0] - 0.5 * x[1];
     f[2] = 0.3 * x[2];
   }
-  template <class T> T guard(int, int, const T&, const T*) const { return T(1.0); }
-  int next_mode(int m, int, double, const double*) const { return m; }
-  template <class T> void reset(int, int, int, const T&, const T* x, T* xp) const {
-    for (int i = 0; i < 3; ++i) xp[i] = x[i];
-  }
 };
 
 }  // namespace
+
+TEST_CASE("a functor without guard members is a smooth flow: no guards, and asking for one is a logic error",
+          "[flow][hybrid]") {
+  auto system = make_hybrid(Linear{});
+  CHECK(system->guard_count(0) == 0);
+  CHECK_THROWS_AS(system->guard(0, 0, 0.0, Vector::Ones(3)), std::logic_error);
+  Vector x_plus;
+  CHECK_THROWS_AS(system->reset_state(0, 0, 0, 0.0, Vector::Ones(3), &x_plus), std::logic_error);
+}
 
 TEST_CASE("Lyapunov exponents of a linear flow are the real parts of its eigenvalues", "[flow][lyapunov]") {
   auto system = make_hybrid(Linear{});

@@ -18,11 +18,7 @@ namespace {
 // the tolerance: the run could not reach t = 2 in any reasonable time.
 struct SignWithoutGuard {
   int dimension() const { return 1; }
-  int guard_count(int) const { return 0; }
   template <class T> void field(int, const T&, const T* x, T* f) const { f[0] = x[0] > 0.0 ? T(-1.0) : T(1.0); }
-  template <class T> T guard(int, int, const T&, const T* x) const { return x[0]; }
-  int next_mode(int mode, int, double, const double*) const { return mode; }
-  template <class T> void reset(int, int, int, const T&, const T* x, T* xp) const { xp[0] = x[0]; }
 };
 
 // The elastic wall of simulate.test.cpp with its frequency w carried as a

@@ -93,7 +93,6 @@ class Plain : public flow::HybridSystem {
 struct Ring {
   static constexpr int kSize = 20;
   int dimension() const { return kSize; }
-  int guard_count(int) const { return 0; }
   template <class T>
   void field(int, const T& t, const T* x, T* f) const {
     using std::cos;
@@ -102,15 +101,6 @@ struct Ring {
     for (int i = 0; i < k; ++i)
       f[i] = x[(i + 1) % k] * cos(x[i]) - x[k] * x[i] + x[k + 1] * x[(i + 3) % k] * x[(i + 3) % k] * sin(t);
     f[k] = f[k + 1] = T(0.0);
-  }
-  template <class T>
-  T guard(int, int, const T&, const T*) const {
-    return T(1.0);
-  }
-  int next_mode(int mode, int, double, const double*) const { return mode; }
-  template <class T>
-  void reset(int, int, int, const T&, const T* x, T* y) const {
-    for (int i = 0; i < kSize; ++i) y[i] = x[i];
   }
 };
 

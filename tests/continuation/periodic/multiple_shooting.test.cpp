@@ -21,20 +21,12 @@ namespace {
 // radius blows up in finite time.
 struct Cycle {
   int dimension() const { return 4; }  // x, y, omega, lambda
-  int guard_count(int) const { return 0; }
   template <class T>
   void field(int, const T&, const T* u, T* f) const {
     const T s = u[0] * u[0] + u[1] * u[1] - 1.0;
     f[0] = -u[2] * u[1] + u[3] * u[0] * s;
     f[1] = u[2] * u[0] + u[3] * u[1] * s;
     f[2] = f[3] = T(0.0);
-  }
-  template <class T>
-  T guard(int, int, const T&, const T*) const { return T(1.0); }
-  int next_mode(int mode, int, double, const double*) const { return mode; }
-  template <class T>
-  void reset(int, int, int, const T&, const T* x, T* y) const {
-    for (int i = 0; i < 4; ++i) y[i] = x[i];
   }
 };
 

@@ -100,23 +100,23 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   sim->add_option("RUNFILE", hybrid_file, "JSON run file")->required()->check(CLI::ExistingFile);
   sim->add_option("--out", hybrid_out, "output folder (default out/<name>)");
   sim->add_flag("--json", hybrid_json, "print the summary JSON to stdout");
-  sim->footer(kHybridRunFileHelp);
+  sim->footer(hybrid_run_file_help());
   auto* lyap = app.add_subcommand("lyapunov", "Lyapunov exponents of a hybrid system, saltation included");
   lyap->add_option("RUNFILE", hybrid_file, "JSON run file")->required()->check(CLI::ExistingFile);
   lyap->add_option("--out", hybrid_out, "also write the running estimates and a figure into this folder");
   lyap->add_flag("--json", hybrid_json, "print the result as JSON (\"exponents\": largest first)");
-  lyap->footer(kHybridRunFileHelp);
+  lyap->footer(hybrid_run_file_help());
 
   auto* periodic = app.add_subcommand("periodic", "A periodic orbit by shooting with saltation: period, multipliers; its branch");
   periodic->add_option("RUNFILE", hybrid_file, "JSON run file with 'periodic'")->required()->check(CLI::ExistingFile);
   periodic->add_option("--out", hybrid_out, "output folder for a continued branch (default out/<name>)");
   periodic->add_flag("--json", hybrid_json, "print the result as JSON");
-  periodic->footer(kHybridRunFileHelp);
+  periodic->footer(hybrid_run_file_help());
   auto* sweep = app.add_subcommand("sweep", "Brute-force bifurcation diagram of a hybrid system on a Poincare section");
   sweep->add_option("RUNFILE", hybrid_file, "JSON run file with 'section' and 'sweep'")->required()->check(CLI::ExistingFile);
   sweep->add_option("--out", hybrid_out, "output folder (default out/<name>)");
   sweep->add_flag("--json", hybrid_json, "print the summary JSON to stdout");
-  sweep->footer(kHybridRunFileHelp);
+  sweep->footer(hybrid_run_file_help());
 
   auto* extremal = app.add_subcommand("extremal", "Contact points between smooth planar bodies (Damerau & Low)");
   extremal->require_subcommand(1);

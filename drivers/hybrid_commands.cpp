@@ -394,8 +394,9 @@ void draw_orbit(const HybridRun& run, const periodic::ShootingSystem& system, co
   flow::SimulationOptions simulation = options.simulation;
   simulation.variational = false;
   simulation.output_interval = T / 1000;  // a smooth curve whatever the step size
+  const double t0 = system.start_time(u);
   const flow::Trajectory tr =
-      flow::simulate(*system.hybrid(), options.mode, options.t0, system.hybrid_state(u), options.t0 + T, simulation);
+      flow::simulate(*system.hybrid(), options.mode, t0, system.hybrid_state(u), t0 + T, simulation);
   auto shown = [&](const Vector& x, int i) { return run.angles[i] ? std::remainder(x[i], 2 * M_PI) : x[i]; };
   Figure f{run.name + ": periodic orbit at " + system.parameter_names()[0] + " = " +
                std::to_string(u[u.size() - 1]) + ", period " + std::to_string(T),
@@ -447,7 +448,7 @@ int periodic_command(const HybridRun& run, const fs::path& dir, bool json, std::
   summary["name"] = run.name;
   summary["autonomous"] = spec.autonomous;
   summary["period"] = period;
-  summary["t0"] = system->options().t0;
+  summary["t0"] = system->start_time(u);
   summary["mode"] = run.system->mode_name(system->options().mode);
   summary["multipliers"] = complex_pairs(mu);
   if (spec.autonomous) summary["trivial_multiplier"] = {trivial.real(), trivial.imag()};

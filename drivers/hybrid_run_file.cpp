@@ -4,33 +4,20 @@
 #include <cmath>
 #include <map>
 
-#include "continuation/flow/mechanical.h"
-#include "continuation/flow/mechanical_parameter.h"
 #include "drivers/run_file.h"
-#include "models/bouncing_ball.h"
-#include "models/stick_slip.h"
-#include "models/wheel_turntable.h"
-#include "models/triple_pendulum.h"
+#include "models/expression.h"
+#include "models/filippov_expression.h"
+#include "models/hybrid_expression.h"
+#include "models/mechanical_expression.h"
+#include "models/registry.h"
 
 namespace saltus::drivers {
 
-const char* const kHybridRunFileHelp = R"(Run file keys (JSON):
+static const char* const kHybridRunFileKeys = R"(Run file keys (JSON):
   name, description  strings
-  model          "bouncing_ball" (state q, v; modes "flight", "contact") or "triple_pendulum"
-                 (state psi1..3, psi1_dot..3; modes "free", "contact 1", "contact 2 3", ...)
-  parameters     {name: number}  the model's parameters:
-                 bouncing_ball: g, e (restitution, in [0, 1]), A, omega (table A sin(omega t)),
-                   stick_velocity
-                 triple_pendulum: beta2, beta3, v12, v13, v23, mu2, mu3, c1, c2, c3, l1, l2, l3,
-                   eta, q1, e, stick_velocity (defaults: three identical uniform rods, eta = 1.2,
-                   c_i = 0.8, e = 0.8, q1 = 1)
-                 stick_slip: m, k, c, g, v0 (belt speed), mu_s >= mu_k > 0 (static, kinetic
-                   friction); state x, v; modes "slip+", "slip-", "stick" (models/stick_slip.h)
-                 wheel_turntable: d, m, c1, c2, beta, r0, omega0, mu, gamma, kappa, k2 (defaults:
-                   Szalai & Jeffrey's Sec. V system); state r, v, omega; modes "F+", "F-",
-                   "sliding", "escaping" (a Filippov system on the lateral slip h, (4))
-  links          triple_pendulum only: [{mass, length, centre, inertia} x 3] (and "g"): the
-                 dimensionless parameters from physical links; "parameters" then override
+  model          a built-in model (below), by name
+  parameters     {name: number}  the model's parameters (defaults below); any of them is the
+                 "parameter" of "sweep" and "periodic"
   initial        {state name: number}  every state component
   mode           the initial mode's name (default: the model's first; stick_slip: from the
                  initial state, stick on v = v0 where static friction holds)
@@ -51,8 +38,8 @@ const char* const kHybridRunFileHelp = R"(Run file keys (JSON):
                  event_tolerance, transient, record, max_returns (8), return_tolerance (1e-3),
                  diagram, grazing (true)}: for `saltus periodic`: a periodic orbit by shooting,
                  its Floquet multipliers (orbit.png: the orbit in the plot's plane, events
-                 marked), and with "parameter" (the bouncing ball's A; any triple_pendulum
-                 parameter but e; stick_slip's m, k, c, g or v0) its branch with the folds of
+                 marked), and with "parameter" (any parameter the model does not decide on as a
+                 number: not a restitution or friction coefficient) its branch with the folds of
                  cycles (LPC), period doublings (PD) and Neimark-Sacker points (NS) located,
                  stopped at a grazing (GR; "grazing": false leaves that test out). Forced model: the orbit through
                  the "initial" guess cut at t0 (period: default the forcing period; with
@@ -66,81 +53,51 @@ Output folder: simulate: trajectory.csv, events.csv, sections.csv, summary.json,
 time.png/.svg; lyapunov (with --out): lyapunov.csv, lyapunov.json, lyapunov.png/.svg;
 sweep: sweep.csv, sweep.json, sweep.png/.svg.)";
 
+const std::string& hybrid_run_file_help() {
+  static const std::string help = std::string(kHybridRunFileKeys) + "\n" + models::kHybridExpressionHelp + "\n" +
+                                  models::kMechanicalExpressionHelp + "\n" + models::kFilippovExpressionHelp +
+                                  "\n  forcing_period an expression of the parameters (\"2*pi/w\"): a forced system; a "
+                                  "periodic orbit's period follows it along a branch\n  angles         state names "
+                                  "that are angles (wrapped for shooting, drawn modulo 2 pi)\n\nBuilt-in models:\n" +
+                                  models::hybrid_models_help();
+  return help;
+}
+
 namespace {
 
 using Values = std::map<std::string, double>;
 
-template <class Model>
-void set_fields(const Values& values, const std::map<std::string, double Model::*>& fields, Model* model) {
-  for (const auto& [name, value] : values) model->*fields.at(name) = value;
-}
-
-const std::map<std::string, double models::BouncingBall::*> kBallFields = {
-    {"g", &models::BouncingBall::g}, {"e", &models::BouncingBall::e}, {"A", &models::BouncingBall::A},
-    {"omega", &models::BouncingBall::omega}, {"stick_velocity", &models::BouncingBall::stick_velocity}};
-
-const std::map<std::string, double models::TriplePendulum::*> kPendulumFields = {
-    {"beta2", &models::TriplePendulum::beta2}, {"beta3", &models::TriplePendulum::beta3},
-    {"v12", &models::TriplePendulum::v12},     {"v13", &models::TriplePendulum::v13},
-    {"v23", &models::TriplePendulum::v23},     {"mu2", &models::TriplePendulum::mu2},
-    {"mu3", &models::TriplePendulum::mu3},     {"c1", &models::TriplePendulum::c1},
-    {"c2", &models::TriplePendulum::c2},       {"c3", &models::TriplePendulum::c3},
-    {"l1", &models::TriplePendulum::l1},       {"l2", &models::TriplePendulum::l2},
-    {"l3", &models::TriplePendulum::l3},       {"eta", &models::TriplePendulum::eta},
-    {"q1", &models::TriplePendulum::q1},       {"e", &models::TriplePendulum::e}};
-
-// The run file's mu_k is the model's kinetic bound mu.
-const std::map<std::string, double models::StickSlip::*> kStickSlipFields = {
-    {"m", &models::StickSlip::m},   {"k", &models::StickSlip::k},       {"c", &models::StickSlip::c},
-    {"g", &models::StickSlip::g},   {"v0", &models::StickSlip::v0},     {"mu_s", &models::StickSlip::mu_s},
-    {"mu_k", &models::StickSlip::mu}};
-
-const std::map<std::string, double models::WheelTurntable::*> kWheelFields = {
-    {"d", &models::WheelTurntable::d},         {"m", &models::WheelTurntable::m},
-    {"c1", &models::WheelTurntable::c1},       {"c2", &models::WheelTurntable::c2},
-    {"beta", &models::WheelTurntable::beta},   {"r0", &models::WheelTurntable::r0},
-    {"omega0", &models::WheelTurntable::omega0}, {"mu", &models::WheelTurntable::mu},
-    {"gamma", &models::WheelTurntable::gamma}, {"kappa", &models::WheelTurntable::kappa},
-    {"k2", &models::WheelTurntable::k2}};
-
-// A Filippov model's start: without "mode", the mode from the side of h = 0
-// the initial state is on (on h = 0: sliding where the force holds it); a
-// given mode must fit the state. Names the values when it does not.
-template <class Model>
-void filippov_start(const Json& json, const std::filesystem::path& path, HybridRun* run) {
-  const auto& flow = dynamic_cast<const flow::AutoDiffHybrid<filippov::FilippovFlow<Model>>&>(*run->system).functor();
-  try {
-    if (!json.contains("mode")) run->mode = flow.initial_mode(run->initial);
-    flow.check_mode(run->mode, run->initial);
-  } catch (const std::invalid_argument& e) {
-    fail(path, e.what());
-  }
-}
-
-template <class Map>
-std::set<std::string> keys(const Map& m) {
-  std::set<std::string> out;
-  for (const auto& [k, v] : m) out.insert(k);
-  return out;
-}
-
-models::TriplePendulum pendulum_from_links(const Json& links, const Json& g, const std::filesystem::path& path) {
-  if (!links.is_array() || links.size() != 3) fail(path, "'links' must be a list of three {mass, length, centre, inertia}");
-  models::TriplePendulum::Link l[3];
-  for (int i = 0; i < 3; ++i) {
-    const std::string where = "links[" + std::to_string(i) + "]";
-    only_keys(links[i], {"mass", "length", "centre", "inertia"}, path, where + ".");
-    for (const char* key : {"mass", "length", "centre", "inertia"})
-      if (!links[i].contains(key)) fail(path, "'" + where + "." + key + "' is missing");
-    l[i] = {number(links[i]["mass"], path, where + ".mass"), number(links[i]["length"], path, where + ".length"),
-            number(links[i]["centre"], path, where + ".centre"), number(links[i]["inertia"], path, where + ".inertia")};
-    if (!(l[i].mass > 0) || !(l[i].length > 0) || !(l[i].inertia >= 0))
-      fail(path, "'" + where + "': mass and length must be positive and inertia >= 0");
-  }
-  return models::TriplePendulum::from_links(l[0], l[1], l[2], g.is_null() ? 9.81 : number(g, path, "g"));
-}
-
 }  // namespace
+
+std::shared_ptr<const flow::HybridSystem> HybridRun::with_parameter(const std::string& name, double value) const {
+  try {
+    return system->with_parameter(name, value);
+  } catch (const std::invalid_argument& e) {
+    fail(path, name + " = " + std::to_string(value) + ": " + e.what());
+  }
+}
+
+std::function<double(const Vector&, Vector*)> HybridRun::period_of(const std::string& carried) const {
+  std::vector<std::string> names;
+  std::vector<double> values;
+  int index = -1;
+  for (const auto& p : system->parameters()) {
+    if (p.name == carried) index = static_cast<int>(names.size());
+    names.push_back(p.name);
+    values.push_back(p.value);
+  }
+  if (index < 0) throw std::invalid_argument("'" + carried + "' is not a parameter");
+  const models::Expression period = models::Expression::parse(forcing_period_expression, names);
+  return [period, values, index](const Vector& p, Vector* dT_dp) {
+    using J = ceres::Jet<double, 1>;
+    std::vector<J> v(values.size());
+    for (std::size_t i = 0; i < values.size(); ++i) v[i] = J(values[i]);
+    v[index] = J(p[0], 0);
+    const J T = period.evaluate<J>(v.data());
+    if (dT_dp) *dT_dp = Vector::Constant(1, T.v[0]);
+    return T.a;
+  };
+}
 
 std::vector<flow::Section> HybridRun::sections() const {
   if (!section) return {};
@@ -156,150 +113,75 @@ HybridRun read_hybrid_run(const std::filesystem::path& path) {
   const Json json = read_json(path);
   if (!json.is_object()) fail(path, "the top level must be an object");
   only_keys(json, {"name", "description", "model", "parameters", "links", "g", "initial", "mode", "time", "transient", "periodic", "simulation",
-                   "section", "lyapunov", "sweep", "plot"},
+                   "section", "lyapunov", "sweep", "plot", "states", "modes", "forcing_period", "angles",
+                   "coordinates", "mass", "forces", "constraints", "stick_velocity", "filippov"},
             path, "");
   HybridRun run;
   run.path = path;
   run.name = json.contains("name") ? string(json["name"], path, "name") : path.stem().string();
   check_run_name(run.name, path);
   if (json.contains("description")) run.description = string(json["description"], path, "description");
-  if (!json.contains("model")) fail(path, "'model' is missing (known: bouncing_ball, triple_pendulum, stick_slip, wheel_turntable)");
-  run.model = string(json["model"], path, "model");
-  const Json parameters = json.value("parameters", Json::object());
-  if (!parameters.is_object()) fail(path, "'parameters' must be an object {name: value}");
-  Values values;
-  for (const auto& [name, value] : parameters.items()) values[name] = number(value, path, "parameters." + name);
-  if ((json.contains("links") || json.contains("g")) && run.model != "triple_pendulum")
-    fail(path, "'links' and 'g' belong to the triple_pendulum model");
-
-  std::vector<std::string> modes;
-  if (run.model == "bouncing_ball") {
-    only_keys(parameters, keys(kBallFields), path, "parameters.");
-    run.parameter_names = {"g", "e", "A", "omega", "stick_velocity"};
-    run.with_parameter = [values, path](const std::string& name, double value) {
-      models::BouncingBall ball;
-      Values v = values;
-      if (!name.empty()) v[name] = value;
-      set_fields(v, kBallFields, &ball);
-      try {
-        ball.check();
-      } catch (const std::invalid_argument& e) {
-        fail(path, e.what());
-      }
-      return std::shared_ptr<const flow::HybridSystem>(flow::make_hybrid(ball));
-    };
-    modes = {"flight", "contact"};
-    models::BouncingBall ball;
-    set_fields(values, kBallFields, &ball);
-    run.forcing_period = 2 * M_PI / ball.omega;
-    run.fixed_parameter = "A";
-    run.parameter_value = [ball](const std::string& name) { return ball.*kBallFields.at(name); };
-    run.with_parameter_in_state = [ball, path](const std::string& name) mutable {
-      if (name != "A") fail(path, "'periodic.parameter' = '" + name + "': the bouncing ball carries only A in its state");
-      ball.amplitude_in_state = true;  // shooting in A: the amplitude rides in the state
-      return std::shared_ptr<const flow::HybridSystem>(flow::make_hybrid(ball));
-    };
-  } else if (run.model == "triple_pendulum") {
-    std::set<std::string> allowed = keys(kPendulumFields);
-    allowed.insert("stick_velocity");
-    only_keys(parameters, allowed, path, "parameters.");
-    run.parameter_names.assign(allowed.begin(), allowed.end());
-    const models::TriplePendulum base =
-        json.contains("links") ? pendulum_from_links(json["links"], json.value("g", Json()), path) : models::TriplePendulum{};
-    run.with_parameter = [values, base, path](const std::string& name, double value) {
-      models::TriplePendulum p = base;
-      Values v = values;
-      if (!name.empty()) v[name] = value;
-      double stick = 1e-6;
-      if (auto it = v.find("stick_velocity"); it != v.end()) {
-        stick = it->second;
-        v.erase(it);
-      }
-      set_fields(v, kPendulumFields, &p);
-      if (!(p.e >= 0.0 && p.e <= 1.0))
-        fail(path, "restitution e = " + std::to_string(p.e) + " must be in [0, 1]");
-      return std::shared_ptr<const flow::HybridSystem>(flow::make_mechanical(p, stick));
-    };
-    for (int m = 0; m < 8; ++m) modes.push_back(flow::Mechanical<models::TriplePendulum>{}.mode_name(m));
-    // Shooting: the parameter rides in the state (exact derivatives through
-    // the model's Jet parameters) and the three angles are wrapped into
-    // [-pi, pi], so that orbits on which a link goes round close.
-    run.fixed_parameter = "q1";
-    run.parameter_value = [values, base](const std::string& name) {
-      const auto it = values.find(name);
-      return it != values.end() ? it->second : base.*kPendulumFields.at(name);
-    };
-    run.with_parameter_in_state = [values, base, path](const std::string& name) {
-      if (name == "e" || name == "stick_velocity")
-        fail(path, "'periodic.parameter' = '" + name +
-                       "': the impact law decides on it as a number; continue in another parameter");
-      models::TriplePendulum p = base;
-      Values v = values;
-      double stick = 1e-6;
-      if (auto it = v.find("stick_velocity"); it != v.end()) {
-        stick = it->second;
-        v.erase(it);
-      }
-      set_fields(v, kPendulumFields, &p);
-      return std::shared_ptr<const flow::HybridSystem>(
-          flow::make_hybrid(flow::MechanicalWithParameter<models::TriplePendulumT>(p, name, stick, {0, 1, 2})));
-    };
-  } else if (run.model == "stick_slip") {
-    only_keys(parameters, keys(kStickSlipFields), path, "parameters.");
-    run.parameter_names = {"m", "k", "c", "g", "v0", "mu_s", "mu_k"};
-    run.with_parameter = [values, path](const std::string& name, double value) {
-      models::StickSlip p;
-      Values v = values;
-      if (!name.empty()) v[name] = value;
-      set_fields(v, kStickSlipFields, &p);
-      try {
-        return std::shared_ptr<const flow::HybridSystem>(models::make_stick_slip_flow(p));
-      } catch (const std::invalid_argument& e) {
-        fail(path, e.what());
-      }
-    };
-    modes = {"slip+", "slip-", "stick"};
-    // Shooting: the stick-slip cycle is autonomous; its parameter (m, k, c,
-    // g or v0) rides in the state, so its Jacobian column is exact.
-    run.fixed_parameter = "v0";
-    run.parameter_value = [values](const std::string& name) {
-      models::StickSlip p;
-      set_fields(values, kStickSlipFields, &p);
-      return p.*kStickSlipFields.at(name);
-    };
-    run.with_parameter_in_state = [values, path](const std::string& name) {
-      models::StickSlip p;
-      set_fields(values, kStickSlipFields, &p);
-      try {
-        return std::shared_ptr<const flow::HybridSystem>(models::make_stick_slip_flow(p, name));
-      } catch (const std::invalid_argument& e) {
-        fail(path, "'periodic.parameter' = '" + name + "': " + e.what());
-      }
-    };
-  } else if (run.model == "wheel_turntable") {
-    only_keys(parameters, keys(kWheelFields), path, "parameters.");
-    for (const auto& [name, field] : kWheelFields) run.parameter_names.push_back(name);
-    run.with_parameter = [values, path](const std::string& name, double value) {
-      models::WheelTurntable wheel = models::WheelTurntable::paper();  // Sec. V, two-fold at (0.1859, -1.037)
-      Values v = values;
-      if (!name.empty()) v[name] = value;
-      set_fields(v, kWheelFields, &wheel);
-      try {
-        wheel.check();
-        return std::shared_ptr<const flow::HybridSystem>(filippov::make_filippov_flow(wheel));
-      } catch (const std::invalid_argument& e) {
-        fail(path, e.what());
-      }
-    };
-    modes = {"F+", "F-", "sliding", "escaping"};
+  // A registered model by name, or the run file's own system by expressions.
+  models::HybridModel own;
+  const models::HybridModel* model = &own;
+  if (json.contains("model")) {
+    for (const char* key : {"states", "modes", "coordinates", "mass", "forces", "constraints", "stick_velocity",
+                            "filippov", "forcing_period", "angles"})
+      if (json.contains(key)) fail(path, std::string("'") + key + "' defines your own system: leave out 'model'");
+    run.model = string(json["model"], path, "model");
+    model = models::find_hybrid_model(run.model);
+    if (!model) fail(path, "unknown model '" + run.model + "' (known: " + models::hybrid_model_names() + ")");
+  } else if (json.contains("modes") || json.contains("states") || json.contains("coordinates")) {
+    try {
+      own = models::expression_hybrid_model(json);
+    } catch (const std::invalid_argument& e) {
+      fail(path, e.what());
+    }
+    run.model = own.name;
   } else {
-    fail(path, "unknown model '" + run.model + "' (known: bouncing_ball, triple_pendulum, stick_slip, wheel_turntable)");
+    fail(path, "'model' is missing: name a built-in model (" + models::hybrid_model_names() +
+                   ") or define your own with 'states', 'parameters' and 'modes'");
   }
-  run.system = run.with_parameter("", 0.0);
+  for (const char* key : {"links", "g"})
+    if (json.contains(key) &&
+        std::find(model->extra_keys.begin(), model->extra_keys.end(), key) == model->extra_keys.end())
+      fail(path, std::string("'") + key + "' is not a key of model " + run.model);
+  const Json parameters = model == &own ? Json::object() : json.value("parameters", Json::object());
+  if (!parameters.is_object()) fail(path, "'parameters' must be an object {name: value}");
+  const auto base = model->make();
+  std::set<std::string> known;
+  for (const auto& p : base->parameters()) known.insert(p.name);
+  only_keys(parameters, known, path, "parameters.");
+  Values values;
+  try {
+    if (model->parameters_from_keys) values = model->parameters_from_keys(json);
+  } catch (const std::invalid_argument& e) {
+    fail(path, e.what());
+  }
+  for (const auto& [name, value] : parameters.items()) values[name] = number(value, path, "parameters." + name);
+  try {
+    run.system = values.empty() ? base : base->with_parameters(values);
+  } catch (const std::invalid_argument& e) {
+    fail(path, std::string("'parameters': ") + e.what());
+  }
+  run.fixed_parameter = model->shooting_parameter;
+  run.wrapped_angles = model->angles;
+  if (!model->forcing_period.empty()) {
+    run.forcing_period_expression = model->forcing_period;
+    try {
+      run.forcing_period = run.period_of(model->shooting_parameter)(
+          Vector::Constant(1, run.system->parameter(model->shooting_parameter)), nullptr);
+    } catch (const std::invalid_argument& e) {
+      fail(path, "'forcing_period' = '" + model->forcing_period + "': " + e.what());
+    }
+    if (!(run.forcing_period > 0) || !std::isfinite(run.forcing_period))
+      fail(path, "'forcing_period' = '" + model->forcing_period + "' is " + std::to_string(run.forcing_period) +
+                     " at the run's parameters: it must be positive");
+  }
 
   const auto names = run.system->state_names();
   run.angles.assign(names.size(), false);
-  if (run.model == "triple_pendulum") run.angles[0] = run.angles[1] = run.angles[2] = true;
+  for (int i : model->angles) run.angles[i] = true;
   const Json initial = json.value("initial", Json::object());
   if (!initial.is_object()) fail(path, "'initial' must be an object {state: value}");
   only_keys(initial, std::set<std::string>(names.begin(), names.end()), path, "initial.");
@@ -307,12 +189,6 @@ HybridRun read_hybrid_run(const std::filesystem::path& path) {
   for (std::size_t i = 0; i < names.size(); ++i) {
     if (!initial.contains(names[i])) fail(path, "'initial." + names[i] + "' is missing: give every state component");
     run.initial[i] = number(initial[names[i]], path, "initial." + names[i]);
-  }
-  if (json.contains("mode")) {
-    const std::string mode = string(json["mode"], path, "mode");
-    auto it = std::find(modes.begin(), modes.end(), mode);
-    if (it == modes.end()) fail(path, "'mode' = '" + mode + "' is not a mode of " + run.model);
-    run.mode = static_cast<int>(it - modes.begin());
   }
   if (!json.contains("time")) fail(path, "'time' is missing: give [t0, t1]");
   const Json& time = json["time"];
@@ -322,17 +198,24 @@ HybridRun read_hybrid_run(const std::filesystem::path& path) {
   if (!(run.t1 > run.t0)) fail(path, "'time' must have t1 > t0");
   if (json.contains("transient")) run.transient = number(json["transient"], path, "transient");
   if (!(run.transient >= 0)) fail(path, "'transient' must be >= 0");
-  if (run.model == "triple_pendulum") {
-    // Restitution, mass matrix and constraints at the initial state, with the value named.
-    try {
-      const auto* mech = dynamic_cast<const flow::AutoDiffHybrid<flow::Mechanical<models::TriplePendulum>>*>(run.system.get());
-      mech->functor().check(run.t0, run.initial);
-    } catch (const std::invalid_argument& e) {
-      fail(path, e.what());
+  try {
+    if (json.contains("mode")) {
+      const std::string mode = string(json["mode"], path, "mode");
+      std::string modes;
+      run.mode = -1;
+      for (int i = 0; i < model->mode_count; ++i) {
+        if (run.system->mode_name(i) == mode) run.mode = i;
+        modes += (i ? ", " : "") + run.system->mode_name(i);
+      }
+      if (run.mode < 0) fail(path, "'mode' = '" + mode + "' is not a mode of " + run.model + " (known: " + modes + ")");
+    } else if (model->initial_mode) {
+      run.mode = model->initial_mode(*run.system, run.initial);
     }
+    if (model->check_start) model->check_start(*run.system, run.mode, run.t0, run.initial);
+    flow::check_start(*run.system, run.mode, run.t0, run.initial);
+  } catch (const std::invalid_argument& e) {
+    fail(path, std::string("'initial': ") + e.what());
   }
-  if (run.model == "stick_slip") filippov_start<models::StickSlip>(json, path, &run);
-  if (run.model == "wheel_turntable") filippov_start<models::WheelTurntable>(json, path, &run);
 
   if (json.contains("simulation")) {
     const Json& s = json["simulation"];
@@ -372,6 +255,13 @@ HybridRun read_hybrid_run(const std::filesystem::path& path) {
   }
   if (const std::string why = run.lyapunov.check(); !why.empty()) fail(path, "'lyapunov': " + why);
 
+  auto parameter_name = [&](const std::string& name, const std::string& key) {
+    if (!known.count(name)) {
+      std::string list;
+      for (const auto& p : known) list += (list.empty() ? "" : ", ") + p;
+      fail(path, "'" + key + "' = '" + name + "' is not a parameter of " + run.model + " (known: " + list + ")");
+    }
+  };
   auto state_name = [&](const std::string& name, const std::string& key) {
     if (std::find(names.begin(), names.end(), name) == names.end())
       fail(path, "'" + key + "' = '" + name + "' is not a state component");
@@ -394,8 +284,7 @@ HybridRun read_hybrid_run(const std::filesystem::path& path) {
     for (const char* key : {"parameter", "from", "to"})
       if (!s.contains(key)) fail(path, std::string("'sweep.") + key + "' is missing");
     spec.parameter = string(s["parameter"], path, "sweep.parameter");
-    if (std::find(run.parameter_names.begin(), run.parameter_names.end(), spec.parameter) == run.parameter_names.end())
-      fail(path, "'sweep.parameter' = '" + spec.parameter + "' is not a parameter of " + run.model);
+    parameter_name(spec.parameter, "sweep.parameter");
     spec.from = number(s["from"], path, "sweep.from");
     spec.to = number(s["to"], path, "sweep.to");
     if (s.contains("steps")) spec.steps = integer(s["steps"], path, "sweep.steps");
@@ -420,9 +309,8 @@ HybridRun read_hybrid_run(const std::filesystem::path& path) {
                                      "max_points", "bounds", "event_tolerance", "transient", "record",
                                      "max_returns", "return_tolerance", "diagram", "grazing"};
     only_keys(p, allowed, path, "periodic.");
-    if (!run.with_parameter_in_state)
-      fail(path, "'periodic': periodic orbits of model '" + run.model +
-                     "' are not supported yet (bouncing_ball, triple_pendulum and stick_slip are)");
+    if (run.fixed_parameter.empty())
+      fail(path, "'periodic': periodic orbits of model '" + run.model + "' are not supported");
     PeriodicSpec spec;
     auto real = [&](const char* key, double* field) {
       if (p.contains(key)) *field = number(p[key], path, std::string("periodic.") + key);
@@ -432,6 +320,7 @@ HybridRun read_hybrid_run(const std::filesystem::path& path) {
     if (spec.autonomous && p.contains("period"))
       fail(path, "'periodic.period': " + run.model + " is autonomous; its period is found (leave 'period' out)");
     spec.period = p.contains("period") ? number(p["period"], path, "periodic.period") : run.forcing_period;
+    spec.period_follows_forcing = !spec.autonomous && !p.contains("period");
     if (!spec.autonomous && !(spec.period > 0)) fail(path, "'periodic.period' must be positive");
     real("transient", &spec.transient);
     real("record", &spec.record);
@@ -455,9 +344,12 @@ HybridRun read_hybrid_run(const std::filesystem::path& path) {
     }
     if (p.contains("parameter")) {
       spec.parameter = string(p["parameter"], path, "periodic.parameter");
-      if (std::find(run.parameter_names.begin(), run.parameter_names.end(), spec.parameter) == run.parameter_names.end())
-        fail(path, "'periodic.parameter' = '" + spec.parameter + "' is not a parameter of " + run.model);
-      run.with_parameter_in_state(spec.parameter);  // throws when the model cannot carry it
+      parameter_name(spec.parameter, "periodic.parameter");
+      try {
+        run.system->with_parameters_in_state({spec.parameter});
+      } catch (const std::invalid_argument& e) {
+        fail(path, "'periodic.parameter' = '" + spec.parameter + "': " + e.what());
+      }
     }
     real("ds", &spec.options.ds);
     real("ds_min", &spec.options.ds_min);

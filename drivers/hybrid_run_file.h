@@ -2,7 +2,7 @@
 // Run files for hybrid systems (`saltus simulate`, `saltus lyapunov`,
 // `saltus sweep`): a built-in model with its parameters, the initial mode and
 // state, the time span, a Poincare section, the simulation, Lyapunov and
-// sweep options. The keys are in kHybridRunFileHelp.
+// sweep options. The keys are in hybrid_run_file_help().
 
 #include <filesystem>
 #include <functional>
@@ -15,10 +15,6 @@
 #include "drivers/json_input.h"
 
 namespace saltus::drivers {
-
-// The model with one parameter changed (for sweeps); throws RunFileError
-// when the value is invalid (say, a restitution above 1).
-using ModelFactory = std::function<std::shared_ptr<const flow::HybridSystem>(const std::string& parameter, double value)>;
 
 struct SectionSpec {
   std::string variable;  // a state component
@@ -46,6 +42,7 @@ struct SweepSpec {
 struct PeriodicSpec {
   double t0 = 0.0;
   double period = 0.0;  // 0: the model's forcing period
+  bool period_follows_forcing = false;  // T = the forcing period at the continued parameter's value
   bool autonomous = false;  // the model has no forcing period
   std::string parameter;  // continuation parameter (empty: only the orbit)
   double transient = -1.0;         // < 0: use "initial" as the guess (forced models only)
@@ -65,10 +62,8 @@ struct HybridRun {
   std::filesystem::path path;
   std::string name;
   std::string description;
-  std::string model;
+  std::string model;  // the registered model's name (models/registry.h)
   std::shared_ptr<const flow::HybridSystem> system;
-  ModelFactory with_parameter;
-  std::vector<std::string> parameter_names;
   int mode = 0;
   Vector initial;
   double t0 = 0.0, t1 = 1.0;
@@ -78,21 +73,27 @@ struct HybridRun {
   std::optional<SectionSpec> section;
   std::optional<SweepSpec> sweep;
   std::optional<PeriodicSpec> periodic;
-  // The model with one parameter carried in the state (last component,
-  // constant), for shooting in it; throws RunFileError naming the parameter
-  // when the model cannot carry it.
-  std::function<std::shared_ptr<const flow::HybridSystem>(const std::string& parameter)> with_parameter_in_state;
-  std::function<double(const std::string& parameter)> parameter_value;  // the run's value
   std::string fixed_parameter;  // carried (and held fixed) when the orbit is not continued
   double forcing_period = 0.0;  // of a forced model (0: autonomous)
+  std::string forcing_period_expression;  // the model's, of its parameters (empty: autonomous)
+  std::vector<int> wrapped_angles;  // angle components, wrapped into [-pi, pi] for shooting
+
+  // The system with one parameter changed (sweeps); throws RunFileError
+  // naming the value when it is invalid (say, a restitution above 1).
+  std::shared_ptr<const flow::HybridSystem> with_parameter(const std::string& name, double value) const;
   std::string plot_x, plot_y;  // the phase portrait's axes (state names)
   std::vector<bool> angles;    // per state component: an angle, drawn modulo 2 pi
 
-  std::vector<flow::Section> sections() const;  // the section as the simulator takes it
+  std::vector<flow::Section> sections() const;
+  // T(p) of a forced model with the parameter `carried` free, and dT/dp,
+  // exactly (a Jet through the forcing-period expression).
+  std::function<double(const Vector& p, Vector* dT_dp)> period_of(const std::string& carried) const;  // the section as the simulator takes it
 };
 
 HybridRun read_hybrid_run(const std::filesystem::path& path);
 
-extern const char* const kHybridRunFileHelp;
+// The run-file keys and, per registered model, its state, modes and
+// parameters with defaults (models/registry.h).
+const std::string& hybrid_run_file_help();
 
 }  // namespace saltus::drivers

@@ -30,14 +30,16 @@ flow::SimulationOptions plain(const flow::SimulationOptions& options) {
 
 ShootingStart shooting_start(const HybridRun& run) {
   if (!run.periodic) throw RunFileError("run file " + run.path.string() + ": 'periodic' is missing");
-  if (!run.with_parameter_in_state)
-    throw RunFileError("run file " + run.path.string() + ": periodic orbits of model '" + run.model +
-                       "' are not supported");
   const PeriodicSpec& spec = *run.periodic;
   ShootingStart s;
   s.parameter = spec.parameter.empty() ? run.fixed_parameter : spec.parameter;
-  const auto hybrid = run.with_parameter_in_state(s.parameter);
-  const double p0 = run.parameter_value(s.parameter);
+  std::shared_ptr<const flow::HybridSystem> hybrid;
+  try {
+    hybrid = run.system->with_parameters_in_state({s.parameter}, run.wrapped_angles);
+  } catch (const std::invalid_argument& e) {
+    throw RunFileError("run file " + run.path.string() + ": 'periodic.parameter' = '" + s.parameter + "': " + e.what());
+  }
+  const double p0 = run.system->parameter(s.parameter);
   const int n = static_cast<int>(run.initial.size());
   Vector x(n + 1);
   x << run.initial, p0;
@@ -46,6 +48,7 @@ ShootingStart shooting_start(const HybridRun& run) {
   shooting.autonomous = spec.autonomous;
   shooting.t0 = spec.t0;
   shooting.period = spec.autonomous ? 1.0 : spec.period;
+  if (spec.period_follows_forcing) shooting.period_of = run.period_of(s.parameter);
   shooting.mode = run.mode;
   shooting.simulation = run.simulation;
   s.source = "initial";
@@ -106,6 +109,13 @@ ShootingStart shooting_start(const HybridRun& run) {
     }
   }
 
+  if (shooting.period_of) {
+    // The cut at the same phase of the forcing all along the branch.
+    const double T = shooting.period_of(x.tail(1), nullptr);
+    shooting.phase = std::fmod(shooting.t0, T) / T;
+    if (shooting.phase < 0) shooting.phase += 1.0;
+    if (shooting.phase >= 1.0) shooting.phase = 0.0;
+  }
   try {
     s.system = std::make_shared<periodic::ShootingSystem>(hybrid, 1, shooting, spec.autonomous ? x : Vector());
   } catch (const std::invalid_argument& e) {
@@ -127,8 +137,9 @@ std::vector<double> section_values(const HybridRun& run, const periodic::Shootin
   // start or end would otherwise count twice or not at all).
   const auto& options = system.options();
   const double T = system.period(u);
-  const flow::Trajectory tr = flow::simulate(*system.hybrid(), options.mode, options.t0, system.hybrid_state(u),
-                                             options.t0 + 2 * T, plain(options.simulation), {}, run.sections());
+  const double t0 = system.start_time(u);
+  const flow::Trajectory tr = flow::simulate(*system.hybrid(), options.mode, t0, system.hybrid_state(u), t0 + 2 * T,
+                                             plain(options.simulation), {}, run.sections());
   const auto& hits = tr.section_hits;
   std::vector<double> values;
   // An orbit crossing k times per period crosses at least 2k - 1 times

@@ -306,7 +306,7 @@ RunFile parse_run_file(const std::string& text, const std::filesystem::path& pat
       const std::string model = string(json["model"], path, "model");
       if (json.contains("model_options")) only_keys(json["model_options"], {}, path, "model_options.");
       if (model != "lorenz") fail(path, "unknown periodic model '" + model + "' (known: lorenz; or give 'equations')");
-      flow_system = flow::make_hybrid(models::Lorenz{});
+      flow_system = models::lorenz_flow();
       const auto names = flow_system->state_names();
       unknowns.assign(names.begin(), names.begin() + 3);
       parameters.assign(names.begin() + 3, names.end());

@@ -8,6 +8,7 @@
 // The header deliberately does not include ceres: jet overloads are found by ADL.
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -177,6 +178,23 @@ T constant_base_power(double c, const T& g) {
 }
 
 }  // namespace expression_detail
+
+// The values an expression reads (x, p, t, ...), on the stack for small
+// systems: the expression-defined functors fill one per evaluation, at every
+// Runge-Kutta stage.
+template <class T, int kInline = 24>
+class ValueArray {
+ public:
+  explicit ValueArray(int n) {
+    if (n > kInline) large_.resize(n);
+  }
+  T* data() { return large_.empty() ? small_.data() : large_.data(); }
+  T& operator[](int i) { return data()[i]; }
+
+ private:
+  std::array<T, kInline> small_;
+  std::vector<T> large_;
+};
 
 class Expression {
  public:

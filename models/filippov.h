@@ -80,12 +80,13 @@
 
 namespace saltus::filippov {
 
+// The field and switching function are templates on the state's scalar T;
+// a model whose parameters are of a scalar P (a cast for shooting in a
+// parameter, continuation/flow/parameters.h) is called with T = P only.
 template <class M>
-concept Model = requires(const M& m, const double* x, double* f) {
+concept Model = requires(const M& m) {
   { m.state_size() } -> std::convertible_to<int>;
   { m.mu } -> std::convertible_to<double>;
-  { m.switching(x) } -> std::convertible_to<double>;
-  m.field(x, 0.0, f);
 };
 
 // ---- scalar-templated core (T = double, ceres::Jet, ...) --------------------

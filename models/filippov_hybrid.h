@@ -93,6 +93,7 @@
 #include <vector>
 
 #include "continuation/flow/hybrid_system.h"
+#include "continuation/flow/parameters.h"
 #include "models/filippov.h"
 
 namespace saltus::filippov {
@@ -119,41 +120,68 @@ class FilippovFlow {
  public:
   // Throws std::invalid_argument naming the bad value: mu <= 0 or not
   // finite, a stick bound below mu, empty or repeated mode names.
-  FilippovFlow(M model, FlowOptions options = {}) : model_(std::move(model)), options_(std::move(options)) {
+  FilippovFlow(M model, FlowOptions options = {})
+      : model_(std::move(model)), options_(std::make_shared<const FlowOptions>(std::move(options))) {
+    check();
+  }
+
+  // Throws std::invalid_argument naming a bad bound, mode name or tolerance.
+  void check() const {
+    if constexpr (requires { model_.check(); }) model_.check();
     const double mu = model_.mu;
     if (!(mu > 0.0) || !std::isfinite(mu)) {
       std::ostringstream msg;
       msg << "filippov flow: the force bound mu = " << mu << " must be positive and finite";
       throw std::invalid_argument(msg.str());
     }
-    if (std::isnan(options_.stick_bound)) options_.stick_bound = mu;
-    if (!(options_.stick_bound >= mu) || !std::isfinite(options_.stick_bound)) {
+    if (!(stick_bound() >= mu) || !std::isfinite(stick_bound())) {
       std::ostringstream msg;
-      msg << "filippov flow: the stick bound b = " << options_.stick_bound << " must be finite and >= mu = " << mu
+      msg << "filippov flow: the stick bound b = " << stick_bound() << " must be finite and >= mu = " << mu
           << " (the static bound cannot be below the kinetic one)";
       throw std::invalid_argument(msg.str());
     }
+    const FlowOptions& o = *options_;
     for (int i = 0; i < 5; ++i) {
-      if (options_.mode_names[i].empty()) throw std::invalid_argument("filippov flow: mode name " + std::to_string(i) + " is empty");
+      if (o.mode_names[i].empty()) throw std::invalid_argument("filippov flow: mode name " + std::to_string(i) + " is empty");
       for (int j = 0; j < i; ++j)
-        if (options_.mode_names[i] == options_.mode_names[j])
-          throw std::invalid_argument("filippov flow: the mode name '" + options_.mode_names[i] + "' is repeated");
+        if (o.mode_names[i] == o.mode_names[j])
+          throw std::invalid_argument("filippov flow: the mode name '" + o.mode_names[i] + "' is repeated");
     }
-    if (!(options_.two_fold_tolerance > 0.0 && options_.two_fold_tolerance < 1.0)) {
+    if (!(o.two_fold_tolerance > 0.0 && o.two_fold_tolerance < 1.0)) {
       std::ostringstream msg;
-      msg << "filippov flow: two_fold_tolerance = " << options_.two_fold_tolerance << " must be in (0, 1) (a sine)";
+      msg << "filippov flow: two_fold_tolerance = " << o.two_fold_tolerance << " must be in (0, 1) (a sine)";
       throw std::invalid_argument(msg.str());
     }
-    if (!(options_.surface_tolerance >= 0.0)) {
+    if (!(o.surface_tolerance >= 0.0)) {
       std::ostringstream msg;
-      msg << "filippov flow: surface_tolerance = " << options_.surface_tolerance << " must be >= 0";
+      msg << "filippov flow: surface_tolerance = " << o.surface_tolerance << " must be >= 0";
       throw std::invalid_argument(msg.str());
     }
   }
 
+  // The model's parameters (continuation/flow/parameters.h), when it lists them.
+  template <class Self, class Visit>
+  static void parameters(Self& self, Visit&& visit)
+    requires flow::Parameterized<M>
+  {
+    M::parameters(self.model_, visit);
+  }
+  template <class Q>
+  auto cast() const
+    requires flow::Parameterized<M>
+  {
+    using Cast = decltype(model_.template cast<Q>());
+    return FilippovFlow<Cast>(model_.template cast<Q>(), options_);
+  }
+
   const M& model() const { return model_; }
-  const FlowOptions& options() const { return options_; }
-  double stick_bound() const { return options_.stick_bound; }
+  const FlowOptions& options() const { return *options_; }
+  // b: the model's own stick_bound() (a static friction coefficient) where it
+  // has one, else FlowOptions::stick_bound, which defaults to mu.
+  double stick_bound() const {
+    if constexpr (requires { model_.stick_bound(); }) return model_.stick_bound();
+    else return std::isnan(options_->stick_bound) ? double(model_.mu) : options_->stick_bound;
+  }
 
   // ---- the AutoDiffHybrid functor interface ----------------------------------
 
@@ -166,12 +194,12 @@ class FilippovFlow {
   }
   std::string mode_name(int mode) const {
     require_mode(mode);
-    return options_.mode_names[mode];
+    return options_->mode_names[mode];
   }
   // The mode with this name, or -1.
   int mode_index(const std::string& name) const {
     for (int i = 0; i < 5; ++i)
-      if (options_.mode_names[i] == name) return i;
+      if (options_->mode_names[i] == name) return i;
     return -1;
   }
   int guard_count(int mode) const {
@@ -179,7 +207,7 @@ class FilippovFlow {
     return mode == kPlusMode || mode == kMinusMode ? 1 : mode == kTwoFoldMode ? 0 : 3;
   }
   std::string guard_name(int mode, int k) const {
-    const auto& name = options_.mode_names;
+    const auto& name = options_->mode_names;
     if (k == 2) return "reach a two-fold (h_x . f_lambda = 0) from " + name[mode];
     switch (mode) {
       case kPlusMode: return "h = 0 from above";
@@ -230,9 +258,9 @@ class FilippovFlow {
       }
       using std::sqrt;
       const T sine = dot / sqrt(hh * ff);
-      return mode == kSlidingMode ? sine + options_.two_fold_tolerance : sine - options_.two_fold_tolerance;
+      return mode == kSlidingMode ? sine + options_->two_fold_tolerance : sine - options_->two_fold_tolerance;
     }
-    const double bound = mode == kSlidingMode ? options_.stick_bound : model_.mu;
+    const double bound = mode == kSlidingMode ? stick_bound() : model_.mu;
     return lie_derivative(model_, x, T(k == 0 ? bound : -bound));
   }
 
@@ -270,7 +298,7 @@ class FilippovFlow {
   bool holds_on_surface(const double* x) const {
     double lie0, lie_lambda;
     split_lie_derivatives(model_, x, &lie0, &lie_lambda);
-    return lie_lambda < 0.0 && std::abs(lie0) < options_.stick_bound * -lie_lambda;
+    return lie_lambda < 0.0 && std::abs(lie0) < stick_bound() * -lie_lambda;
   }
 
   // The mode a run starting at x should have: by the sign of h off Sigma; on
@@ -279,8 +307,8 @@ class FilippovFlow {
   int initial_mode(const Vector& x) const {
     detail::check_point(x, dimension(), "initial_mode");
     const double h = model_.switching(x.data());
-    if (h > options_.surface_tolerance) return kPlusMode;
-    if (h < -options_.surface_tolerance) return kMinusMode;
+    if (h > options_->surface_tolerance) return kPlusMode;
+    if (h < -options_->surface_tolerance) return kMinusMode;
     if (holds_on_surface(x.data())) return kSlidingMode;
     const double plus = lie_derivative(model_, x.data(), model_.mu);
     const double minus = lie_derivative(model_, x.data(), -model_.mu);
@@ -294,7 +322,7 @@ class FilippovFlow {
   void check_mode(int mode, const Vector& x) const {
     detail::check_point(x, dimension(), "check_mode");
     require_mode(mode);
-    const double h = model_.switching(x.data()), tol = options_.surface_tolerance;
+    const double h = model_.switching(x.data()), tol = options_->surface_tolerance;
     std::ostringstream msg;
     msg << "filippov flow: the state x = " << detail::format_point(x) << " (h = " << h << ") cannot start in mode '"
         << mode_name(mode) << "': ";
@@ -302,7 +330,7 @@ class FilippovFlow {
     else if (mode == kMinusMode && h > tol) msg << "it needs h <= 0";
     else if (mode >= kSlidingMode && std::abs(h) > tol) msg << "it needs |h| <= " << tol << " (on the switching surface)";
     else if (mode == kSlidingMode && !holds_on_surface(x.data()))
-      msg << "the force cannot hold the orbit on the surface there (|lambda_eq| >= b = " << options_.stick_bound
+      msg << "the force cannot hold the orbit on the surface there (|lambda_eq| >= b = " << stick_bound()
           << " or h_x . f_lambda >= 0)";
     else if (mode == kEscapingMode && initial_mode(x) != kEscapingMode) msg << "x is not in the escaping region (18)";
     else return;
@@ -317,8 +345,14 @@ class FilippovFlow {
                                   " does not exist (0: F+, 1: F-, 2: sliding, 3: escaping, 4: two-fold)");
   }
 
+  template <Model>
+  friend class FilippovFlow;
+  // A cast shares the options (no copy per evaluation) and is not checked again.
+  FilippovFlow(M model, std::shared_ptr<const FlowOptions> options)
+      : model_(std::move(model)), options_(std::move(options)) {}
+
   M model_;
-  FlowOptions options_;
+  std::shared_ptr<const FlowOptions> options_;
 };
 
 // The hybrid system of a Filippov model, with its exact Jacobians.

@@ -7,8 +7,12 @@
 
 namespace saltus::models {
 
+std::shared_ptr<const flow::HybridSystem> lorenz_flow() {
+  return flow::make_hybrid(Lorenz{})->with_parameters_in_state({"sigma", "rho", "beta"});
+}
+
 double lorenz_periodic_orbit(double rho, Vector* point) {
-  auto lorenz = flow::make_hybrid(Lorenz{});
+  const auto lorenz = lorenz_flow();
   Vector z(6);
   z << 1, 1, 1, 10, rho, 8.0 / 3;
   flow::SimulationOptions plain;
@@ -25,7 +29,7 @@ double lorenz_periodic_orbit(double rho, Vector* point) {
 }
 
 LorenzBranchStart lorenz_branch_start(const flow::SimulationOptions& simulation) {
-  static const std::shared_ptr<const flow::HybridSystem> lorenz = flow::make_hybrid(Lorenz{});
+  static const std::shared_ptr<const flow::HybridSystem> lorenz = lorenz_flow();
   // The orbit point once (a simulation over 50 time units, many times the
   // cost of a continuation point): benchmarks start this branch repeatedly.
   static Vector reference;

@@ -1,14 +1,16 @@
 #pragma once
 // The Lorenz system x' = sigma (y - x), y' = x (rho - z) - y, z' = x y - beta z,
-// as a hybrid system without guards whose parameters ride in the state
-// (sigma' = rho' = beta' = 0), so that shooting gets the parameter columns of
-// its Jacobian from the variational equations.
+// as a hybrid system without guards with its parameters (continuation/flow/
+// parameters.h); lorenz_flow() carries all three in the state (sigma' = rho'
+// = beta' = 0), so that shooting gets the parameter columns of its Jacobian
+// from the variational equations.
 
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "continuation/continuation_problem.h"
+#include "continuation/flow/hybrid_system.h"
 #include "continuation/flow/simulate.h"
 #include "continuation/options.h"
 #include "continuation/periodic/shooting.h"
@@ -16,18 +18,35 @@
 
 namespace saltus::models {
 
-struct Lorenz {
-  int dimension() const { return 6; }
-  std::vector<std::string> state_names() const { return {"x", "y", "z", "sigma", "rho", "beta"}; }
+template <class P = double>
+struct LorenzT {
+  P sigma = P(10.0), rho = P(28.0), beta = P(8.0 / 3.0);
+
+  template <class Self, class Visit>
+  static void parameters(Self& self, Visit&& visit) {
+    visit("sigma", self.sigma, "Prandtl number");
+    visit("rho", self.rho, "Rayleigh number (over its critical value)");
+    visit("beta", self.beta, "aspect ratio");
+  }
+  template <class Q>
+  LorenzT<Q> cast() const {
+    return flow::cast_parameters<LorenzT<Q>>(*this);
+  }
+
+  int dimension() const { return 3; }
+  std::vector<std::string> state_names() const { return {"x", "y", "z"}; }
   std::string mode_name(int) const { return "smooth"; }
   template <class T>
   void field(int, const T&, const T* u, T* f) const {
-    f[0] = u[3] * (u[1] - u[0]);
-    f[1] = u[0] * (u[4] - u[2]) - u[1];
-    f[2] = u[0] * u[1] - u[5] * u[2];
-    f[3] = f[4] = f[5] = T(0.0);
+    f[0] = sigma * (u[1] - u[0]);
+    f[1] = u[0] * (rho - u[2]) - u[1];
+    f[2] = u[0] * u[1] - beta * u[2];
   }
 };
+using Lorenz = LorenzT<double>;
+
+// The Lorenz system with (sigma, rho, beta) in the state: (x, y, z, sigma, rho, beta).
+std::shared_ptr<const flow::HybridSystem> lorenz_flow();
 
 // A point of the attracting periodic orbit at (sigma, rho, beta) = (10, rho,
 // 8/3), found by simulating onto it and cutting it where z rises through

@@ -6,7 +6,8 @@
 
 namespace saltus::models {
 
-void StickSlip::check() const {
+template <>
+void StickSlipT<double>::check() const {
   std::ostringstream msg;
   msg << "stick-slip oscillator: ";
   auto finite = [](double v) { return std::isfinite(v); };
@@ -25,9 +26,8 @@ void StickSlip::check() const {
 }
 
 namespace {
-filippov::FlowOptions flow_options(const StickSlip& model) {
+filippov::FlowOptions flow_options() {
   filippov::FlowOptions options;
-  options.stick_bound = model.mu_s;
   options.mode_names = {"slip+", "slip-", "stick", "escaping", "two-fold"};
   return options;
 }
@@ -35,25 +35,8 @@ filippov::FlowOptions flow_options(const StickSlip& model) {
 
 std::shared_ptr<flow::AutoDiffHybrid<StickSlipFlow>> make_stick_slip_flow(StickSlip model) {
   model.check();
-  const filippov::FlowOptions options = flow_options(model);
+  const filippov::FlowOptions options = flow_options();
   return filippov::make_filippov_flow(std::move(model), options);
-}
-
-StickSlipWithParameter::StickSlipWithParameter(StickSlip model, const std::string& parameter)
-    : base(std::move(model)), mu(base.mu), name(parameter), which(-1) {
-  for (int i = 0; i < 5; ++i)
-    if (parameter == kNames[i]) which = i;
-  if (which < 0)
-    throw std::invalid_argument("stick-slip oscillator: the parameter '" + parameter +
-                                "' cannot ride in the state (m, k, c, g or v0 can; the friction coefficients "
-                                "decide the modes as numbers)");
-  base.check();
-}
-
-std::shared_ptr<flow::AutoDiffHybrid<StickSlipWithParameterFlow>> make_stick_slip_flow(StickSlip model,
-                                                                                      const std::string& parameter) {
-  const filippov::FlowOptions options = flow_options(model);
-  return filippov::make_filippov_flow(StickSlipWithParameter(std::move(model), parameter), options);
 }
 
 }  // namespace saltus::models

@@ -42,19 +42,39 @@
 
 namespace saltus::models {
 
-struct StickSlip {
-  double m = 1.0;      // block mass (kg)
-  double k = 1.0;      // spring stiffness (N/m)
-  double c = 0.0;      // damping (N s/m), >= 0
-  double g = 9.81;     // gravity (m/s^2): the normal force is m g
-  double v0 = 1.0;     // belt speed (m/s)
+template <class P = double>
+struct StickSlipT {
+  P m = P(1.0);        // block mass (kg)
+  P k = P(1.0);        // spring stiffness (N/m)
+  P c = P(0.0);        // damping (N s/m), >= 0
+  P g = P(9.81);       // gravity (m/s^2): the normal force is m g
+  P v0 = P(1.0);       // belt speed (m/s)
+  // The friction coefficients are numbers in every cast: the Filippov flow
+  // decides its modes on them.
   double mu_s = 0.4;   // static friction coefficient mu_s, >= mu
   double mu = 0.3;     // kinetic friction coefficient mu_k, > 0: the Filippov bound of |lambda|
+
+  template <class Self, class Visit>
+  static void parameters(Self& self, Visit&& visit) {
+    visit("m", self.m, "block mass");
+    visit("k", self.k, "spring stiffness");
+    visit("c", self.c, "damping, >= 0");
+    visit("g", self.g, "gravity: the normal force is m g");
+    visit("v0", self.v0, "belt speed");
+    visit("mu_s", self.mu_s, "static friction coefficient, >= mu_k");
+    visit("mu_k", self.mu, "kinetic friction coefficient, > 0");
+  }
+  template <class Q>
+  StickSlipT<Q> cast() const {
+    return flow::cast_parameters<StickSlipT<Q>>(*this);
+  }
 
   // Throws std::invalid_argument naming the first bad value: m, k, g not
   // positive, c negative, mu (= mu_k) not positive (negative friction), mu_s < mu_k,
   // any value not finite.
   void check() const;
+  // The Filippov flow's bound for sticking (models/filippov_hybrid.h).
+  double stick_bound() const { return mu_s; }
 
   // models/filippov.h's Model.
   int state_size() const { return 2; }
@@ -71,56 +91,14 @@ struct StickSlip {
   }
 };
 
+using StickSlip = StickSlipT<double>;
+template <>
+void StickSlipT<double>::check() const;
+
 // The oscillator as a hybrid system (slip+, slip-, stick) with the stick
 // bound b = mu_s. Throws std::invalid_argument as StickSlip::check.
 using StickSlipFlow = filippov::FilippovFlow<StickSlip>;
 std::shared_ptr<flow::AutoDiffHybrid<StickSlipFlow>> make_stick_slip_flow(StickSlip model);
-
-// The oscillator with one of its parameters m, k, c, g or v0 carried as a
-// third state component p (p' = 0; the fields and h read it from the state),
-// so that shooting gets the parameter's Jacobian column from the variational
-// equations, exactly (continuation/periodic/shooting.h). The friction
-// coefficients mu_k and mu_s stay numbers: the Filippov flow decides its
-// modes on them. Same modes, fields and switching function as StickSlip.
-struct StickSlipWithParameter {
-  // Throws std::invalid_argument naming `parameter` when it is not one of
-  // m, k, c, g, v0, and as StickSlip::check on bad values.
-  StickSlipWithParameter(StickSlip model, const std::string& parameter);
-
-  StickSlip base;  // the other parameters' values
-  double mu;       // = base.mu: the Filippov model's bound (models/filippov.h)
-  std::string name;
-  int which;  // index of `name` in kNames
-
-  static constexpr const char* kNames[] = {"m", "k", "c", "g", "v0"};
-
-  int state_size() const { return 3; }
-  std::vector<std::string> state_names() const { return {"x", "v", name}; }
-
-  template <class T>
-  T switching(const T* s) const {
-    return s[1] - value<T>(s, 4, base.v0);
-  }
-  template <class T>
-  void field(const T* s, const T& lambda, T* f) const {
-    const T m = value<T>(s, 0, base.m), k = value<T>(s, 1, base.k), c = value<T>(s, 2, base.c),
-            g = value<T>(s, 3, base.g);
-    f[0] = s[1];
-    f[1] = -(k / m) * s[0] - (c / m) * s[1] - lambda * g;
-    f[2] = T(0.0);
-  }
-
- private:
-  // Parameter i: from the state when it is the carried one, else the number.
-  template <class T, class S>
-  T value(const S* s, int i, double number) const {
-    return which == i ? T(s[2]) : T(number);
-  }
-};
-
-using StickSlipWithParameterFlow = filippov::FilippovFlow<StickSlipWithParameter>;
-std::shared_ptr<flow::AutoDiffHybrid<StickSlipWithParameterFlow>> make_stick_slip_flow(StickSlip model,
-                                                                                      const std::string& parameter);
 
 // Mode indices of make_stick_slip_flow's system.
 inline constexpr int kSlipPlus = filippov::kPlusMode, kSlipMinus = filippov::kMinusMode,

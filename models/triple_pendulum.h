@@ -31,7 +31,7 @@
 //
 // The parameters have the scalar type P (double by default): with P =
 // ceres::Jet one of them can ride in the state of a shooting problem, so
-// that the flow's derivative in it is exact (flow::MechanicalWithParameter).
+// that the flow's derivative in it is exact (flow::ParametersInState).
 
 #include <array>
 #include <cmath>
@@ -39,6 +39,8 @@
 #include <type_traits>
 #include <utility>
 #include <vector>
+
+#include "continuation/flow/parameters.h"
 
 namespace saltus::models {
 
@@ -51,25 +53,33 @@ struct TriplePendulumT {
   P l1 = P(1.0), l2 = P(1.0), l3 = P(1.0);  // link lengths (over the reference length)
   P eta = P(1.2);                           // depth of the barrier below the first joint
   P q1 = P(1.0);                            // torque on the first link (bifurcation parameter)
-  P e = P(0.8);                             // restitution at the barrier
+  double e = 0.8;                           // restitution at the barrier
 
-  // The parameters by name (run files; the one carried in the state).
-  static std::array<std::pair<const char*, P TriplePendulumT::*>, 16> fields() {
-    return {{{"beta2", &TriplePendulumT::beta2}, {"beta3", &TriplePendulumT::beta3}, {"v12", &TriplePendulumT::v12},
-             {"v13", &TriplePendulumT::v13},     {"v23", &TriplePendulumT::v23},     {"mu2", &TriplePendulumT::mu2},
-             {"mu3", &TriplePendulumT::mu3},     {"c1", &TriplePendulumT::c1},       {"c2", &TriplePendulumT::c2},
-             {"c3", &TriplePendulumT::c3},       {"l1", &TriplePendulumT::l1},       {"l2", &TriplePendulumT::l2},
-             {"l3", &TriplePendulumT::l3},       {"eta", &TriplePendulumT::eta},     {"q1", &TriplePendulumT::q1},
-             {"e", &TriplePendulumT::e}}};
+  // The parameters by name (continuation/flow/parameters.h). The
+  // restitution e is a number in every cast: the impact law decides on it.
+  template <class Self, class Visit>
+  static void parameters(Self& self, Visit&& visit) {
+    visit("beta2", self.beta2, "inertia of link 2 over link 1's, B2 / B1");
+    visit("beta3", self.beta3, "inertia of link 3 over link 1's, B3 / B1");
+    visit("v12", self.v12, "coupling N12 / B1");
+    visit("v13", self.v13, "coupling N13 / B1");
+    visit("v23", self.v23, "coupling N23 / B1");
+    visit("mu2", self.mu2, "gravity moment of link 2 over link 1's, M2 / M1");
+    visit("mu3", self.mu3, "gravity moment of link 3 over link 1's, M3 / M1");
+    visit("c1", self.c1, "damping of joint 1");
+    visit("c2", self.c2, "damping of joint 2");
+    visit("c3", self.c3, "damping of joint 3");
+    visit("l1", self.l1, "length of link 1 (over the reference length)");
+    visit("l2", self.l2, "length of link 2");
+    visit("l3", self.l3, "length of link 3");
+    visit("eta", self.eta, "depth of the barrier below the first joint");
+    visit("q1", self.q1, "torque on the first link");
+    visit("e", self.e, "restitution at the barrier, in [0, 1]");
   }
   // The same pendulum with parameters of scalar type Q.
   template <class Q>
   TriplePendulumT<Q> cast() const {
-    TriplePendulumT<Q> out;
-    const auto from = fields();
-    const auto to = TriplePendulumT<Q>::fields();
-    for (std::size_t i = 0; i < from.size(); ++i) out.*(to[i].second) = Q(this->*(from[i].second));
-    return out;
+    return flow::cast_parameters<TriplePendulumT<Q>>(*this);
   }
 
   struct Link {
@@ -104,11 +114,7 @@ struct TriplePendulumT {
   // matrices and allocates nothing per evaluation.
   static constexpr int dof() { return 3; }
   static constexpr int constraint_count() { return 3; }
-  // A number: the impact law decides on it (a restitution carried in the state has no derivative here).
-  double restitution(int) const {
-    if constexpr (std::is_arithmetic_v<P>) return e;
-    else return e.a;
-  }
+  double restitution(int) const { return e; }
   std::vector<std::string> coordinate_names() const { return {"psi1", "psi2", "psi3"}; }
 
   template <class T>

@@ -109,6 +109,7 @@
 #include <vector>
 
 #include "continuation/taylor.h"
+#include "continuation/flow/parameters.h"
 
 namespace saltus::models {
 
@@ -189,6 +190,27 @@ struct WheelTurntable {
   // The paper's Sec. V system: the constants above and kappa, k2 from
   // (10)-(11) for the two-fold at (r*, omega*) = (0.1859, -1.037).
   static WheelTurntable paper();
+
+  // The parameters by name (continuation/flow/parameters.h). All are numbers
+  // (no cast to another scalar): they can be changed, not carried in a state.
+  template <class Self, class Visit>
+  static void parameters(Self& self, Visit&& visit) {
+    visit("d", self.d, "distance of the slit from the axis");
+    visit("m", self.m, "slider mass");
+    visit("c1", self.c1, "damping of the top disc");
+    visit("c2", self.c2, "damping of the slider");
+    visit("beta", self.beta, "Theta = beta^2 m");
+    visit("r0", self.r0, "rest position of the slider");
+    visit("omega0", self.omega0, "angular speed of the bottom disc");
+    visit("mu", self.mu, "friction bound, |lambda| <= mu");
+    visit("gamma", self.gamma, "angle of the wheel to the slit");
+    visit("kappa", self.kappa, "tyre length scale");
+    visit("k2", self.k2, "slider spring");
+  }
+  template <class Q>
+  WheelTurntable cast() const {
+    return *this;
+  }
 
   // Throws std::invalid_argument naming the first bad field.
   void check() const;

@@ -56,7 +56,7 @@ GuardMinima guard_minima(const periodic::ShootingSystem& shooting, const Vector&
   const flow::HybridSystem& system = *shooting.hybrid();
   const auto& options = shooting.options();
   const Vector z0 = shooting.hybrid_state(u);
-  const double t0 = options.t0, t1 = t0 + shooting.period(u);
+  const double t0 = shooting.start_time(u), t1 = t0 + shooting.period(u);
   // The guards of the modes the orbit visits (from the cached shooting
   // trajectory, so no extra run when the engine has just corrected u).
   const auto orbit = shooting.trajectory(u);

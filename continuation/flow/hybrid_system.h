@@ -11,6 +11,7 @@
 // Jacobians f_x, (h_x, h_t), (g_x, g_t) then come from ceres::Jet, exactly.
 
 #include <array>
+#include <map>
 #include <memory>
 #include <new>
 #include <stdexcept>
@@ -21,12 +22,11 @@
 
 #include <ceres/jet.h>
 
+#include "continuation/flow/crossing.h"
+#include "continuation/flow/parameters.h"
 #include "continuation/system.h"
 
 namespace saltus::flow {
-
-// Which sign change of a guard is an event.
-enum class Crossing { kFalling, kRising, kEither };
 
 class HybridSystem {
  public:
@@ -84,6 +84,25 @@ class HybridSystem {
   virtual void constrained_directions(int mode, double t, const Vector& x, Matrix* C) const {
     C->resize(0, dimension());
   }
+
+  // The parameters (continuation/flow/parameters.h): names, values and one
+  // line of documentation each; none by default.
+  virtual std::vector<ParameterInfo> parameters() const { return {}; }
+  // The same system with some parameters changed (sweeps, maps). Throws
+  // std::invalid_argument naming an unknown parameter or an invalid value.
+  virtual std::shared_ptr<const HybridSystem> with_parameters(const std::map<std::string, double>& values) const;
+  std::shared_ptr<const HybridSystem> with_parameter(const std::string& name, double value) const {
+    return with_parameters({{name, value}});
+  }
+  // The shooting form: the named parameters ride in the state as its last
+  // components (p' = 0, unchanged by resets), so that the state-transition
+  // matrix carries d/dp exactly, and the coordinates `angles` are wrapped
+  // into [-pi, pi] (ParametersInState). Throws std::invalid_argument naming a
+  // parameter the system cannot carry.
+  virtual std::shared_ptr<const HybridSystem> with_parameters_in_state(const std::vector<std::string>& names,
+                                                                      const std::vector<int>& angles = {}) const;
+  // A parameter's value by name; throws std::invalid_argument when unknown.
+  double parameter(const std::string& name) const;
 };
 
 namespace hybrid_detail {
@@ -343,6 +362,30 @@ class AutoDiffHybrid : public HybridSystem {
       HybridSystem::constrained_directions(mode, t, x, C);
   }
 
+  std::vector<ParameterInfo> parameters() const override {
+    if constexpr (Parameterized<F>) return parameter_list<F>(f_);
+    return {};
+  }
+
+  // A copy of the functor with the values set, checked by its check() when
+  // it has one.
+  std::shared_ptr<const HybridSystem> with_parameters(const std::map<std::string, double>& values) const override {
+    if constexpr (Parameterized<F>) {
+      F copy = f_;
+      set_parameters(&copy, values);
+      if constexpr (requires { copy.check(); }) copy.check();
+      return std::make_shared<AutoDiffHybrid<F>>(std::move(copy));
+    }
+    return HybridSystem::with_parameters(values);
+  }
+
+  std::shared_ptr<const HybridSystem> with_parameters_in_state(const std::vector<std::string>& names,
+                                                              const std::vector<int>& angles = {}) const override {
+    if constexpr (Parameterized<F>)
+      return std::make_shared<AutoDiffHybrid<ParametersInState<F>>>(ParametersInState<F>(f_, names, angles));
+    return HybridSystem::with_parameters_in_state(names, angles);
+  }
+
  private:
   // Columns of A in passes of kStride directions; f (if wanted) is the value part.
   void jacobian_passes(int mode, double t, const Vector& x, Vector* f, Matrix* A) const {
@@ -370,6 +413,13 @@ template <class F>
 std::shared_ptr<AutoDiffHybrid<F>> make_hybrid(F functor) {
   return std::make_shared<AutoDiffHybrid<F>>(std::move(functor));
 }
+
+// A start (mode, t, x) from which every event can still be seen: the state
+// finite, and each guard of the mode on the side its crossing leaves (h >= 0
+// for a falling guard, h <= 0 for a rising one, to tolerance (1 + |x|)).
+// Throws std::invalid_argument naming the guard and its value (a ball below
+// its table, a link through the barrier, a block on the wrong side of h = 0).
+void check_start(const HybridSystem& system, int mode, double t, const Vector& x, double tolerance = 1e-9);
 
 // The saltation matrix of an event (Aizerman & Gantmakher; eq. (6) of
 // Awrejcewicz & Kudra): with f- the field before, f+ the field of the next

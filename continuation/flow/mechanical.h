@@ -124,6 +124,28 @@ struct Mechanical {
   Model model;
   double stick_velocity = 1e-6;  // rebound speed below which contact becomes permanent
 
+  // The model's parameters and stick_velocity (continuation/flow/parameters.h),
+  // when the model lists its own.
+  template <class Self, class Visit>
+  static void parameters(Self& self, Visit&& visit)
+    requires Parameterized<Model>
+  {
+    Model::parameters(self.model, visit);
+    visit("stick_velocity", self.stick_velocity, "rebound speed below which contact becomes permanent");
+  }
+  template <class Q>
+  auto cast() const
+    requires Parameterized<Model>
+  {
+    using Cast = decltype(model.template cast<Q>());
+    return Mechanical<Cast>{model.template cast<Q>(), stick_velocity};
+  }
+  // The system with its parameters as numbers, for decisions taken on values.
+  auto on_values() const {
+    if constexpr (Parameterized<Model>) return cast<double>();
+    else return *this;
+  }
+
   // Dynamic-size types (the public constraint_kinematics overload below).
   template <class T>
   using MatrixT = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic>;
@@ -186,25 +208,29 @@ struct Mechanical {
     for (const auto& name : q) names.push_back(name + "_dot");
     return names;
   }
+  // The model's constraint_name(i) where it has one, else i + 1.
+  std::string constraint_name(int i) const {
+    if constexpr (requires { model.constraint_name(i); }) return model.constraint_name(i);
+    else return std::to_string(i + 1);
+  }
   std::string mode_name(int mode) const {
     if (mode == 0) return "free";
     std::string name = "contact";
     for (int i = 0; i < model.constraint_count(); ++i)
-      if (active(mode, i)) name += " " + std::to_string(i + 1);
+      if (active(mode, i)) name += " " + constraint_name(i);
     return name;
   }
   std::string guard_name(int mode, int k) const {
-    return (active(mode, k) ? "release " : "impact ") + std::to_string(k + 1);
+    return (active(mode, k) ? "release " : "impact ") + constraint_name(k);
   }
 
   // Throws std::invalid_argument naming the bad value: restitutions outside
   // [0, 1], a mass matrix that is not symmetric positive definite at (q, t),
   // or a state that violates a constraint by more than `tolerance`.
-  void check(double t, const Vector& x, double tolerance = 1e-9) const {
-    const int n = dof();
-    if (x.size() != 2 * n)
-      throw std::invalid_argument("mechanical system: the state has " + std::to_string(x.size()) +
-                                  " components, expected 2 x " + std::to_string(n));
+  // The parameters: each restitution in [0, 1], stick_velocity >= 0, and
+  // the model's own check() where it has one.
+  void check() const {
+    if constexpr (requires { model.check(); }) model.check();
     for (int i = 0; i < model.constraint_count(); ++i) {
       const double e = model.restitution(i);
       if (!(e >= 0.0 && e <= 1.0)) {
@@ -213,6 +239,16 @@ struct Mechanical {
         throw std::invalid_argument(msg.str());
       }
     }
+    if (!(stick_velocity >= 0.0) || !std::isfinite(stick_velocity))
+      throw std::invalid_argument("stick_velocity = " + std::to_string(stick_velocity) + " must be >= 0 and finite");
+  }
+
+  void check(double t, const Vector& x, double tolerance = 1e-9) const {
+    check();
+    const int n = dof();
+    if (x.size() != 2 * n)
+      throw std::invalid_argument("mechanical system: the state has " + std::to_string(x.size()) +
+                                  " components, expected 2 x " + std::to_string(n));
     Matrix M(n, n);
     model.template mass<double>(x.data(), t, M.data());
     M.transposeInPlace();  // row-major in, column-major here (M is symmetric anyway)
@@ -468,7 +504,7 @@ struct Mechanical {
       StateT<double> xd;
       xd.resize(2 * n);
       for (int i = 0; i < 2 * n; ++i) xd[i] = taylor_detail::value_of(x[i]);
-      if (normal_velocity(k, taylor_detail::value_of(t), xd.data()) >= 0.0) return;
+      if (on_values().normal_velocity(k, taylor_detail::value_of(t), xd.data()) >= 0.0) return;
     }
     impact<T>(mode, k, stick, t, x, x_plus + n);
   }

@@ -42,6 +42,12 @@ DoubledStart period_doubled(const std::shared_ptr<ShootingSystem>& system, const
   } else {
     ShootingOptions doubled = options;
     doubled.period *= 2.0;
+    if (options.period_of)
+      doubled.period_of = [single = options.period_of](const Vector& p, Vector* dT_dp) {
+        const double T = 2.0 * single(p, dT_dp);
+        if (dT_dp) *dT_dp *= 2.0;
+        return T;
+      };
     start.system = std::make_shared<ShootingSystem>(system->hybrid(), system->parameter_size(), doubled);
   }
   // Either sign is the same doubled orbit half a period on; a fixed one

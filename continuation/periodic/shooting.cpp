@@ -13,6 +13,7 @@ std::string ShootingOptions::check() const {
   if (!(period > 0) || !std::isfinite(period)) why << "period = " << period << " must be positive and finite";
   else if (!std::isfinite(t0)) why << "t0 = " << t0 << " must be finite";
   else if (mode < 0) why << "mode = " << mode << " must be >= 0";
+  else if (!(phase >= 0.0 && phase < 1.0)) why << "phase = " << phase << " must be in [0, 1)";
   else why << simulation.check();
   return why.str();
 }
@@ -51,6 +52,17 @@ Vector ShootingSystem::hybrid_state(const Vector& u) const {
   return z;
 }
 
+double ShootingSystem::start_time(const Vector& u) const {
+  if (options_.autonomous || !options_.period_of) return options_.t0;
+  return options_.phase * options_.period_of(u.tail(q_), nullptr);
+}
+
+double ShootingSystem::period(const Vector& u) const {
+  if (options_.autonomous) return u[n_];
+  if (options_.period_of) return options_.period_of(u.tail(q_), nullptr);
+  return options_.period;
+}
+
 std::vector<std::string> ShootingSystem::state_names() const {
   auto names = system_->state_names();
   names.resize(n_);
@@ -67,9 +79,8 @@ std::shared_ptr<const flow::Trajectory> ShootingSystem::trajectory(const Vector&
   std::lock_guard<std::mutex> lock(mutex_);
   if (cached_ && cached_u_.size() == u.size() && cached_u_ == u) return cached_;
   if (!(period(u) > 0)) throw std::runtime_error("shooting: the period T = " + std::to_string(period(u)) + " is not positive");
-  const double t1 = options_.t0 + period(u);
-  flow::Trajectory tr =
-      flow::simulate(*system_, options_.mode, options_.t0, hybrid_state(u), t1, options_.simulation);
+  const double t0 = start_time(u), t1 = t0 + period(u);
+  flow::Trajectory tr = flow::simulate(*system_, options_.mode, t0, hybrid_state(u), t1, options_.simulation);
   if (!tr.ok()) throw std::runtime_error("shooting over one period failed: " + tr.message);
   if (tr.mode_end != options_.mode)
     throw std::runtime_error("shooting: the period ends in " + system_->mode_name(tr.mode_end) + ", not in " +
@@ -101,6 +112,17 @@ void ShootingSystem::jacobian(const double* u, Matrix* J) const {
     system_->field(tr->mode_end, tr->t_end, tr->x_end, &f);
     J->col(n_).head(n_) = f.head(n_);  // d phi_T / dT
     J->row(n_).head(n_) = phase_normal().transpose();
+  } else if (options_.period_of) {
+    // phi(t1(p); t0(p), x, p) with t0 = phase T, t1 = (phase + 1) T: the
+    // end point moves with the field, f(t1) dt1/dp, and a later start is a
+    // perturbation -f(t0) dt0 carried by Phi_xx.
+    Vector f_end, f_start, dT_dp;
+    system_->field(tr->mode_end, tr->t_end, tr->x_end, &f_end);
+    system_->field(options_.mode, start_time(uu), hybrid_state(uu), &f_start);
+    options_.period_of(uu.tail(q_), &dT_dp);
+    const Vector moved = (options_.phase + 1.0) * f_end.head(n_) -
+                         options_.phase * (Phi.topLeftCorner(n_, n_) * f_start.head(n_));
+    J->topRightCorner(n_, q_) += moved * dT_dp.transpose();
   }
 }
 

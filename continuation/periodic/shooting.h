@@ -25,6 +25,7 @@
 // eigenvalues are the Floquet multipliers.
 
 #include <complex>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -38,6 +39,13 @@ struct ShootingOptions {
   bool autonomous = false;  // the period is an unknown (state component "T")
   double t0 = 0.0;      // the time (phase) at which the orbit is cut
   double period = 1.0;  // T when not autonomous
+  // A forced orbit whose period depends on the parameters (T = 2 pi / w with
+  // w continued): T(p) and, when asked, dT/dp over the carried parameters.
+  // When set it replaces `period` and `t0`: the orbit is cut at the same
+  // phase of the forcing at every p, t0(p) = phase T(p), so that a change
+  // of p does not move the cut along the orbit.
+  std::function<double(const Vector& p, Vector* dT_dp)> period_of;
+  double phase = 0.0;  // in [0, 1), with period_of
   int mode = 0;         // the hybrid mode at t0
   flow::SimulationOptions simulation;
   std::string check() const;  // empty when valid, else names the bad field
@@ -76,7 +84,8 @@ class ShootingSystem : public System {
   const std::shared_ptr<const flow::HybridSystem>& hybrid() const { return system_; }
   // The hybrid system's state (x, p) and the period from u.
   Vector hybrid_state(const Vector& u) const;
-  double period(const Vector& u) const { return options_.autonomous ? u[n_] : options_.period; }
+  double period(const Vector& u) const;
+  double start_time(const Vector& u) const;  // t0, or phase T(p) with period_of
 
   Matrix monodromy(const Vector& u) const;                 // Phi_xx over one period (n x n)
   // The simulated period (cached; shared so that a caller keeps it while

@@ -305,7 +305,7 @@ TEST_CASE("saltus periodic: bad periodic input is named", "[cli][periodic][error
   const std::vector<Case> cases = {
       {"a period for an autonomous model", R"({"period": 10})", "is autonomous; its period is found"},
       {"no section for the guess", R"({"transient": 10})", "give one", false},
-      {"restitution in the state", R"({"parameter": "e"})", "the impact law decides on it"},
+      {"restitution in the state", R"({"parameter": "e"})", "the model decides on it as a number"},
       {"unknown parameter", R"({"parameter": "zeta"})", "'periodic.parameter' = 'zeta' is not a parameter"},
       {"missing diagram", R"({"parameter": "q1", "diagram": "nowhere.csv"})", "does not exist"},
       {"bad returns", R"({"max_returns": 0})", "max_returns >= 1"},
@@ -322,16 +322,31 @@ TEST_CASE("saltus periodic: bad periodic input is named", "[cli][periodic][error
       fs::remove_all(dir);
     }
   }
-  SECTION("the ball carries only A") {
-    const fs::path dir = scratch("bad-periodic");
-    fs::create_directories(dir);
-    std::ofstream(dir / "run.json") << R"({"model": "bouncing_ball", "parameters": {"A": 0.3, "e": 0.5},
-      "initial": {"q": 1.37, "v": 0.32}, "time": [0.55, 1.55], "periodic": {"t0": 0.55, "parameter": "g"}})";
-    const Run r = run_saltus({"periodic", (dir / "run.json").string()});
-    CHECK(r.code == 1);
-    CHECK_THAT(r.err, Catch::Contains("carries only A"));
-    fs::remove_all(dir);
-  }
+}
+
+TEST_CASE("saltus periodic: the ball continues in its table frequency, the period following 2 pi / omega",
+          "[cli][periodic]") {
+  // Any parameter is a continuation parameter; omega also moves the forcing
+  // period (the model's forcing_period "2*pi/omega") and the cut's phase.
+  const fs::path dir = scratch("ball-omega");
+  fs::create_directories(dir);
+  std::ofstream(dir / "run.json") << R"({"model": "bouncing_ball", "parameters": {"A": 0.3, "e": 0.5},
+    "initial": {"q": 1.37, "v": 0.32}, "time": [0.55, 1.55],
+    "periodic": {"t0": 0.55, "parameter": "omega", "max_points": 8, "ds": 0.01, "event_tolerance": 1e-12}})";
+  const Run r = run_saltus({"periodic", (dir / "run.json").string(), "--out", (dir / "out").string()});
+  INFO(r.out << r.err);
+  REQUIRE(r.code == 0);
+  const auto summary = nlohmann::json::parse(std::ifstream(dir / "out" / "summary.json"));
+  CHECK(summary["branch"]["continuation_parameters"][0] == "omega");
+  CHECK(summary["branch"]["points"].get<int>() >= 8);
+  // Each point's orbit closes over its own period: the branch CSV's omega moves.
+  std::ifstream csv(dir / "out" / "branch.csv");
+  std::string header, first, line, last;
+  std::getline(csv, header);
+  std::getline(csv, first);
+  while (std::getline(csv, line)) last = line;
+  CHECK(first != last);
+  fs::remove_all(dir);
 }
 
 TEST_CASE("saltus periodic: a chaotic attractor gives no guess, with the closest return", "[cli][periodic][errors]") {

@@ -12,7 +12,6 @@
 
 #include "continuation/flow/hybrid_system.h"
 #include "continuation/flow/mechanical.h"
-#include "continuation/flow/mechanical_parameter.h"
 #include "models/filippov_hybrid.h"
 #include "models/lorenz.h"
 #include "models/stick_slip.h"
@@ -107,7 +106,7 @@ struct Ring {
 }  // namespace
 
 TEST_CASE("field_and_tangent: Lorenz, with and without its constant parameters", "[flow][tangent]") {
-  const auto lorenz = flow::make_hybrid(models::Lorenz{});
+  const auto lorenz = models::lorenz_flow();
   Vector x(6);
   x << -3.2, 7.5, 251.0, 10.0, 280.0, 8.0 / 3.0;
   for (int constant : {0, 1, 3}) {
@@ -134,8 +133,7 @@ TEST_CASE("field_and_tangent: the triple pendulum, free and in contact", "[flow]
 TEST_CASE("field_and_tangent: the triple pendulum with q1 in the state", "[flow][tangent][mechanical]") {
   models::TriplePendulum p;
   p.q1 = 1.03;
-  const auto system =
-      flow::make_hybrid(flow::MechanicalWithParameter<models::TriplePendulumT>(p, "q1", 1e-6, {0, 1, 2}));
+  const auto system = flow::make_mechanical(p)->with_parameters_in_state({"q1"}, {0, 1, 2});
   Vector x(7);
   x << 1.1, -0.4, 2.3, 0.7, -1.2, 0.5, 1.03;
   for (int mode : {0, 1, 5}) {
@@ -154,7 +152,7 @@ TEST_CASE("field_and_tangent: Filippov builders, off and on the switching surfac
   }
   // The stick-slip oscillator with its stiffness in the state (constant).
   models::StickSlip block;
-  const auto stick_slip = models::make_stick_slip_flow(block, "k");
+  const auto stick_slip = models::make_stick_slip_flow(block)->with_parameters_in_state({"k"});
   Vector y(3);
   y << 0.3, 0.8, block.k;
   for (int mode : {filippov::kPlusMode, filippov::kSlidingMode}) check_tangent(*stick_slip, mode, 0.0, y, 1, 60 + mode);

@@ -39,7 +39,7 @@ TEST_CASE("find_orbit: Lorenz at rho = 280 from the simulated guess converges, i
   ShootingOptions options;
   options.autonomous = true;
   options.simulation.absolute_tolerance = options.simulation.relative_tolerance = 1e-10;
-  ShootingSystem shooting(flow::make_hybrid(models::Lorenz{}), 3, options, reference);
+  ShootingSystem shooting(models::lorenz_flow(), 3, options, reference);
   Vector u(7);
   u << reference.head(3), period, reference.tail(3);
   const OrbitSearch s = find_orbit(shooting, u);
@@ -54,7 +54,7 @@ TEST_CASE("find_orbit: a guess far from any orbit ends with a status and the las
   options.autonomous = true;
   Vector reference(6);
   reference << 1, 1, 1, 10, 280, 8.0 / 3;  // far below the orbit (z ~ 140..360)
-  ShootingSystem shooting(flow::make_hybrid(models::Lorenz{}), 3, options, reference);
+  ShootingSystem shooting(models::lorenz_flow(), 3, options, reference);
   Vector u(7);
   u << 1, 1, 1, 0.2, 10, 280, 8.0 / 3;
   const OrbitSearch s = find_orbit(shooting, u);

@@ -95,7 +95,7 @@ TEST_CASE("multiple shooting: the same Floquet multipliers as single shooting wh
     CHECK(std::abs(sm.u[5 * 2] - 2 * M_PI) < 1e-9);
   }
   SECTION("Lorenz at rho = 280") {
-    const auto lorenz = flow::make_hybrid(models::Lorenz{});
+    const auto lorenz = models::lorenz_flow();
     Vector ref;
     const double T = models::lorenz_periodic_orbit(280.0, &ref);
     ShootingSystem single(lorenz, 3, autonomous(1e-11), ref);

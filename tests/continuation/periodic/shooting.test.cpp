@@ -64,11 +64,10 @@ std::shared_ptr<ShootingSystem> ball_orbits(const Analytic& an, double t0) {
   ball.g = an.g;
   ball.e = an.e;
   ball.omega = an.omega;
-  ball.amplitude_in_state = true;
   ShootingOptions options;
   options.t0 = t0;
   options.period = an.tau();
-  return std::make_shared<ShootingSystem>(flow::make_hybrid(ball), 1, options);
+  return std::make_shared<ShootingSystem>(flow::make_hybrid(ball)->with_parameters_in_state({"A"}), 1, options);
 }
 
 }  // namespace

@@ -1,0 +1,60 @@
+#include "continuation/flow/hybrid_system.h"
+
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+
+namespace saltus::flow {
+
+namespace {
+
+std::string known_parameters(const HybridSystem& system) {
+  std::string known;
+  for (const auto& p : system.parameters()) known += (known.empty() ? "" : ", ") + p.name;
+  return known.empty() ? "the system has no parameters" : "known: " + known;
+}
+
+}  // namespace
+
+std::shared_ptr<const HybridSystem> HybridSystem::with_parameters(const std::map<std::string, double>& values) const {
+  if (values.empty()) throw std::logic_error("with_parameters: no values given");
+  throw std::invalid_argument("'" + values.begin()->first + "' is not a parameter (" + known_parameters(*this) + ")");
+}
+
+std::shared_ptr<const HybridSystem> HybridSystem::with_parameters_in_state(const std::vector<std::string>& names,
+                                                                           const std::vector<int>&) const {
+  const std::string name = names.empty() ? std::string() : names.front();
+  throw std::invalid_argument("'" + name + "' cannot ride in the state of this system (" + known_parameters(*this) +
+                              "; its model lists no parameters by a visitor: continuation/flow/parameters.h)");
+}
+
+double HybridSystem::parameter(const std::string& name) const {
+  for (const auto& p : parameters())
+    if (p.name == name) return p.value;
+  throw std::invalid_argument("'" + name + "' is not a parameter (" + known_parameters(*this) + ")");
+}
+
+void check_start(const HybridSystem& system, int mode, double t, const Vector& x, double tolerance) {
+  if (x.size() != system.dimension())
+    throw std::invalid_argument("the state has " + std::to_string(x.size()) + " components, the system " +
+                                std::to_string(system.dimension()));
+  const auto names = system.state_names();
+  for (int i = 0; i < x.size(); ++i)
+    if (!std::isfinite(x[i])) throw std::invalid_argument("the state's " + names[i] + " is not finite");
+  for (int k = 0; k < system.guard_count(mode); ++k) {
+    const Crossing crossing = system.crossing(mode, k);
+    if (crossing == Crossing::kEither) continue;
+    const double h = system.guard(mode, k, t, x);
+    const double sign = crossing == Crossing::kFalling ? 1.0 : -1.0;
+    if (sign * h < -tolerance * (1.0 + x.lpNorm<Eigen::Infinity>())) {
+      std::ostringstream msg;
+      msg << "the start in mode '" << system.mode_name(mode) << "' at t = " << t << " is past its guard '"
+          << system.guard_name(mode, k) << "' (h = " << h << ", the event fires when h "
+          << (crossing == Crossing::kFalling ? "falls" : "rises") << " through 0): start where h "
+          << (crossing == Crossing::kFalling ? ">=" : "<=") << " 0";
+      throw std::invalid_argument(msg.str());
+    }
+  }
+}
+
+}  // namespace saltus::flow

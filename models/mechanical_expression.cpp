@@ -1,0 +1,133 @@
+#include "models/mechanical_expression.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "models/expression_json.h"
+
+namespace saltus::models {
+
+const char* const kMechanicalExpressionHelp = R"(Your own mechanical system (instead of "model"):
+  coordinates    ["q1", "q2", ...]  generalized coordinates; their velocities are named q1_dot, ...
+  parameters     {name: number}
+  mass           M(q, t): a list of n rows of n expressions, or a list of n (diagonal)
+  forces         f(q, q', t): {coordinate: expression} or a list of n, so that M q'' = f
+  constraints    [{name, h, restitution} ...]: unilateral constraints h(q, t) >= 0 (no velocities);
+                 restitution a number in [0, 1] or a parameter's name (then decided on as a number)
+  stick_velocity rebound speed below which contact becomes permanent (default 1e-6)
+  State: the coordinates, then their velocities; modes: "free" and one per set of constraints in
+  contact ("contact wall", "contact 1 2", ...). Impacts follow the generalized Newton law and
+  motion along active constraints the index-1 DAE (continuation/flow/mechanical.h).)";
+
+namespace {
+
+using namespace expression_json;
+
+bool uses_velocity(const Expression& e, int n) {
+  for (int i : e.used_variables())
+    if (i >= n && i < 2 * n) return true;
+  return false;
+}
+
+bool uses_coordinate(const Expression& e, int n) {
+  for (int i : e.used_variables())
+    if (i < n) return true;
+  return false;
+}
+
+}  // namespace
+
+std::vector<std::string> MechanicalSpec::names() const {
+  std::vector<std::string> out = coordinates;
+  for (const auto& q : coordinates) out.push_back(q + "_dot");
+  out.insert(out.end(), parameters.begin(), parameters.end());
+  out.push_back("t");
+  return out;
+}
+
+std::shared_ptr<flow::AutoDiffHybrid<flow::Mechanical<ExpressionMechanical>>> make_expression_mechanical(
+    const nlohmann::ordered_json& run) {
+  auto spec = std::make_shared<MechanicalSpec>();
+  Names seen;
+  spec->coordinates = list_of_names(run.contains("coordinates") ? run["coordinates"] : Json(), "coordinates", &seen);
+  for (const auto& q : spec->coordinates) seen.add(q + "_dot", "coordinates (velocity of " + q + ")");
+  std::vector<double> values;
+  parameters(run, &seen, &spec->parameters, &values);
+  spec->docs.assign(spec->parameters.size(), "run-file parameter");
+  spec->decided.assign(spec->parameters.size(), false);
+  const int n = static_cast<int>(spec->coordinates.size());
+  const auto names = spec->names();
+
+  if (!run.contains("mass")) bad("mass", "is missing: give M(q, t), n rows of n expressions or n (diagonal)");
+  const Json& mass = run["mass"];
+  if (!mass.is_array() || static_cast<int>(mass.size()) != n)
+    bad("mass", "must have " + std::to_string(n) + " rows (one per coordinate) or " + std::to_string(n) +
+                    " diagonal entries");
+  spec->mass.assign(n * n, Expression());
+  for (int i = 0; i < n; ++i) {
+    const std::string row = "mass[" + std::to_string(i) + "]";
+    if (mass[i].is_array()) {
+      if (static_cast<int>(mass[i].size()) != n) bad(row, "must have " + std::to_string(n) + " entries");
+      for (int j = 0; j < n; ++j)
+        spec->mass[n * i + j] = expression(mass[i][j], names, row + "[" + std::to_string(j) + "]");
+    } else {
+      spec->mass[n * i + i] = expression(mass[i], names, row);
+    }
+  }
+  for (int i = 0; i < n * n; ++i)
+    if (uses_velocity(spec->mass[i], n))
+      bad("mass[" + std::to_string(i / n) + "][" + std::to_string(i % n) + "]",
+          "'" + spec->mass[i].text() + "' uses a velocity: the mass matrix depends on q and t only");
+
+  if (!run.contains("forces")) bad("forces", "is missing: give f(q, q', t), one per coordinate");
+  for (auto& e : per_name(run["forces"], spec->coordinates, names, true, "forces")) spec->force.push_back(*e);
+
+  const Json constraints = run.value("constraints", Json::array());
+  if (!constraints.is_array()) bad("constraints", "must be a list of {name, h, restitution}");
+  if (constraints.size() > 30) bad("constraints", "at most 30 constraints (one bit of the mode each)");
+  for (std::size_t k = 0; k < constraints.size(); ++k) {
+    const std::string key = "constraints[" + std::to_string(k) + "]";
+    const Json& c = constraints[k];
+    if (!c.is_object()) bad(key, "must be {name, h, restitution}");
+    only(c, {"name", "h", "restitution"}, key);
+    MechanicalSpec::Constraint constraint;
+    constraint.name = c.contains("name") ? text(c["name"], key + ".name") : std::to_string(k + 1);
+    if (!c.contains("h")) bad(key + ".h", "is missing: the gap h(q, t) >= 0");
+    constraint.h = expression(c["h"], names, key + ".h");
+    if (uses_velocity(constraint.h, n))
+      bad(key + ".h", "'" + constraint.h.text() + "' uses a velocity: a constraint depends on q and t only");
+    if (!uses_coordinate(constraint.h, n))
+      bad(key + ".h", "'" + constraint.h.text() + "' does not depend on the coordinates: it constrains nothing");
+    if (c.contains("restitution")) {
+      const Json& e = c["restitution"];
+      if (e.is_string()) {
+        const std::string name = e.get<std::string>();
+        const auto it = std::find(spec->parameters.begin(), spec->parameters.end(), name);
+        if (it == spec->parameters.end()) bad(key + ".restitution", "'" + name + "' is not a parameter");
+        constraint.restitution_parameter = static_cast<int>(it - spec->parameters.begin());
+        spec->decided[constraint.restitution_parameter] = true;
+      } else if (e.is_number()) {
+        constraint.restitution = e.get<double>();
+      } else {
+        bad(key + ".restitution", "must be a number in [0, 1] or a parameter's name");
+      }
+    }
+    spec->constraints.push_back(std::move(constraint));
+  }
+  for (int i = 0; i < static_cast<int>(spec->parameters.size()); ++i)
+    if (spec->decided[i]) spec->docs[i] = "restitution (decided on as a number)";
+
+  ExpressionMechanical model{spec, {}, values};
+  model.p.assign(values.begin(), values.end());
+  double stick = 1e-6;
+  if (run.contains("stick_velocity")) {
+    if (!run["stick_velocity"].is_number()) bad("stick_velocity", "must be a number >= 0");
+    stick = run["stick_velocity"].get<double>();
+  }
+  flow::Mechanical<ExpressionMechanical> mechanical{std::move(model), stick};
+  mechanical.check();
+  return flow::make_hybrid(std::move(mechanical));
+}
+
+}  // namespace saltus::models

@@ -45,31 +45,22 @@ int regular_steps(const Branch& b) {
   return static_cast<int>(b.points.size()) - 1 - static_cast<int>(b.special_points.size());
 }
 
-// Runs `problem` from y0 for exactly K continuation steps per iteration.
-// max_points is K + 1; when the branch meets events (each one is an extra
-// point of the branch), max_points is raised by their number, once, before
-// timing, so that every timed branch makes exactly K steps.
+// Runs `problem` from y0 for exactly K continuation steps per iteration:
+// max_points is K + 1 (the start included); the located special points are
+// extra points of the branch, counted once before timing so that every timed
+// branch is checked to be the same.
 void run_branch(benchmark::State& state, const ContinuationProblem& problem, const Vector& y0,
                 ContinuationOptions options, const TestFunctions& tests, int K) {
   options.bounds.clear();  // no bounds: the branch runs until max_points
   options.max_points = K + 1;
-  int events = 0;
-  for (int attempt = 0;; ++attempt) {
-    const Branch b = continue_branch(problem, y0, options, tests);
-    if (b.stop_reason != StopReason::kMaxPoints) {
-      state.SkipWithError(("branch ended early: " + to_string(b.stop_reason) + ": " + b.message).c_str());
-      return;
-    }
-    const int steps = regular_steps(b);
-    events = static_cast<int>(b.special_points.size());
-    if (steps == K) break;
-    if (attempt == 4) {
-      state.SkipWithError(("cannot make the branch take exactly K steps (got " + std::to_string(steps) + ")").c_str());
-      return;
-    }
-    options.max_points += K - steps;
+  const Branch first = continue_branch(problem, y0, options, tests);
+  if (first.stop_reason != StopReason::kMaxPoints || regular_steps(first) != K) {
+    state.SkipWithError(("branch did not make K steps: " + std::to_string(regular_steps(first)) + " steps, " +
+                         to_string(first.stop_reason) + ": " + first.message).c_str());
+    return;
   }
-  const std::size_t expected_points = static_cast<std::size_t>(options.max_points);
+  const int events = static_cast<int>(first.special_points.size());
+  const std::size_t expected_points = first.points.size();
 
   const auto started = std::chrono::steady_clock::now();
   for (auto _ : state) {

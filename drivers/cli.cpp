@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <iomanip>
+#include <new>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -82,6 +83,23 @@ int continue_command(const std::string& file, const std::string& out_dir, bool j
 }
 
 }  // namespace
+
+std::string error_message(const std::exception& e) {
+  if (dynamic_cast<const std::bad_alloc*>(&e))
+    return "out of memory: the run needs more than this machine has; reduce its size (points, samples, "
+           "grid, duration / interval)";
+  std::string what = e.what();
+  // Anywhere in the text: our messages quote the libraries' after a colon.
+  const auto erase = [&what](const std::string& from, const std::string& to) {
+    for (std::size_t at, end; (at = what.find(from)) != std::string::npos &&
+                              (end = what.find(to, at + from.size())) != std::string::npos;)
+      what.erase(at, end + to.size() - at);
+  };
+  erase("[json.exception.", "] ");
+  erase("Error in function ", ": ");
+  erase("std::", "");
+  return what;
+}
 
 int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   CLI::App app{"saltus: bifurcation analysis of smooth and non-smooth mechanical systems"};
@@ -217,10 +235,10 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
       return sweep_command(run, dir, hybrid_json, out, err);
     }
   } catch (const RunFileError& e) {
-    err << "saltus: " << e.what() << '\n';
+    err << "saltus: " << error_message(e) << '\n';
     return 1;
   } catch (const std::exception& e) {
-    err << "saltus: error: " << e.what() << '\n';
+    err << "saltus: error: " << error_message(e) << '\n';
     return 1;
   }
   return 0;

@@ -6,6 +6,7 @@
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -20,8 +21,15 @@ class RunFileError : public std::runtime_error {
 using Json = nlohmann::ordered_json;
 
 // Reads and parses a JSON file (with a hint when it holds NaN or Infinity).
+// Fails on nesting deeper than kMaxJsonNesting, on a key given twice in one
+// object and on a number beyond a double's range, naming the file.
 Json read_json(const std::filesystem::path& path);
 Json parse_json(const std::string& text, const std::filesystem::path& path);
+constexpr int kMaxJsonNesting = 64;  // levels of [ ] and { }; run files use a handful
+
+// At most max_bytes of text, cut at a UTF-8 character boundary, "..." when
+// cut: for quoting a user's value in a message.
+std::string excerpt(std::string_view text, std::size_t max_bytes = 80);
 
 [[noreturn]] void fail(const std::filesystem::path& path, const std::string& what);
 double number(const Json& value, const std::filesystem::path& path, const std::string& key);  // finite

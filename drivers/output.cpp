@@ -13,15 +13,20 @@ namespace fs = std::filesystem;
 
 void write_file_atomically(const fs::path& path, const std::function<void(std::ostream&)>& write) {
   const fs::path tmp = path.string() + ".tmp" + std::to_string(::getpid());
-  {
-    std::ofstream out(tmp);
-    if (!out) throw std::runtime_error("cannot write " + tmp.string());
+  std::ofstream out(tmp);
+  if (!out) throw std::runtime_error("cannot write " + tmp.string());
+  try {
     write(out);
-    out.flush();
-    if (!out) {
-      fs::remove(tmp);
-      throw std::runtime_error("writing " + path.string() + " failed");
-    }
+  } catch (...) {
+    out.close();
+    std::error_code ignored;  // the writer's exception is the one to report
+    fs::remove(tmp, ignored);
+    throw;
+  }
+  out.close();
+  if (!out) {
+    fs::remove(tmp);
+    throw std::runtime_error("writing " + path.string() + " failed");
   }
   fs::rename(tmp, path);
 }

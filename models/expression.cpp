@@ -182,10 +182,15 @@ std::string token_at(std::string_view text, std::size_t pos) {
   if (pos >= text.size()) return "end of input";
   auto is_word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
   auto is_number = [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || c == '.'; };
+  constexpr std::size_t kLongest = 80;
   std::size_t end = pos + 1;
   if (is_word(text[pos]) || is_number(text[pos])) {
     while (end < text.size() && (is_word(text[end]) || is_number(text[end]))) ++end;
+  } else {
+    // The whole of a non-ASCII character: its UTF-8 bytes after the first are 10xxxxxx.
+    while (end < text.size() && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) ++end;
   }
+  if (end - pos > kLongest) return "'" + std::string(text.substr(pos, kLongest)) + "...'";  // ASCII: a word
   return "'" + std::string(text.substr(pos, end - pos)) + "'";
 }
 

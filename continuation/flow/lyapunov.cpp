@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <sstream>
 #include <stdexcept>
 
@@ -13,6 +14,9 @@ std::string LyapunovOptions::check() const {
   else if (!(duration > 0) || !std::isfinite(duration)) why << "duration = " << duration << " must be positive";
   else if (!(interval > 0) || interval > duration)
     why << "interval = " << interval << " must be positive and at most duration = " << duration;
+  else if (duration / interval > kMaxIntervals)
+    why << "duration / interval = " << duration << " / " << interval << " is more than " << kMaxIntervals
+        << " intervals; make interval longer or duration shorter";
   else why << simulation.check();
   return why.str();
 }
@@ -108,8 +112,8 @@ LyapunovResult lyapunov_spectrum(const HybridSystem& system, int mode0, double t
   variational.output_interval = 0.0;  // every step, for divergence_integral()
   Matrix Q = Matrix::Identity(n, n);
   Vector sums = Vector::Zero(n), times = Vector::Zero(n);
-  const int intervals = static_cast<int>(std::ceil(options.duration / options.interval - 1e-9));
-  for (int k = 0; k < intervals; ++k) {
+  const auto intervals = static_cast<std::int64_t>(std::ceil(options.duration / options.interval - 1e-9));
+  for (std::int64_t k = 0; k < intervals; ++k) {
     const double span = std::min(options.interval, options.duration - k * options.interval);
     const int admissible = restrict_to_constraints(system, mode, t, x, &Q);
     const Trajectory tr = simulate(system, mode, t, x, t + span, variational);

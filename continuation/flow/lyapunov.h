@@ -33,6 +33,11 @@ struct LyapunovOptions {
                              // small columns' digits), so shorter for strongly contracting flows
   SimulationOptions simulation;  // its output_interval is ignored: every step is kept (for the divergence)
   std::string check() const;  // empty when valid, else names the bad field
+
+  // The most intervals (duration / interval) a run may have: each one is a
+  // simulation and keeps its running estimate (some 50 + 8 n bytes), so 1e7
+  // is already about a gigabyte.
+  static constexpr double kMaxIntervals = 1e7;
 };
 
 struct LyapunovResult {

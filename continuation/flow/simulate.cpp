@@ -271,6 +271,15 @@ Trajectory Simulator::run_with(Stepper& stepper, int mode0, double t0, const Vec
       return finish(SimulationStatus::kStepFailed, std::string("the integrator failed: ") + e.what(), t, z);
     }
     const double ta = step.first, tb = std::min(step.second, t1);
+    // A step shorter than the spacing of doubles at t leaves no interval to
+    // locate an event in (toms748 would throw on the empty bracket).
+    if (!(tb > ta)) {
+      std::ostringstream msg;
+      msg << std::setprecision(12) << "at t = " << ta << " the step " << stepper.current_time_step()
+          << " no longer advances time (doubles there are "
+          << std::nextafter(ta, std::numeric_limits<double>::infinity()) - ta << " apart); start the time nearer 0";
+      return finish(SimulationStatus::kStepFailed, msg.str(), ta, z);
+    }
     const State& zb_full = stepper.current_state();
     if (!std::all_of(zb_full.begin(), zb_full.begin() + n_, [](double v) { return std::isfinite(v); }))
       return finish(SimulationStatus::kStepFailed, "the state is not finite at t = " + std::to_string(step.second),

@@ -3,8 +3,10 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <new>
 #include <random>
 #include <sstream>
+#include <stdexcept>
 
 #include <nlohmann/json.hpp>
 
@@ -210,4 +212,20 @@ TEST_CASE("a follow-up that cannot start keeps the first branch's files", "[cli]
   CHECK(fs::exists(dir / "out" / "branch.csv"));
   CHECK(fs::exists(dir / "out" / "summary.json"));
   fs::remove_all(dir);
+}
+
+TEST_CASE("saltus: errors from the libraries are told without their prefixes", "[cli][errors]") {
+  using saltus::drivers::error_message;
+  CHECK_THAT(error_message(std::bad_alloc()), Catch::Contains("out of memory") && Catch::Contains("reduce"));
+  try {
+    json::parse("[1]").at("a");
+    FAIL("no error");
+  } catch (const json::exception& e) {
+    CHECK_THAT(error_message(e), !Catch::Contains("json.exception") && Catch::Contains("cannot use at()"));
+  }
+  const std::runtime_error boost(
+      "Error in function boost::math::tools::toms748_solve<double>(F, double, double, double, double, Tol, "
+      "std::uintmax_t&): Parameters a and b out of order: a=1");
+  CHECK(error_message(boost) == "Parameters a and b out of order: a=1");
+  CHECK(error_message(std::runtime_error("std::bad_function_call")) == "bad_function_call");
 }

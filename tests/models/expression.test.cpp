@@ -289,6 +289,11 @@ TEST_CASE("expression: error messages", "[models][expression]") {
     CHECK_THAT(error_of("x*1e400"), Contains("column 3") && Contains("out of range"));
     CHECK_THAT(error_of("x**2"), Contains("column 3") && Contains("use ^ for powers"));
   }
+  SECTION("a quoted token is a whole UTF-8 character, and at most 80 bytes") {
+    CHECK(error_of("mu + \u00e9") ==
+          "expression 'mu + \u00e9': syntax error at column 6: expected an operand, found '\u00e9'");
+    CHECK_THAT(error_of("x " + std::string(1000, 'y')), Contains("'" + std::string(80, 'y') + "...'"));
+  }
   SECTION("unknown name is named, with the known names") {
     CHECK(error_of("mu + kappa*x") ==
           "expression 'mu + kappa*x': unknown name 'kappa' at column 6 (known: x, mu, lambda)");

@@ -80,3 +80,15 @@ TEST_CASE("Lyapunov options are checked", "[flow][lyapunov]") {
   options.interval = 0;
   CHECK_THROWS_WITH(lyapunov_spectrum(*system, 0, 0.0, Vector::Ones(3), options), Catch::Contains("interval"));
 }
+
+TEST_CASE("Lyapunov options: more intervals than kMaxIntervals is an error naming duration and interval",
+          "[flow][lyapunov]") {
+  LyapunovOptions options;
+  options.duration = 1e10;  // 1e13 intervals: their count overflowed an int
+  options.interval = 1e-3;
+  CHECK_THAT(options.check(), Catch::Contains("duration / interval = 1e+10 / 0.001") &&
+                                  Catch::Contains("more than 1e+07 intervals"));
+  options.interval = 0.5;
+  options.duration = LyapunovOptions::kMaxIntervals * options.interval;
+  CHECK(options.check().empty());
+}

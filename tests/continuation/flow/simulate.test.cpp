@@ -75,6 +75,16 @@ TEST_CASE("simulation input is checked", "[flow]") {
   CHECK_THROWS_WITH(simulate(*system, 0, 0.0, Vector::Ones(2), 1.0, bad), Catch::Contains("method = 7"));
 }
 
+TEST_CASE("a step that no longer advances time (t = 1e16) is a failed step, not a root finder's exception",
+          "[flow]") {
+  auto system = make_hybrid(ElasticWall{});
+  Vector x0(2);
+  x0 << 1.0, 0.0;
+  const Trajectory tr = simulate(*system, 0, 1e16, x0, 1e17);  // doubles are 2 apart there
+  CHECK(tr.status == SimulationStatus::kStepFailed);
+  CHECK_THAT(tr.message, Catch::Contains("no longer advances time") && Catch::Contains("2 apart"));
+}
+
 TEST_CASE("integration methods: names both ways, an unknown name lists the allowed ones", "[flow]") {
   for (auto m : {IntegrationMethod::kDopri5, IntegrationMethod::kDop853})
     CHECK(integration_method_from_string(to_string(m)) == m);

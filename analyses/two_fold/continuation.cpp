@@ -1,4 +1,4 @@
-#include "testfunctions/two_fold_continuation.h"
+#include "analyses/two_fold/continuation.h"
 
 #include <algorithm>
 #include <cmath>

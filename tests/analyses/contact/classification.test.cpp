@@ -5,7 +5,7 @@
 // functor, predicted against directly found solution counts, invariance under
 // the free choices in P, the closed forms (26)-(30), exactness and bad input.
 
-#include "testfunctions/contact_classification.h"
+#include "analyses/contact/classification.h"
 
 #include <catch2/catch.hpp>
 #include <cmath>

@@ -41,6 +41,7 @@
 #include <string>
 #include <vector>
 
+#include "analyses/two_fold/two_fold.h"
 #include "continuation/autodiff_system.h"
 #include "continuation/branch.h"
 #include "continuation/options.h"
@@ -48,7 +49,6 @@
 #include "continuation/test_function.h"
 #include "models/filippov.h"
 #include "models/wheel_turntable.h"
-#include "testfunctions/two_fold.h"
 
 namespace saltus {
 

@@ -2,7 +2,7 @@
 // See contact_classification.h for the overview; the mathematics of each
 // step is in the comments below, with what was rederived.
 
-#include "testfunctions/contact_classification.h"
+#include "analyses/contact/classification.h"
 
 #include <algorithm>
 #include <cmath>

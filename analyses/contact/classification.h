@@ -11,8 +11,9 @@
 // has the eigenvalue lambda1 and a zero eigenvalue of algebraic multiplicity 4
 // with one Jordan block of size 2, (15).
 //
-// What is computed (each step is in contact_classification.cpp, with its
-// derivation):
+// What is computed (each step in a file of analyses/contact/, with its
+// derivation: curve_jets.cpp, jordan_basis.cpp, reduction.cpp,
+// normal_form.cpp, closed_forms.cpp, counts.cpp; classification.cpp runs them):
 //  1. Taylor coefficients of (12) at p* in the Jordan coordinates p^ (p = p* +
 //     P p^) to order N by multivariate Taylor arithmetic: ExtremalEquations
 //     (the same functor the continuation uses) evaluated on the truncated
@@ -77,7 +78,7 @@ struct ExtremalProblem;
 }
 
 // The free choices in the Jordan transformation P (Sec. 4.2 leaves P partly
-// free). Defaults: the reconstruction documented in contact_classification.cpp
+// free). Defaults: the reconstruction documented in jordan_basis.cpp
 // (it reproduces (32), (33), (35), (36), (38)'s first rows, (41), (42), (44),
 // (45)). With columns v1..v5 of the default P, the basis used is
 //   v1 <- v1_scale v1,  v2 <- v2_scale v2,
@@ -102,7 +103,7 @@ struct JordanChoice {
   // vector w with sigma1 = 0 (body 1's contact point fixed) instead of
   // sigma2 = 0. In this basis the closed forms (27) and (28) hold as printed
   // (for N >= 3, under the stated conditions); the default basis reproduces
-  // (33) instead (see contact_classification.cpp).
+  // (33) instead (see jordan_basis.cpp).
   static JordanChoice closed_forms_case1() {
     JordanChoice c;
     c.v3_plus_v2 = c.v4_plus_v2 = c.v5_plus_v2 = -1.0;
@@ -215,7 +216,7 @@ std::vector<double> normal_form_coefficients(const ContactClassification& result
 //   (28) c_N4 = c_N5 = -kappa2^(N) / N!
 //   (29) c_N  = kappa2^(N-1) / (N! kappa1 (kappa1 + kappa2)^N) (kappa2^(N+1) kappa1^(N-1) + kappa1^(N+1)
 //   kappa2^(N-1)) (30) c_N5 = kappa2^(2N) / (N! kappa1^2 (kappa1 + kappa2)^N) kappa1^(N)
-// and the corrected ones, derived in contact_classification.cpp (see there):
+// and the corrected ones, derived in closed_forms.cpp (see there):
 //   (29') c_N = (kappa2^(N+1) kappa1^(N-1) + kappa1^(N+1) kappa2^(N-1)) / (N! kappa1 kappa2 lambda1^N),
 //         lambda1 = (kappa1 + kappa2^2) / kappa2 (the trace (11) at the point),
 //         i.e. (29) with (kappa1 + kappa2)^N replaced by (kappa1 + kappa2^2)^N;

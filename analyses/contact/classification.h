@@ -138,11 +138,10 @@ struct PolynomialTerm {
   std::string exact;  // "-27/16" when exact, else empty
 };
 
-// mu_power of the normal form, a polynomial in the pose deviations.
+// mu_power of the normal form, a polynomial in the pose deviations (as text:
+// polynomial_text, analyses/contact/format.h).
 struct NormalFormCoefficient {
   int power = 0;                      // i in mu_i p^i
-  std::string polynomial;             // "-1.6875*x + 0.84375*phi" (doubles, 10 significant digits)
-  std::string exact;                  // "-27/16*x + 27/32*phi" when exact, else empty
   std::vector<PolynomialTerm> terms;  // nonzero terms, by total degree then (x, y, phi)
 };
 

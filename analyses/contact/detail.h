@@ -145,7 +145,8 @@ template <class S>
 Series<S> centre_manifold(const std::array<Series<S>, 2>& g, const S& lambda1, Series<S>* h_out = nullptr);
 
 // normal_form.cpp: step 3, the normal form's coefficients mu_0 .. mu_z as
-// polynomials in the pose deviations (terms only; exact strings when `exact`).
+// polynomials in the pose deviations (their terms, with exact strings when
+// `exact`; format.h makes text of them).
 template <class S>
 std::vector<NormalFormCoefficient> normal_form_terms(const Analysis<S>& an, int z, int T, bool exact);
 

@@ -3,7 +3,6 @@
 // equation in the pose deviations, made monic and depressed by a Tschirnhaus
 // transformation.
 
-#include <cstdio>
 #include <stdexcept>
 
 #include "analyses/contact/detail.h"
@@ -103,45 +102,6 @@ std::vector<Series<S>> normal_form(const Analysis<S>& an, int z, int T,
   return mu;
 }
 
-std::string monomial_name(int ex, int ey, int ephi) {
-  std::string s;
-  auto add = [&](const char* v, int e) {
-    if (e == 0) return;
-    if (!s.empty()) s += "*";
-    s += v;
-    if (e > 1) s += "^" + std::to_string(e);
-  };
-  add("x", ex);
-  add("y", ey);
-  add("phi", ephi);
-  return s;
-}
-
-std::string format_g(double v) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof(buffer), "%.10g", v);
-  return buffer;
-}
-
-// Appends " + c*m" / " - c*m" style text.
-void append_term(std::string* out, const std::string& coefficient, const std::string& monomial) {
-  std::string c = coefficient;
-  bool negative = !c.empty() && c[0] == '-';
-  if (negative) c = c.substr(1);
-  if (out->empty()) {
-    *out = negative ? "-" : "";
-  } else {
-    *out += negative ? " - " : " + ";
-  }
-  if (monomial.empty()) {
-    *out += c;
-  } else if (c == "1") {
-    *out += monomial;
-  } else {
-    *out += c + "*" + monomial;
-  }
-}
-
 template <class S>
 std::vector<NormalFormCoefficient> describe_normal_form(const std::vector<Series<S>>& mu,
                                                         const MonomialSet& params, bool exact) {
@@ -170,13 +130,6 @@ std::vector<NormalFormCoefficient> describe_normal_form(const std::vector<Series
       if (a.ex != b.ex) return a.ex > b.ex;
       return a.ey > b.ey;
     });
-    for (const auto& t : nf.terms) {
-      const std::string m = monomial_name(t.ex, t.ey, t.ephi);
-      append_term(&nf.polynomial, format_g(t.value), m);
-      if (exact) append_term(&nf.exact, t.exact, m);
-    }
-    if (nf.polynomial.empty()) nf.polynomial = "0";
-    if (exact && nf.exact.empty()) nf.exact = "0";
     out.push_back(nf);
   }
   return out;

@@ -5,6 +5,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "analyses/contact/format.h"
 #include "drivers/run_file.h"
 #include "models/expression.h"
 
@@ -170,8 +171,8 @@ Json classification_json(const ExtremalRun& run, const ContactClassification& r)
   for (const auto& mu : r.normal_form) {
     Json m;
     m["power"] = mu.power;
-    m["polynomial"] = mu.polynomial;
-    if (r.exact) m["exact"] = mu.exact;
+    m["polynomial"] = polynomial_text(mu);
+    if (r.exact) m["exact"] = polynomial_text(mu, true);
     Json terms = Json::array();
     for (const auto& t : mu.terms) {
       Json term;
@@ -240,7 +241,7 @@ void classification_text(const ExtremalRun& run, const ContactClassification& r,
       << " in x, y, phi: the deviations from the degenerate pose):\n";
   for (const auto& mu : r.normal_form) {
     if (mu.power >= r.codimension) continue;  // mu_z = 0 after the Tschirnhaus shift
-    out << "  mu_" << mu.power << " = " << (r.exact ? mu.exact : mu.polynomial) << '\n';
+    out << "  mu_" << mu.power << " = " << polynomial_text(mu, r.exact) << '\n';
   }
   if (!r.exact) out << "(doubles: " << r.exact_note << ")\n";
 }

@@ -2,7 +2,7 @@
 // `saltus extremal classify RUNFILE [--json]` and
 // `saltus extremal solutions RUNFILE --pose X Y PHI [--box H] [--json]`:
 // the classification of a degenerate extremal (contact) point of two planar
-// curves (Damerau & Low 2016, Sec. 4; testfunctions/contact_classification.h)
+// curves (Damerau & Low 2016, Sec. 4; analyses/contact/classification.h)
 // and the extremal points near it at one pose (models/extremal.h).
 //
 // Run file (every bad key or value: RunFileError naming the file and the key):
@@ -33,10 +33,10 @@
 #include <ostream>
 #include <string>
 
+#include "analyses/contact/classification.h"
 #include "drivers/json_input.h"
 #include "models/extremal.h"
 #include "models/planar_curve.h"
-#include "testfunctions/contact_classification.h"
 
 namespace saltus::drivers {
 

@@ -4,8 +4,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "analyses/contact/continuation.h"
 #include "drivers/output.h"
-#include "testfunctions/contact_continuation.h"
 
 namespace saltus::drivers {
 

@@ -2,7 +2,7 @@
 // `saltus extremal continue RUNFILE [--out DIR] [--json]` and
 // `saltus extremal track RUNFILE [--out DIR] [--json]`: the contact-point
 // problem of Damerau & Low 2016 followed through pose space
-// (testfunctions/contact_continuation.h) and along a prescribed relative
+// (analyses/contact/continuation.h) and along a prescribed relative
 // motion, with figures. The run file is the one of drivers/extremal_commands.h
 // with one of these optional objects:
 //

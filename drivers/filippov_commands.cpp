@@ -4,13 +4,13 @@
 #include <iomanip>
 #include <unistd.h>
 
+#include "analyses/two_fold/continuation.h"
 #include "drivers/output.h"
-#include "testfunctions/two_fold_continuation.h"
 
+#include "analyses/two_fold/two_fold.h"
 #include "drivers/json_input.h"
 #include "drivers/run_file.h"
 #include "models/wheel_turntable.h"
-#include "testfunctions/two_fold.h"
 
 namespace saltus::drivers {
 

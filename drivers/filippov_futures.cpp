@@ -1,6 +1,6 @@
 // `saltus filippov futures RUNFILE [--out DIR] [--samples N]`: the sliding
 // orbits into a case-1 two-fold and a sample of its futures
-// (testfunctions/two_fold_futures.h), as CSV and a figure like Szalai &
+// (analyses/two_fold/futures.h), as CSV and a figure like Szalai &
 // Jeffrey's Fig. 5: left, the switching surface around x* in (r, omega)
 // (Sigma is the graph v = v(r, omega) of h = 0) with its regions and the
 // orbits on it; right, the futures in (r, omega, v).
@@ -10,9 +10,9 @@
 #include <map>
 #include <sstream>
 
+#include "analyses/two_fold/futures.h"
 #include "drivers/filippov_commands.h"
 #include "drivers/output.h"
-#include "testfunctions/two_fold_futures.h"
 
 namespace saltus::drivers {
 

@@ -1,13 +1,13 @@
 // `saltus filippov map RUNFILE [--out DIR] [--threads N]`: Fig. 4 of Szalai &
-// Jeffrey (testfunctions/two_fold_map.h) as map.csv, map.json and a figure
+// Jeffrey (analyses/two_fold/map.h) as map.csv, map.json and a figure
 // with the paper's panels (a)-(g) plus the case of each grid point.
 
 #include <iomanip>
 #include <sstream>
 
+#include "analyses/two_fold/map.h"
 #include "drivers/filippov_commands.h"
 #include "drivers/output.h"
-#include "testfunctions/two_fold_map.h"
 
 namespace saltus::drivers {
 

@@ -71,7 +71,7 @@ const char* const kEx445Curves =
 TEST_CASE("saltus extremal classify: the five examples of Sec. 4.4 have codimensions 1, 2, 2, 2, 3",
           "[cli][extremal]") {
   // The paper prints 1, 2, 3, 2, 3: (37) of example 4.4.3 as printed is a
-  // cusp (c_3 = 18 != 0), see tests/testfunctions/contact_classification.test.cpp.
+  // cusp (c_3 = 18 != 0), see tests/analyses/contact/classification.test.cpp.
   const std::vector<std::tuple<std::string, int, std::string>> cases = {
       {"ex441", 1, "fold"}, {"ex442", 2, "cusp"}, {"ex443", 2, "cusp"}, {"ex444", 2, "cusp"},
       {"ex445", 3, "swallowtail"}};

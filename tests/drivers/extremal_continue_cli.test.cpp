@@ -53,7 +53,7 @@ TEST_CASE("extremal continue: example 4.4.4, folds and the cusp located and clas
   const json j = json::parse(r.out);
   REQUIRE(j["folds"].size() == 2);
   for (const auto& fold : j["folds"]) {
-    // the parabola's evolute at y = -0.55 (see tests/testfunctions/contact_continuation.test.cpp)
+    // the parabola's evolute at y = -0.55 (see tests/analyses/contact/continuation.test.cpp)
     CHECK(std::abs(fold["point"]["x"].get<double>()) == Approx(4.0 * std::pow(1.0 / 60.0, 1.5)).epsilon(1e-12));
     CHECK(fold["classification"]["codimension"] == 1);
   }

@@ -253,7 +253,7 @@ TEST_CASE("filippov flow: bad input is named", "[filippov-flow]") {
 
 TEST_CASE("filippov flow: the wheel on a turntable slides into its two-fold in finite time", "[filippov-flow]") {
   // Szalai & Jeffrey Sec. V: the two-fold x* at (r*, omega*) = (0.1859, -1.037)
-  // is case 1 (testfunctions/two_fold.h): sliding orbits near it reach it in
+  // is case 1 (analyses/two_fold/two_fold.h): sliding orbits near it reach it in
   // finite time. From (0.2, -0.02, -1.05) in F+ the orbit crosses into F-,
   // enters sliding and slides into x*, where the run stops in the two-fold
   // mode (h_x . f_lambda / (|h_x| |f_lambda|) = -1e-6: within about 1e-5 of x*).

@@ -1,4 +1,4 @@
-#include "testfunctions/two_fold_futures.h"
+#include "analyses/two_fold/futures.h"
 
 #include <catch2/catch.hpp>
 #include <cmath>

@@ -92,6 +92,7 @@
 
 #include "continuation/system.h"
 #include "models/filippov.h"
+#include "testfunctions/two_fold_case_boundary.h"  // TwoFoldConstants, the K of (22)
 
 namespace saltus {
 
@@ -108,11 +109,6 @@ struct TwoFoldOptions {
 
   // Empty when valid, else a message naming the first bad field and value.
   std::string check() const;
-};
-
-// K^{++}, K^{+-}, K^{-+}, K^{--} of (22).
-struct TwoFoldConstants {
-  double pp = 0.0, pm = 0.0, mp = 0.0, mm = 0.0;
 };
 
 // Of F+ seen from h > 0 (invisible: K^{++} < 0) and of F- from h < 0

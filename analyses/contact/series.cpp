@@ -1,4 +1,4 @@
-#include "testfunctions/contact_series.h"
+#include "analyses/contact/series.h"
 
 #include <charconv>
 #include <numeric>

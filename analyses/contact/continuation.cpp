@@ -1,4 +1,4 @@
-#include "testfunctions/contact_continuation.h"
+#include "analyses/contact/continuation.h"
 
 #include <algorithm>
 #include <cmath>

@@ -19,7 +19,7 @@
 // Each located point is polished by Newton on its square system ((f, det) in
 // (s1, s2, p) for LP; (f, det, c2~) in (s1, s2, p1, p2) for CP; (f, det, c2~,
 // c3~) in all five for SW), then classified with classify()
-// (testfunctions/contact_classification.h): codimension 1, 2, 3.
+// (analyses/contact/classification.h): codimension 1, 2, 3.
 
 #include <array>
 #include <memory>
@@ -27,12 +27,12 @@
 #include <string>
 #include <vector>
 
+#include "analyses/contact/classification.h"
 #include "continuation/branch.h"
 #include "continuation/continuation_problem.h"
 #include "continuation/options.h"
 #include "continuation/test_function.h"
 #include "models/extremal.h"
-#include "testfunctions/contact_classification.h"
 
 namespace saltus {
 

@@ -1,10 +1,10 @@
-#include "testfunctions/two_fold_map.h"
+#include "analyses/two_fold/map.h"
 
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <sstream>
 
-#include "testfunctions/two_fold_continuation.h"
+#include "analyses/two_fold/continuation.h"
 
 using namespace saltus;
 using models::WheelTurntable;

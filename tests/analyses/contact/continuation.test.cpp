@@ -1,8 +1,8 @@
 // Folds, cusps and swallowtails of the extremal-point problem located by
 // continuation from a start away from them, then classified
-// (testfunctions/contact_continuation.h, models/extremal_degeneracy.h;
+// (analyses/contact/continuation.h, models/extremal_degeneracy.h;
 // Damerau & Low 2016, Sec. 4.4). Tag [extremal-continue].
-#include "testfunctions/contact_continuation.h"
+#include "analyses/contact/continuation.h"
 
 #include <catch2/catch.hpp>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "testfunctions/two_fold_map.h"
+#include "analyses/two_fold/map.h"
 
 #include <algorithm>
 #include <atomic>

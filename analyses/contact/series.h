@@ -1,6 +1,6 @@
 #pragma once
 // Number types for the classification of degenerate contact points
-// (testfunctions/contact_classification.h):
+// (analyses/contact/classification.h):
 //
 // - Rational: an exact rational (boost::multiprecision::cpp_rational, header
 //   only) wrapped so that it mixes with double the way the templated models

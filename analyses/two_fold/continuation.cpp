@@ -1,4 +1,4 @@
-#include "testfunctions/two_fold_continuation.h"
+#include "analyses/two_fold/continuation.h"
 
 #include <algorithm>
 #include <cmath>
@@ -58,38 +58,6 @@ WheelTurntable wheel_with_parameters(const WheelTurntable& base, const Vector& p
   return w;
 }
 
-std::string boundary_name(CaseBoundary b) {
-  switch (b) {
-    case CaseBoundary::kKpp:
-      return "K++";
-    case CaseBoundary::kKmm:
-      return "K--";
-    case CaseBoundary::kJ1:
-      return "J1";
-    case CaseBoundary::kJ2:
-      return "J2";
-    case CaseBoundary::kJ1J2:
-      return "J1J2-1";
-  }
-  return "?";
-}
-
-double boundary_value(CaseBoundary b, const TwoFoldConstants& K) {
-  switch (b) {
-    case CaseBoundary::kKpp:
-      return K.pp;
-    case CaseBoundary::kKmm:
-      return K.mm;
-    case CaseBoundary::kJ1:
-      return K.mp;  // J1 = K-+ / sqrt(-K++ K--)
-    case CaseBoundary::kJ2:
-      return -K.pm;  // J2 = -K+- / sqrt(-K++ K--)
-    case CaseBoundary::kJ1J2:
-      return K.pp * K.mm - K.mp * K.pm;  // -D
-  }
-  return 0.0;
-}
-
 namespace {
 
 // The wheel at a point u = (x, p) with the base's tyre, or the sticking
@@ -107,13 +75,6 @@ TwoFoldClassification classify_at(const WheelTurntable& base, const Vector& u,
 }
 
 }  // namespace
-
-CaseBoundaryTest::CaseBoundaryTest(WheelTurntable base, CaseBoundary which, TwoFoldOptions options)
-    : base_(std::move(base)), which_(which), options_(options) {}
-
-double CaseBoundaryTest::value(const PointContext& point) const {
-  return boundary_value(which_, classify_at(base_, point.problem.u(point.y), options_).K);
-}
 
 std::string TwoFoldContinuationOptions::check() const {
   if (std::find(wheel_parameter_names().begin(), wheel_parameter_names().end(), parameter) ==
@@ -144,7 +105,8 @@ TwoFoldContinuation continue_two_fold(const WheelTurntable& wheel, const Vector&
   TestFunctions tests;
   for (CaseBoundary b :
        {CaseBoundary::kKpp, CaseBoundary::kKmm, CaseBoundary::kJ1, CaseBoundary::kJ2, CaseBoundary::kJ1J2})
-    tests.push_back(std::make_shared<CaseBoundaryTest>(wheel, b, along));
+    tests.push_back(std::make_shared<CaseBoundaryTest>(
+        b, [wheel, along](const Vector& u) { return classify_at(wheel, u, along).K; }));
   // g = 0 (omega = omega0 on h = 0): the wheel does not move over the disc
   // and the sticking moment sign(g) kappa lambda changes sign; the curve of
   // (19) is not smooth there, so the branch stops (type "UZ", name "g=0").

@@ -1,4 +1,4 @@
-#include "testfunctions/two_fold.h"
+#include "analyses/two_fold/two_fold.h"
 
 #include <algorithm>
 #include <catch2/catch.hpp>

@@ -24,23 +24,16 @@
 // along it: the map's column at that r* is the same family, which is how the
 // tests compare the two.
 //
-// Test functions (type "CB", case boundary). Each is continuous along the
-// curve and changes sign exactly where one of the conditions of Fig. 4 does:
-//   K++          K^{++} of (22)           (c): F+ invisible iff K++ < 0
-//   K--          K^{--}                   (b): F- invisible iff K-- > 0
-//   J1           K^{-+}                   (d): sign J1 = sign K^{-+} where J1 is defined
-//   J2           -K^{+-}                  (e): sign J2 = sign(-K^{+-})
-//   J1J2-1       K++ K-- - K-+ K+- = -D   (f): J1 J2 - 1 = D / (K++ K--), so where
-//                                              (27) holds (K++ K-- < 0) its sign is that of -D
-// (J1, J2 themselves are undefined outside (27) and would hand the root
-// finder a NaN; these stand-ins have the same zeros where the cases are
-// defined, and are smooth everywhere.) The classification on both sides of
+// Test functions: the case boundaries of Sec. IV (type "CB": K++, K--, J1, J2,
+// J1J2-1; testfunctions/two_fold_case_boundary.h), evaluated on the two-fold
+// classified at each corrected point. The classification on both sides of
 // each located point is reported.
 
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "analyses/two_fold/two_fold.h"
 #include "continuation/autodiff_system.h"
 #include "continuation/branch.h"
 #include "continuation/options.h"
@@ -48,7 +41,7 @@
 #include "continuation/test_function.h"
 #include "models/filippov.h"
 #include "models/wheel_turntable.h"
-#include "testfunctions/two_fold.h"
+#include "testfunctions/two_fold_case_boundary.h"
 
 namespace saltus {
 
@@ -106,27 +99,6 @@ struct WheelTwoFoldEquations {
     g[0] = equations.switching(u);
     filippov::split_lie_derivatives(model, u, &g[1], &g[2]);
   }
-};
-
-// What a case-boundary test function measures (see the header comment).
-enum class CaseBoundary { kKpp, kKmm, kJ1, kJ2, kJ1J2 };
-std::string boundary_name(CaseBoundary b);  // "K++", "K--", "J1", "J2", "J1J2-1"
-// The test value from the K's (continuous; zero at the boundary).
-double boundary_value(CaseBoundary b, const TwoFoldConstants& K);
-
-// A test function of the engine: boundary_value at the corrected point,
-// from classify_two_fold of the wheel with the point's constants.
-class CaseBoundaryTest : public TestFunction {
- public:
-  CaseBoundaryTest(models::WheelTurntable base, CaseBoundary which, TwoFoldOptions options = {});
-  std::string type() const override { return "CB"; }
-  std::string name() const override { return boundary_name(which_); }
-  double value(const PointContext& point) const override;
-
- private:
-  models::WheelTurntable base_;
-  CaseBoundary which_;
-  TwoFoldOptions options_;
 };
 
 struct TwoFoldContinuationOptions {

@@ -1,4 +1,4 @@
-#include "testfunctions/two_fold_futures.h"
+#include "analyses/two_fold/futures.h"
 
 #include <boost/numeric/odeint.hpp>
 #include <cmath>

@@ -32,9 +32,9 @@
 #include <string>
 #include <vector>
 
+#include "analyses/two_fold/two_fold.h"
 #include "continuation/system.h"
 #include "models/filippov.h"
-#include "testfunctions/two_fold.h"
 
 namespace saltus {
 

@@ -7,7 +7,7 @@
 #include <benchmark/benchmark.h>
 
 #include "models/planar_curve.h"
-#include "testfunctions/contact_classification.h"
+#include "analyses/contact/classification.h"
 
 namespace {
 

@@ -1,7 +1,7 @@
-// The Fig. 4 map of the wheel on a turntable (testfunctions/two_fold_map.h):
+// The Fig. 4 map of the wheel on a turntable (analyses/two_fold/map.h):
 // one grid point (design, Newton from the offset start, classification) and
 // a 41 x 41 map on 1 and 2 threads (rows are independent tasks).
-#include "testfunctions/two_fold_map.h"
+#include "analyses/two_fold/map.h"
 
 #include <benchmark/benchmark.h>
 

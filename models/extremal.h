@@ -123,7 +123,7 @@ struct ExtremalProblem {
   std::shared_ptr<const System> system;
   std::shared_ptr<const PlanarCurve> curve1, curve2;
   // det, c2~, c3~ of models/extremal_degeneracy.h with exact gradients (fold
-  // and cusp curves, testfunctions/contact_continuation.h).
+  // and cusp curves, analyses/contact/continuation.h).
   std::shared_ptr<const ExtremalDegeneracy> degeneracy;
 };
 

@@ -121,7 +121,7 @@ enum class TyreModel {
 // The equations (1)-(5) with every constant of one scalar type P: double for
 // the model below, ceres::Jet (or another AD scalar) where derivatives in a
 // parameter are needed (the continuation of a two-fold in a parameter,
-// testfunctions/two_fold_continuation.h). T is the scalar of the state; P
+// analyses/two_fold/continuation.h). T is the scalar of the state; P
 // converts to it (T(p)). WheelTurntable is the user-facing struct; it
 // delegates (4), (5) and (1)-(3) to this one copy of the formulas.
 template <class P>

@@ -75,6 +75,10 @@ std::shared_ptr<flow::AutoDiffHybrid<flow::Mechanical<ExpressionMechanical>>> ma
       spec->mass[n * i + i] = expression(mass[i], names, row);
     }
   }
+  spec->symmetric_mass = true;
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < i; ++j)
+      if (spec->mass[n * i + j].text() != spec->mass[n * j + i].text()) spec->symmetric_mass = false;
   for (int i = 0; i < n * n; ++i)
     if (uses_velocity(spec->mass[i], n))
       bad("mass[" + std::to_string(i / n) + "][" + std::to_string(i % n) + "]",

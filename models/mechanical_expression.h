@@ -37,6 +37,7 @@ struct MechanicalSpec {
   std::vector<std::string> coordinates, parameters, docs;
   std::vector<bool> decided;  // per parameter: a number the impact law decides on
   std::vector<Expression> mass;   // n x n, row-major
+  bool symmetric_mass = false;    // M written symmetric: the lower triangle is the upper one
   std::vector<Expression> force;  // n
   std::vector<Constraint> constraints;
   // The expressions' names: coordinates, velocities, parameters, "t".
@@ -78,8 +79,7 @@ struct ExpressionMechanicalT {
   template <class T>
   void mass(const T* q, const T& t, T* M) const {
     auto v = values(q, static_cast<const T*>(nullptr), t);
-    const int n = dof();
-    for (int i = 0; i < n * n; ++i) M[i] = spec->mass[i].template evaluate<T>(v.data());
+    mass_from(v.data(), M);
   }
   template <class T>
   void force(const T* q, const T* w, const T& t, T* f) const {
@@ -89,9 +89,8 @@ struct ExpressionMechanicalT {
   template <class T>
   void mass_and_force(const T* q, const T* w, const T& t, T* M, T* f) const {
     auto v = values(q, w, t);
-    const int n = dof();
-    for (int i = 0; i < n * n; ++i) M[i] = spec->mass[i].template evaluate<T>(v.data());
-    for (int i = 0; i < n; ++i) f[i] = spec->force[i].template evaluate<T>(v.data());
+    mass_from(v.data(), M);
+    for (int i = 0; i < dof(); ++i) f[i] = spec->force[i].template evaluate<T>(v.data());
   }
   template <class T>
   T constraint(int i, const T* q, const T& t) const {
@@ -100,6 +99,16 @@ struct ExpressionMechanicalT {
   }
 
  private:
+  // M from the values; a symmetric M (the usual case) evaluates its upper
+  // triangle only.
+  template <class T>
+  void mass_from(const T* v, T* M) const {
+    const int n = dof();
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j)
+        M[n * i + j] = spec->symmetric_mass && j < i ? M[n * j + i] : spec->mass[n * i + j].template evaluate<T>(v);
+  }
+
   // (q, q', p, t) in one array (q' zero where the expression cannot use it).
   template <class T>
   ValueArray<T> values(const T* q, const T* w, const T& t) const {

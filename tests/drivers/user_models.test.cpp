@@ -162,6 +162,25 @@ TEST_CASE("a run file's own hybrid system: bad input is named", "[user][hybrid][
   CHECK_THAT(error_of(head + R"("modes": {"free": {"field": ["v", "-k*x"],
               "guards": [{"name": "stop", "h": "0.5 - x"}]}}})"),
              Catch::Contains("'initial'") && Catch::Contains("past its guard 'stop'"));
+  // Mechanical: a singular mass matrix at the start, a constraint that does
+  // not depend on q, a start through a constraint.
+  const std::string mech = R"({"coordinates": ["q"], "parameters": {"m": 0}, "time": [0, 1],
+                               "forces": ["-q"], )";
+  CHECK_THAT(error_of(mech + R"("mass": ["m"], "initial": {"q": 0.5, "q_dot": 0}})"),
+             Catch::Contains("'initial'") && Catch::Contains("not symmetric positive definite"));
+  CHECK_THAT(error_of(mech + R"("mass": ["1"], "constraints": [{"h": "m + 1"}], "initial": {"q": 0.5, "q_dot": 0}})"),
+             Catch::Contains("constraints[0].h") && Catch::Contains("does not depend on the coordinates"));
+  CHECK_THAT(error_of(mech + R"("mass": ["1"], "constraints": [{"name": "wall", "h": "1 - q"}],
+              "initial": {"q": 1.5, "q_dot": 0}})"),
+             Catch::Contains("'initial'") && Catch::Contains("violates constraint 1"));
+  CHECK_THAT(error_of(mech + R"("mass": [["1 + q_dot^2"]], "initial": {"q": 0.5, "q_dot": 0}})"),
+             Catch::Contains("'mass[0][0]'") && Catch::Contains("uses a velocity"));
+  CHECK_THAT(error_of(mech + R"("mass": [["1", "0"]], "initial": {"q": 0.5, "q_dot": 0}})"),
+             Catch::Contains("'mass[0]'") && Catch::Contains("must have 1 entries"));
+  // Filippov: a field that is not affine in lambda.
+  CHECK_THAT(error_of(R"({"states": ["x"], "filippov": {"h": "x", "field": ["-x + lambda^2"]},
+              "initial": {"x": 0.5}, "time": [0, 1]})"),
+             Catch::Contains("filippov.field") && Catch::Contains("not affine in lambda"));
   // The built-in ball below its table.
   CHECK_THAT(error_of(R"({"model": "bouncing_ball", "initial": {"q": -0.1, "v": 0}, "time": [0, 1]})"),
              Catch::Contains("past its guard 'impact'"));

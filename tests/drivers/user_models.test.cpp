@@ -42,6 +42,54 @@ flow::Trajectory flow_with_parameter(const drivers::HybridRun& run, const std::s
   return flow::simulate(*carried, run.mode, run.t0, x, run.t0 + span, o);
 }
 
+// The events of two runs over their span agree in mode and in time: to
+// `tolerance`, and to `zeno_tolerance` inside Zeno sequences (an event less
+// than 0.01 after the one before it: the k-th impact of a geometric cascade
+// is conditioned like 1/(1 - e)^k, so rounding differences grow along it and
+// vanish again after the stick).
+void same_events(const drivers::HybridRun& a, const drivers::HybridRun& b, double tolerance,
+                 double zeno_tolerance = 1e-10) {
+  for (const auto method : {flow::IntegrationMethod::kDopri5, flow::IntegrationMethod::kDop853}) {
+    flow::SimulationOptions o = tight();
+    o.method = method;
+    o.variational = true;
+    const auto ra = flow::simulate(*a.system, a.mode, a.t0, a.initial, a.t1, o);
+    const auto rb = flow::simulate(*b.system, b.mode, b.t0, b.initial, b.t1, o);
+    REQUIRE(ra.ok());
+    REQUIRE(rb.ok());
+    REQUIRE(ra.events.size() == rb.events.size());
+    REQUIRE(ra.events.size() > 3);
+    for (std::size_t i = 0; i < ra.events.size(); ++i) {
+      const bool zeno = i > 0 && rb.events[i].t - rb.events[i - 1].t < 0.01;
+      INFO("event " << i << " at t = " << rb.events[i].t);
+      CHECK(std::abs(ra.events[i].t - rb.events[i].t) < (zeno ? zeno_tolerance : tolerance));
+      CHECK(ra.events[i].mode_after == rb.events[i].mode_after);
+    }
+    CHECK((ra.x_end - rb.x_end).lpNorm<Eigen::Infinity>() < 1e-8);
+    CHECK((ra.transition_matrix - rb.transition_matrix).lpNorm<Eigen::Infinity>() <
+          1e-8 * (1 + rb.transition_matrix.lpNorm<Eigen::Infinity>()));
+  }
+}
+
+// `saltus periodic` on a run file: the summary.
+nlohmann::json periodic_summary(const std::string& file) {
+  const auto out = saltus::testing::scratch("user-periodic");
+  const auto r = saltus::testing::run_saltus({"periodic", example(file).string(), "--out", out.string()});
+  INFO(file << ": " << r.out << r.err);
+  REQUIRE(r.code == 0);
+  auto summary = nlohmann::json::parse(std::ifstream(out / "summary.json"));
+  std::filesystem::remove_all(out);
+  return summary;
+}
+
+// The located special points of a summary: type -> parameter values.
+std::multimap<std::string, double> located(const nlohmann::json& summary, const std::string& parameter) {
+  std::multimap<std::string, double> out;
+  for (const auto& sp : summary["special_points"])
+    if (sp["status"] == "located") out.emplace(sp["type"].get<std::string>(), sp["parameters"][parameter].get<double>());
+  return out;
+}
+
 }  // namespace
 
 TEST_CASE("your own bouncing ball (examples/user/bouncing_ball.json) gives the built-in's events and monodromy",
@@ -52,22 +100,7 @@ TEST_CASE("your own bouncing ball (examples/user/bouncing_ball.json) gives the b
   for (const auto& p : built_in.system->parameters())
     CHECK(own.system->parameter(p.name) == Approx(p.value).epsilon(1e-15));
   // The Zeno sequence down to rest and the take-offs: every event, same time, same mode.
-  for (const auto method : {flow::IntegrationMethod::kDopri5, flow::IntegrationMethod::kDop853}) {
-    flow::SimulationOptions o = tight();
-    o.method = method;
-    o.variational = true;
-    const auto a = flow::simulate(*own.system, own.mode, own.t0, own.initial, own.t1, o);
-    const auto b = flow::simulate(*built_in.system, built_in.mode, built_in.t0, built_in.initial, built_in.t1, o);
-    REQUIRE(a.ok());
-    REQUIRE(b.ok());
-    REQUIRE(a.events.size() == b.events.size());
-    REQUIRE(a.events.size() > 10);
-    for (std::size_t i = 0; i < a.events.size(); ++i) {
-      CHECK(std::abs(a.events[i].t - b.events[i].t) < 1e-10);
-      CHECK(a.events[i].mode_after == b.events[i].mode_after);
-    }
-    CHECK((a.transition_matrix - b.transition_matrix).lpNorm<Eigen::Infinity>() < 1e-8);
-  }
+  same_events(own, built_in, 1e-10);
 }
 
 TEST_CASE("every parameter of every model: the shooting Jacobian's parameter column against differences",
@@ -193,57 +226,6 @@ TEST_CASE("a run file's own hybrid system: bad input is named", "[user][hybrid][
   std::filesystem::remove_all(dir);
 }
 
-namespace {
-
-// The events of two runs over their span agree in mode and in time: to
-// `tolerance`, and to `zeno_tolerance` inside Zeno sequences (an event less
-// than 0.01 after the one before it: the k-th impact of a geometric cascade
-// is conditioned like 1/(1 - e)^k, so rounding differences grow along it and
-// vanish again after the stick).
-void same_events(const drivers::HybridRun& a, const drivers::HybridRun& b, double tolerance,
-                 double zeno_tolerance = 1e-10) {
-  for (const auto method : {flow::IntegrationMethod::kDopri5, flow::IntegrationMethod::kDop853}) {
-    flow::SimulationOptions o = tight();
-    o.method = method;
-    o.variational = true;
-    const auto ra = flow::simulate(*a.system, a.mode, a.t0, a.initial, a.t1, o);
-    const auto rb = flow::simulate(*b.system, b.mode, b.t0, b.initial, b.t1, o);
-    REQUIRE(ra.ok());
-    REQUIRE(rb.ok());
-    REQUIRE(ra.events.size() == rb.events.size());
-    REQUIRE(ra.events.size() > 3);
-    for (std::size_t i = 0; i < ra.events.size(); ++i) {
-      const bool zeno = i > 0 && rb.events[i].t - rb.events[i - 1].t < 0.01;
-      INFO("event " << i << " at t = " << rb.events[i].t);
-      CHECK(std::abs(ra.events[i].t - rb.events[i].t) < (zeno ? zeno_tolerance : tolerance));
-      CHECK(ra.events[i].mode_after == rb.events[i].mode_after);
-    }
-    CHECK((ra.x_end - rb.x_end).lpNorm<Eigen::Infinity>() < 1e-8);
-    CHECK((ra.transition_matrix - rb.transition_matrix).lpNorm<Eigen::Infinity>() <
-          1e-8 * (1 + rb.transition_matrix.lpNorm<Eigen::Infinity>()));
-  }
-}
-
-// `saltus periodic` on a run file: the summary.
-nlohmann::json periodic_summary(const std::string& file) {
-  const auto out = saltus::testing::scratch("user-periodic");
-  const auto r = saltus::testing::run_saltus({"periodic", example(file).string(), "--out", out.string()});
-  INFO(file << ": " << r.out << r.err);
-  REQUIRE(r.code == 0);
-  auto summary = nlohmann::json::parse(std::ifstream(out / "summary.json"));
-  std::filesystem::remove_all(out);
-  return summary;
-}
-
-// The located special points of a summary: type -> parameter values.
-std::multimap<std::string, double> located(const nlohmann::json& summary, const std::string& parameter) {
-  std::multimap<std::string, double> out;
-  for (const auto& sp : summary["special_points"])
-    if (sp["status"] == "located") out.emplace(sp["type"].get<std::string>(), sp["parameters"][parameter].get<double>());
-  return out;
-}
-
-}  // namespace
 
 TEST_CASE("your own stick-slip oscillator (examples/user/stick_slip.json, Filippov) gives the built-in's results",
           "[user][filippov]") {

@@ -114,7 +114,7 @@ HybridRun read_hybrid_run(const std::filesystem::path& path) {
   if (!json.is_object()) fail(path, "the top level must be an object");
   only_keys(json, {"name", "description", "model", "parameters", "links", "g", "initial", "mode", "time", "transient", "periodic", "simulation",
                    "section", "lyapunov", "sweep", "plot", "states", "modes", "forcing_period", "angles",
-                   "coordinates", "mass", "forces", "constraints", "stick_velocity", "filippov"},
+                   "coordinates", "mass", "forces", "constraints", "stick_velocity", "filippov", "definitions"},
             path, "");
   HybridRun run;
   run.path = path;
@@ -126,7 +126,7 @@ HybridRun read_hybrid_run(const std::filesystem::path& path) {
   const models::HybridModel* model = &own;
   if (json.contains("model")) {
     for (const char* key : {"states", "modes", "coordinates", "mass", "forces", "constraints", "stick_velocity",
-                            "filippov", "forcing_period", "angles"})
+                            "filippov", "definitions", "forcing_period", "angles"})
       if (json.contains(key)) fail(path, std::string("'") + key + "' defines your own system: leave out 'model'");
     run.model = string(json["model"], path, "model");
     model = models::find_hybrid_model(run.model);

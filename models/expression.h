@@ -182,7 +182,7 @@ T constant_base_power(double c, const T& g) {
 // The values an expression reads (x, p, t, ...), on the stack for small
 // systems: the expression-defined functors fill one per evaluation, at every
 // Runge-Kutta stage.
-template <class T, int kInline = 24>
+template <class T, int kInline = 32>
 class ValueArray {
  public:
   explicit ValueArray(int n) {
@@ -195,6 +195,33 @@ class ValueArray {
   std::array<T, kInline> small_;
   std::vector<T> large_;
 };
+
+class Expression;
+
+// Named intermediate quantities of a run-file system ("definitions": {name:
+// expression}, in order), each an expression of the system's names and the
+// definitions before it. They sit after the system's own values in the
+// values array and are evaluated once per call (a sine shared by a mass
+// matrix and the forces is taken once).
+struct Definitions {
+  std::vector<std::string> names;
+  std::vector<Expression> expressions;
+
+  template <class T>
+  void evaluate(T* values, int base) const;
+  // Only the definitions `which` (ascending, as from needed()).
+  template <class T>
+  void evaluate(T* values, int base, const std::vector<int>& which) const;
+  // The definitions that `expressions` read, directly or through other
+  // definitions, ascending; the definitions start at value `base`.
+  std::vector<int> needed(const std::vector<const Expression*>& expressions, int base) const;
+  // Per value (the base ones given by `base_flags`, then each definition):
+  // whether it depends on a flagged base value, through the definitions.
+  std::vector<bool> depends(std::vector<bool> base_flags) const;
+};
+
+// Whether e reads a value flagged in `flags` (as from Definitions::depends).
+bool reads(const Expression& e, const std::vector<bool>& flags);
 
 class Expression {
  public:
@@ -310,6 +337,16 @@ T Expression::run(const Instruction* ip, const Instruction* end, const T* values
     }
   }
   return s[-1];
+}
+
+template <class T>
+void Definitions::evaluate(T* values, int base) const {
+  for (std::size_t i = 0; i < expressions.size(); ++i) values[base + i] = expressions[i].template evaluate<T>(values);
+}
+
+template <class T>
+void Definitions::evaluate(T* values, int base, const std::vector<int>& which) const {
+  for (int i : which) values[base + i] = expressions[i].template evaluate<T>(values);
 }
 
 template <class T>

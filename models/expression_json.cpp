@@ -72,6 +72,20 @@ std::vector<std::optional<Expression>> per_name(const Json& value, const std::ve
   return out;
 }
 
+Definitions definitions(const Json& run, std::vector<std::string>* names, Names* seen) {
+  Definitions out;
+  if (!run.contains("definitions")) return out;
+  const Json& d = run["definitions"];
+  if (!d.is_object()) bad("definitions", "must be {name: expression}, in order");
+  for (const auto& [name, e] : d.items()) {
+    seen->add(name, "definitions." + name);
+    out.expressions.push_back(expression(e, *names, "definitions." + name));
+    out.names.push_back(name);
+    names->push_back(name);
+  }
+  return out;
+}
+
 void parameters(const Json& run, Names* names, std::vector<std::string>* out, std::vector<double>* values) {
   if (!run.contains("parameters")) return;
   const Json& p = run["parameters"];

@@ -41,6 +41,10 @@ std::vector<std::optional<Expression>> per_name(const Json& value, const std::ve
                                                 const std::vector<std::string>& names, bool every,
                                                 const std::string& key);
 
+// "definitions": {name: expression} of the run, each over `names` and the
+// definitions before it; their names are appended to `names` (and `seen`).
+Definitions definitions(const Json& run, std::vector<std::string>* names, Names* seen);
+
 // "parameters": {name: number}: names (added to `names`) and values.
 void parameters(const Json& run, Names* names, std::vector<std::string>* out, std::vector<double>* values);
 

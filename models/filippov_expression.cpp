@@ -18,7 +18,8 @@ const char* const kFilippovExpressionHelp = R"(Your own Filippov system (instead
                  parameters, e.g. "mu_s/mu_k"; default mu; its parameters are decided on as numbers).
                  Modes: "F+" (h > 0, f(x, +mu)), "F-" (h < 0, f(x, -mu)), "sliding", "escaping"
                  (models/filippov_hybrid.h), or your own names ("mode_names": [4 names]); without
-                 "mode" the start mode follows from the state.)";
+                 "mode" the start mode follows from the state.
+  definitions    {name: expression} in order: intermediate quantities of the states and parameters.)";
 
 namespace {
 
@@ -44,16 +45,26 @@ std::shared_ptr<flow::AutoDiffHybrid<filippov::FilippovFlow<ExpressionFilippov>>
   spec->docs.assign(spec->parameters.size(), "run-file parameter");
   spec->decided.assign(spec->parameters.size(), false);
   const int n = static_cast<int>(spec->states.size());
-  const auto names = spec->names();
+  const int lambda = n + static_cast<int>(spec->parameters.size());
+  auto names = spec->names();
+  spec->definitions = definitions(run, &names, &seen);
+  std::vector<bool> flags(lambda + 1, false);
+  flags[lambda] = true;
+  const auto on_lambda = spec->definitions.depends(flags);
+  for (std::size_t i = 0; i < spec->definitions.names.size(); ++i)
+    if (on_lambda[lambda + 1 + i])
+      bad("definitions." + spec->definitions.names[i], "uses lambda: definitions are functions of x and p");
+  std::fill(flags.begin(), flags.end(), false);
+  std::fill(flags.begin(), flags.begin() + n, true);
+  const auto on_state = spec->definitions.depends(flags);
 
   const Json& f = run["filippov"];
   if (!f.is_object()) bad("filippov", "must be {h, field, mu, stick_bound}");
   only(f, {"h", "field", "mu", "stick_bound", "mode_names"}, "filippov");
   if (!f.contains("h")) bad("filippov.h", "is missing: the switching function h(x)");
   spec->h = expression(f["h"], names, "filippov.h");
-  if (std::count(spec->h.used_variables().begin(), spec->h.used_variables().end(), n + spec->parameters.size()))
-    bad("filippov.h", "'" + spec->h.text() + "' uses lambda: h depends on the state only");
-  if (std::none_of(spec->h.used_variables().begin(), spec->h.used_variables().end(), [&](int i) { return i < n; }))
+  if (reads(spec->h, on_lambda)) bad("filippov.h", "'" + spec->h.text() + "' uses lambda: h depends on the state only");
+  if (!reads(spec->h, on_state))
     bad("filippov.h", "'" + spec->h.text() + "' does not depend on the state: it switches nothing");
   if (!f.contains("field")) bad("filippov.field", "is missing: f(x, lambda), one per state");
   for (auto& e : per_name(f["field"], spec->states, names, true, "filippov.field")) spec->field.push_back(*e);
@@ -65,7 +76,7 @@ std::shared_ptr<flow::AutoDiffHybrid<filippov::FilippovFlow<ExpressionFilippov>>
   if (f.contains("stick_bound")) {
     spec->stick = expression(f["stick_bound"], names, "filippov.stick_bound");
     for (int i : spec->stick->used_variables()) {
-      if (i < n || i == n + static_cast<int>(spec->parameters.size()))
+      if (i < n || i >= lambda)
         bad("filippov.stick_bound", "'" + spec->stick->text() + "' may use the parameters only");
       spec->decided[i - n] = true;
       spec->docs[i - n] = "in the stick bound (decided on as a number)";

@@ -32,6 +32,7 @@ struct FilippovSpec {
   std::vector<Expression> field;  // per state, of (x, p, lambda)
   double mu = 1.0;
   std::optional<Expression> stick;  // b(p); none: b = mu
+  Definitions definitions;          // after (x, p, lambda), free of lambda
   // The expressions' names: states, parameters, "lambda".
   std::vector<std::string> names() const;
 };
@@ -83,10 +84,11 @@ struct ExpressionFilippovT {
   template <class T, class Q>
   static ValueArray<T> values(const ExpressionFilippovT<Q>& m, const T* x, const T& lambda) {
     const int n = m.state_size(), k = static_cast<int>(m.p.size());
-    ValueArray<T> v(n + k + 1);
+    ValueArray<T> v(n + k + 1 + static_cast<int>(m.spec->definitions.names.size()));
     for (int i = 0; i < n; ++i) v[i] = x[i];
     for (int i = 0; i < k; ++i) v[n + i] = m.spec->decided[i] ? T(m.numbers[i]) : T(m.p[i]);
     v[n + k] = lambda;
+    m.spec->definitions.evaluate(v.data(), n + k + 1);
     return v;
   }
 };

@@ -21,6 +21,8 @@ const char* const kHybridExpressionHelp = R"(Your own hybrid system (instead of 
                  of to/reset, the first whose "when" holds is taken; "when" is a comparison "a < b"
                  (<, <=, >, >=) or a list of them that must all hold, decided on values; the last
                  transition has no "when".
+  definitions    {name: expression} in order: intermediate quantities (of the states, parameters, t
+                 and the definitions before), evaluated once per call, usable in every expression
   Expressions use the states, the parameters, t and pi; + - * / ^, sin cos tan asin acos atan atan2
   sinh cosh tanh exp log sqrt abs min max.)";
 
@@ -106,7 +108,8 @@ std::shared_ptr<flow::AutoDiffHybrid<ExpressionHybrid>> make_expression_hybrid(c
     }
     return static_cast<int>(it - mode_names.begin());
   };
-  const auto names = spec->names();
+  auto names = spec->names();
+  spec->definitions = definitions(run, &names, &seen);
   int index = 0;
   for (const auto& [name, m] : modes.items()) {
     const std::string key = "modes." + name;

@@ -58,7 +58,8 @@ struct HybridSpec {
   std::vector<std::string> states, parameters;
   std::vector<std::string> docs;  // per parameter
   std::vector<Mode> modes;
-  // The expressions' names: states, parameters, "t".
+  Definitions definitions;  // after (x, p, t)
+  // The expressions' names: states, parameters, "t" (the definitions follow).
   std::vector<std::string> names() const;
   // The first transition of guard k of `mode` whose condition holds at the values (x, p, t).
   const Transition& transition(int mode, int k, const double* values) const;
@@ -123,10 +124,11 @@ struct ExpressionHybridT {
   template <class T, class Q>
   static ValueArray<T> values(const ExpressionHybridT<Q>& m, const T& t, const T* x) {
     const int n = static_cast<int>(m.spec->states.size()), q = static_cast<int>(m.p.size());
-    ValueArray<T> v(n + q + 1);
+    ValueArray<T> v(n + q + 1 + static_cast<int>(m.spec->definitions.names.size()));
     for (int i = 0; i < n; ++i) v[i] = x[i];
     for (int i = 0; i < q; ++i) v[n + i] = T(m.p[i]);
     v[n + q] = t;
+    m.spec->definitions.evaluate(v.data(), n + q + 1);
     return v;
   }
 };

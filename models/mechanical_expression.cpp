@@ -16,6 +16,9 @@ const char* const kMechanicalExpressionHelp = R"(Your own mechanical system (ins
   constraints    [{name, h, restitution} ...]: unilateral constraints h(q, t) >= 0 (no velocities);
                  restitution a number in [0, 1] or a parameter's name (then decided on as a number)
   stick_velocity rebound speed below which contact becomes permanent (default 1e-6)
+  definitions    {name: expression} in order: intermediate quantities (of q, q', the parameters, t and
+                 the definitions before), evaluated once per call and usable in every expression
+                 (the mass matrix and constraints only through ones free of velocities)
   State: the coordinates, then their velocities; modes: "free" and one per set of constraints in
   contact ("contact wall", "contact 1 2", ...). Impacts follow the generalized Newton law and
   motion along active constraints the index-1 DAE (continuation/flow/mechanical.h).)";
@@ -24,16 +27,19 @@ namespace {
 
 using namespace expression_json;
 
-bool uses_velocity(const Expression& e, int n) {
-  for (int i : e.used_variables())
-    if (i >= n && i < 2 * n) return true;
-  return false;
+// Per value of (q, q', p, t, definitions): whether it depends on a
+// velocity, or on a coordinate.
+std::vector<bool> velocity_flags(const MechanicalSpec& spec) {
+  const int n = static_cast<int>(spec.coordinates.size());
+  std::vector<bool> flags(2 * n + spec.parameters.size() + 1, false);
+  for (int i = n; i < 2 * n; ++i) flags[i] = true;
+  return spec.definitions.depends(flags);
 }
-
-bool uses_coordinate(const Expression& e, int n) {
-  for (int i : e.used_variables())
-    if (i < n) return true;
-  return false;
+std::vector<bool> coordinate_flags(const MechanicalSpec& spec) {
+  const int n = static_cast<int>(spec.coordinates.size());
+  std::vector<bool> flags(2 * n + spec.parameters.size() + 1, false);
+  for (int i = 0; i < n; ++i) flags[i] = true;
+  return spec.definitions.depends(flags);
 }
 
 }  // namespace
@@ -57,7 +63,9 @@ std::shared_ptr<flow::AutoDiffHybrid<flow::Mechanical<ExpressionMechanical>>> ma
   spec->docs.assign(spec->parameters.size(), "run-file parameter");
   spec->decided.assign(spec->parameters.size(), false);
   const int n = static_cast<int>(spec->coordinates.size());
-  const auto names = spec->names();
+  auto names = spec->names();
+  spec->definitions = definitions(run, &names, &seen);
+  const auto velocity = velocity_flags(*spec), coordinate = coordinate_flags(*spec);
 
   if (!run.contains("mass")) bad("mass", "is missing: give M(q, t), n rows of n expressions or n (diagonal)");
   const Json& mass = run["mass"];
@@ -80,7 +88,7 @@ std::shared_ptr<flow::AutoDiffHybrid<flow::Mechanical<ExpressionMechanical>>> ma
     for (int j = 0; j < i; ++j)
       if (spec->mass[n * i + j].text() != spec->mass[n * j + i].text()) spec->symmetric_mass = false;
   for (int i = 0; i < n * n; ++i)
-    if (uses_velocity(spec->mass[i], n))
+    if (reads(spec->mass[i], velocity))
       bad("mass[" + std::to_string(i / n) + "][" + std::to_string(i % n) + "]",
           "'" + spec->mass[i].text() + "' uses a velocity: the mass matrix depends on q and t only");
 
@@ -99,9 +107,9 @@ std::shared_ptr<flow::AutoDiffHybrid<flow::Mechanical<ExpressionMechanical>>> ma
     constraint.name = c.contains("name") ? text(c["name"], key + ".name") : std::to_string(k + 1);
     if (!c.contains("h")) bad(key + ".h", "is missing: the gap h(q, t) >= 0");
     constraint.h = expression(c["h"], names, key + ".h");
-    if (uses_velocity(constraint.h, n))
+    if (reads(constraint.h, velocity))
       bad(key + ".h", "'" + constraint.h.text() + "' uses a velocity: a constraint depends on q and t only");
-    if (!uses_coordinate(constraint.h, n))
+    if (!reads(constraint.h, coordinate))
       bad(key + ".h", "'" + constraint.h.text() + "' does not depend on the coordinates: it constrains nothing");
     if (c.contains("restitution")) {
       const Json& e = c["restitution"];
@@ -121,6 +129,13 @@ std::shared_ptr<flow::AutoDiffHybrid<flow::Mechanical<ExpressionMechanical>>> ma
   }
   for (int i = 0; i < static_cast<int>(spec->parameters.size()); ++i)
     if (spec->decided[i]) spec->docs[i] = "restitution (decided on as a number)";
+
+  const int base = 2 * n + static_cast<int>(spec->parameters.size()) + 1;
+  std::vector<const Expression*> dynamics;
+  for (const auto& e : spec->mass) dynamics.push_back(&e);
+  for (const auto& e : spec->force) dynamics.push_back(&e);
+  spec->dynamics_needs = spec->definitions.needed(dynamics, base);
+  for (const auto& c : spec->constraints) spec->constraint_needs.push_back(spec->definitions.needed({&c.h}, base));
 
   ExpressionMechanical model{spec, {}, values};
   model.p.assign(values.begin(), values.end());

@@ -40,7 +40,11 @@ struct MechanicalSpec {
   bool symmetric_mass = false;    // M written symmetric: the lower triangle is the upper one
   std::vector<Expression> force;  // n
   std::vector<Constraint> constraints;
-  // The expressions' names: coordinates, velocities, parameters, "t".
+  Definitions definitions;  // after (q, q', p, t)
+  std::vector<int> dynamics_needs;                  // the definitions M and f read
+  std::vector<std::vector<int>> constraint_needs;   // those each h_i reads
+  // The expressions' names: coordinates, velocities, parameters, "t" (the
+  // definitions follow).
   std::vector<std::string> names() const;
 };
 
@@ -78,23 +82,23 @@ struct ExpressionMechanicalT {
 
   template <class T>
   void mass(const T* q, const T& t, T* M) const {
-    auto v = values(q, static_cast<const T*>(nullptr), t);
+    auto v = values(q, static_cast<const T*>(nullptr), t, spec->dynamics_needs);
     mass_from(v.data(), M);
   }
   template <class T>
   void force(const T* q, const T* w, const T& t, T* f) const {
-    auto v = values(q, w, t);
+    auto v = values(q, w, t, spec->dynamics_needs);
     for (int i = 0; i < dof(); ++i) f[i] = spec->force[i].template evaluate<T>(v.data());
   }
   template <class T>
   void mass_and_force(const T* q, const T* w, const T& t, T* M, T* f) const {
-    auto v = values(q, w, t);
+    auto v = values(q, w, t, spec->dynamics_needs);
     mass_from(v.data(), M);
     for (int i = 0; i < dof(); ++i) f[i] = spec->force[i].template evaluate<T>(v.data());
   }
   template <class T>
   T constraint(int i, const T* q, const T& t) const {
-    auto v = values(q, static_cast<const T*>(nullptr), t);
+    auto v = values(q, static_cast<const T*>(nullptr), t, spec->constraint_needs[i]);
     return spec->constraints[i].h.template evaluate<T>(v.data());
   }
 
@@ -111,15 +115,16 @@ struct ExpressionMechanicalT {
 
   // (q, q', p, t) in one array (q' zero where the expression cannot use it).
   template <class T>
-  ValueArray<T> values(const T* q, const T* w, const T& t) const {
+  ValueArray<T> values(const T* q, const T* w, const T& t, const std::vector<int>& needs) const {
     const int n = dof(), k = static_cast<int>(p.size());
-    ValueArray<T> v(2 * n + k + 1);
+    ValueArray<T> v(2 * n + k + 1 + static_cast<int>(spec->definitions.names.size()));
     for (int i = 0; i < n; ++i) {
       v[i] = q[i];
       v[n + i] = w ? w[i] : T(0.0);
     }
     for (int i = 0; i < k; ++i) v[2 * n + i] = spec->decided[i] ? T(numbers[i]) : T(p[i]);
     v[2 * n + k] = t;
+    spec->definitions.evaluate(v.data(), 2 * n + k + 1, needs);
     return v;
   }
 };

@@ -210,6 +210,15 @@ TEST_CASE("a run file's own hybrid system: bad input is named", "[user][hybrid][
              Catch::Contains("'mass[0][0]'") && Catch::Contains("uses a velocity"));
   CHECK_THAT(error_of(mech + R"("mass": [["1", "0"]], "initial": {"q": 0.5, "q_dot": 0}})"),
              Catch::Contains("'mass[0]'") && Catch::Contains("must have 1 entries"));
+  // A velocity reached through a definition is still a velocity.
+  CHECK_THAT(error_of(mech + R"("definitions": {"k": "q_dot^2"}, "mass": ["1 + k"], "initial": {"q": 0.5, "q_dot": 0}})"),
+             Catch::Contains("'mass[0][0]'") && Catch::Contains("uses a velocity"));
+  CHECK_THAT(error_of(mech + R"("definitions": {"q": "1"}, "mass": ["1"], "initial": {"q": 0.5, "q_dot": 0}})"),
+             Catch::Contains("definitions.q") && Catch::Contains("used twice"));
+  // Filippov: definitions are free of lambda.
+  CHECK_THAT(error_of(R"({"states": ["x"], "definitions": {"u": "lambda"}, "filippov": {"h": "x", "field": ["-x + u"]},
+              "initial": {"x": 0.5}, "time": [0, 1]})"),
+             Catch::Contains("definitions"));
   // Filippov: a field that is not affine in lambda.
   CHECK_THAT(error_of(R"({"states": ["x"], "filippov": {"h": "x", "field": ["-x + lambda^2"]},
               "initial": {"x": 0.5}, "time": [0, 1]})"),

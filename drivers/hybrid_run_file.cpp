@@ -63,12 +63,6 @@ const std::string& hybrid_run_file_help() {
   return help;
 }
 
-namespace {
-
-using Values = std::map<std::string, double>;
-
-}  // namespace
-
 std::shared_ptr<const flow::HybridSystem> HybridRun::with_parameter(const std::string& name, double value) const {
   try {
     return system->with_parameter(name, value);
@@ -152,7 +146,7 @@ HybridRun read_hybrid_run(const std::filesystem::path& path) {
   std::set<std::string> known;
   for (const auto& p : base->parameters()) known.insert(p.name);
   only_keys(parameters, known, path, "parameters.");
-  Values values;
+  std::map<std::string, double> values;
   try {
     if (model->parameters_from_keys) values = model->parameters_from_keys(json);
   } catch (const std::invalid_argument& e) {

@@ -9,8 +9,7 @@ namespace saltus::flow {
 namespace {
 
 std::string known_parameters(const HybridSystem& system) {
-  std::string known;
-  for (const auto& p : system.parameters()) known += (known.empty() ? "" : ", ") + p.name;
+  const std::string known = parameter_names_text(system.parameters());
   return known.empty() ? "the system has no parameters" : "known: " + known;
 }
 

@@ -67,6 +67,13 @@ struct ParameterInfo {
   std::string doc;
 };
 
+// "a, b, c": the names, for messages.
+inline std::string parameter_names_text(const std::vector<ParameterInfo>& list) {
+  std::string out;
+  for (const auto& p : list) out += (out.empty() ? "" : ", ") + p.name;
+  return out;
+}
+
 template <Parameterized F>
 std::vector<ParameterInfo> parameter_list(const F& f) {
   std::vector<ParameterInfo> out;
@@ -109,11 +116,9 @@ void set_parameters(F* f, const std::map<std::string, double>& values) {
     seen[name] = true;
   });
   for (const auto& [name, found] : seen)
-    if (!found) {
-      std::string known;
-      for (const auto& p : parameter_list(*f)) known += (known.empty() ? "" : ", ") + p.name;
-      throw std::invalid_argument("'" + name + "' is not a parameter (known: " + known + ")");
-    }
+    if (!found)
+      throw std::invalid_argument("'" + name + "' is not a parameter (known: " +
+                                  parameter_names_text(parameter_list(*f)) + ")");
 }
 
 // The shooting form of a parameterized functor F: state (x, p) with the
@@ -135,11 +140,8 @@ class ParametersInState {
       int index = -1;
       for (std::size_t i = 0; i < all.size(); ++i)
         if (all[i].name == name) index = static_cast<int>(i);
-      if (index < 0) {
-        std::string known;
-        for (const auto& p : all) known += (known.empty() ? "" : ", ") + p.name;
-        throw std::invalid_argument("'" + name + "' is not a parameter (known: " + known + ")");
-      }
+      if (index < 0)
+        throw std::invalid_argument("'" + name + "' is not a parameter (known: " + parameter_names_text(all) + ")");
       if (!carried_type(index))
         throw std::invalid_argument("the parameter '" + name +
                                     "' cannot ride in the state: the model decides on it as a number (continue "

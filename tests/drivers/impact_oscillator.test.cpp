@@ -33,6 +33,7 @@
 
 #include "continuation/periodic/shooting.h"
 #include "drivers/hybrid_run_file.h"
+#include "drivers/periodic_orbit.h"
 #include "run_cli.h"
 
 using namespace saltus;
@@ -197,4 +198,32 @@ TEST_CASE("impact oscillator (examples/user/impact_oscillator.json): period-1 or
     CHECK(std::abs(osc.amplitude(*gr) - osc.d) < 1e-7);
   }
   std::filesystem::remove_all(out);
+}
+
+TEST_CASE("impact oscillator: the shooting Jacobian's w column, with the period 2 pi / w and the cut's phase following w",
+          "[user][periodic][impact-oscillator]") {
+  // F(x, w) = phi(t1(w); t0(w), x, w) - x with t0 = phase T(w), t1 = t0 + T(w):
+  // the exact column (Phi_xw + (phase + 1) f(t1) T' - phase Phi_xx f(t0) T')
+  // against central differences of the residual (tests only), at the orbit
+  // and off it.
+  const auto run = drivers::read_hybrid_run(saltus::testing::example("user/impact_oscillator.json"));
+  const drivers::ShootingStart start = drivers::shooting_start(run);
+  REQUIRE(start.ok);
+  REQUIRE(start.system->options().period_of);
+  CHECK(start.system->options().phase > 0.0);
+  for (const double shift : {0.0, 0.01}) {
+    Vector u = start.y;
+    u[0] += shift;
+    Matrix J;
+    start.system->jacobian(u.data(), &J);
+    const double h = 1e-6;
+    Vector up = u, um = u, Fp(2), Fm(2);
+    up[2] += h;
+    um[2] -= h;
+    start.system->residual(up.data(), Fp.data());
+    start.system->residual(um.data(), Fm.data());
+    const Vector column = (Fp - Fm) / (2 * h);
+    INFO("shift " << shift << ": exact " << J.col(2).transpose() << ", differences " << column.transpose());
+    CHECK((J.col(2) - column).norm() < 1e-6 * (1 + column.norm()));
+  }
 }

@@ -112,6 +112,7 @@ TEST_CASE("every parameter of every model: the shooting Jacobian's parameter col
                                           "stick_slip.json",          "wheel_turntable_sliding.json",
                                           "user/bouncing_ball.json",  "user/impact_oscillator.json"};
   std::set<std::string> models_seen;
+  int compared = 0;
   for (const auto& file : files) {
     const auto run = drivers::read_hybrid_run(example(file));
     models_seen.insert(run.model);
@@ -154,8 +155,13 @@ TEST_CASE("every parameter of every model: the shooting Jacobian's parameter col
       const Vector exact = tr.transition_matrix.col(n).head(n);
       INFO("exact " << exact.transpose() << ", differences " << differences.transpose());
       CHECK((exact - differences).norm() < 1e-5 * (1 + differences.norm()));
+      ++compared;
     }
   }
+  // A change of the event sequence within +-h skips a parameter; nearly all
+  // are compared (35 carriable parameters in these files, all compared here).
+  INFO(compared << " parameters compared");
+  CHECK(compared >= 30);
   for (const auto& m : models::hybrid_models()) CHECK(models_seen.count(m.name));
 }
 

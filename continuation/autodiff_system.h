@@ -150,6 +150,20 @@ class AutoDiffSystem : public System {
     }
   }
 
+  // One pass of Boost.Math autodiff of order 3 in t along F(u + t d).
+  void derivatives_along(const double* u, const double* d, Matrix* D) const override {
+    namespace ad = boost::math::differentiation;
+    const int n = state_size(), m = size();
+    const auto t = ad::make_fvar<double, 3>(0.0);
+    using Series = std::remove_const_t<decltype(t)>;
+    std::vector<Series> z(m), r(n);
+    for (int j = 0; j < m; ++j) z[j] = Series(u[j]) + d[j] * t;
+    f_(z.data(), r.data());
+    D->resize(n, 3);
+    for (int i = 0; i < n; ++i)
+      for (int k = 1; k <= 3; ++k) (*D)(i, k - 1) = static_cast<double>(r[i].derivative(k));
+  }
+
  private:
   F f_;
   ColumnColoring coloring_;

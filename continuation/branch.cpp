@@ -1,8 +1,11 @@
 #include "continuation/branch.h"
 
+#include <algorithm>
 #include <iomanip>
 #include <ostream>
 #include <stdexcept>
+
+#include "continuation/eigenvalues.h"
 
 namespace saltus {
 
@@ -53,11 +56,17 @@ double Branch::component(const Vector& y, const std::string& name) const {
 }
 
 void Branch::write_csv(std::ostream& out) const {
+  // Monitored eigenvalues: the count of unstable ones, then (re, im) pairs,
+  // rightmost first; a point with fewer leaves its last columns empty.
+  Eigen::Index eigenvalues = 0;
+  for (const auto& p : points) eigenvalues = std::max(eigenvalues, p.eigenvalues.size());
   out << "point,label";
   for (const auto& n : names) out << ',' << n;
   out << ",ds,newton_iterations";
   for (const auto& t : test_names) out << ",test_" << t;
   for (const auto& n : names) out << ",tangent_" << n;
+  if (eigenvalues > 0) out << ",unstable";
+  for (Eigen::Index k = 1; k <= eigenvalues; ++k) out << ",re_" << k << ",im_" << k;
   out << '\n' << std::setprecision(17);
   for (std::size_t i = 0; i < points.size(); ++i) {
     const auto& p = points[i];
@@ -66,6 +75,11 @@ void Branch::write_csv(std::ostream& out) const {
     out << ',' << p.ds << ',' << p.newton_iterations;
     for (double t : p.tests) out << ',' << t;
     for (int j = 0; j < p.tangent.size(); ++j) out << ',' << p.tangent[j];
+    if (eigenvalues > 0) out << ',' << (p.eigenvalues.size() ? std::to_string(unstable_count(p.eigenvalues)) : "");
+    for (Eigen::Index k = 0; k < eigenvalues; ++k) {
+      if (k < p.eigenvalues.size()) out << ',' << p.eigenvalues[k].real() << ',' << p.eigenvalues[k].imag();
+      else out << ",,";
+    }
     out << '\n';
   }
 }
@@ -89,6 +103,13 @@ nlohmann::ordered_json Branch::summary() const {
     e["status"] = to_string(s.status);
     e["precision"] = s.precision;
     e["test_value"] = s.test_value;
+    e.update(s.data);
+    if (s.index >= 0 && points[s.index].eigenvalues.size()) {
+      const Eigen::VectorXcd& lambda = points[s.index].eigenvalues;
+      e["unstable"] = unstable_count(lambda);
+      auto& list = e["eigenvalues"] = nlohmann::ordered_json::array();
+      for (const auto& l : lambda) list.push_back({l.real(), l.imag()});
+    }
     specials.push_back(e);
   }
   auto& o = j["options"];
@@ -106,6 +127,7 @@ nlohmann::ordered_json Branch::summary() const {
   o["min_tangent_cosine"] = options.min_tangent_cosine;
   o["event_tolerance"] = options.event_tolerance;
   o["max_event_iterations"] = options.max_event_iterations;
+  o["eigenvalues"] = options.eigenvalues;
   auto& b = o["bounds"] = nlohmann::ordered_json::object();
   for (const auto& [name, bound] : options.bounds) {
     // JSON has no infinity: an open side is null.

@@ -35,6 +35,7 @@ struct BranchPoint {
   int newton_iterations = 0;
   std::vector<double> tests; // one value per test function, in Branch::test_names order
   std::string label;         // the special-point type at this point, else empty
+  Eigen::VectorXcd eigenvalues;  // of F_x, rightmost first, when the branch monitors them
 };
 
 // kLocated: the test function's zero, to event_tolerance in arclength.
@@ -54,6 +55,8 @@ struct SpecialPoint {
   EventStatus status = EventStatus::kBracketed;
   double precision = 0.0;    // width of the final arclength bracket
   double test_value = 0.0;   // the test function at the point
+  nlohmann::ordered_json data = nlohmann::ordered_json::object();  // what the test function adds
+                             // (TestFunction::describe): an HB's frequency and l1, ...
   // The type, marked when it is a jump ("PD (jump)"): for figures and tables.
   std::string label() const { return status == EventStatus::kJump ? type + " (jump)" : type; }
 };

@@ -32,6 +32,8 @@ struct ContinuationOptions {
   double min_tangent_cosine = 0.5;    // a step whose tangent turns more (cos below this) is retried shorter
   double event_tolerance = 1e-10;     // width of the arclength bracket of a located event
   int max_event_iterations = 80;      // toms748 iterations per event
+  bool eigenvalues = false;           // the eigenvalues of F_x at every point (when F is the right-hand
+                                      // side of an ODE x' = F(x, p): the stability of its equilibria)
   std::map<std::string, Bound> bounds;  // by name of a component of y; leaving ends the branch at "EP"
   // Called after each accepted point; return false to stop the branch.
   std::function<bool(const Branch&)> callback;

@@ -10,6 +10,7 @@
 #include <boost/math/tools/toms748_solve.hpp>
 
 #include "continuation/corrector.h"
+#include "continuation/eigenvalues.h"
 
 namespace saltus {
 
@@ -52,6 +53,12 @@ struct Evaluated {
   double value = 0.0;
 };
 
+// The eigenvalues of F_x at y when the branch monitors them, else none.
+Eigen::VectorXcd monitored_eigenvalues(const ContinuationProblem& problem, const Vector& y,
+                                       const ContinuationOptions& options) {
+  return options.eigenvalues ? equilibrium_eigenvalues(problem, y) : Eigen::VectorXcd();
+}
+
 // The zero of one test function between y0 (s = 0) and the next point (s = s1),
 // on corrected points y(s) with t0.(y - y0) = s.
 SpecialPoint locate(const ContinuationProblem& problem, const TestFunction& test, const Vector& y0,
@@ -81,7 +88,7 @@ SpecialPoint locate(const ContinuationProblem& problem, const TestFunction& test
     // from t0 by far more than the followed branch does between y0 and y1.
     if (t.dot(t0) < std::min(t1.dot(t0), 1.0) - 0.05)
       throw std::runtime_error("the corrector left the branch");
-    const double v = test.value(PointContext{problem, c.y, t, jacobian});
+    const double v = test.value(PointContext{problem, c.y, t, jacobian, monitored_eigenvalues(problem, c.y, options)});
     seen[s] = {c.y, t, v};
     return v;
   };
@@ -223,16 +230,18 @@ Branch continue_branch(const ContinuationProblem& problem, const Vector& y_start
   }
   if (!start_tangent) t = t_checked;
 
-  auto test_values = [&](const Vector& yy, const Vector& tt, const BorderedJacobian& jac) {
-    std::vector<double> values;
-    for (const auto& f : tests) values.push_back(f->value(PointContext{problem, yy, tt, jac}));
-    return values;
+  // A point of the branch with its test values (and eigenvalues, when monitored).
+  auto point_at = [&](const Vector& yy, const Vector& tt, double ds, int iterations, const BorderedJacobian& jac,
+                      std::string label) {
+    BranchPoint p{yy, tt, ds, iterations, {}, std::move(label), monitored_eigenvalues(problem, yy, options)};
+    for (const auto& f : tests) p.tests.push_back(f->value(PointContext{problem, yy, tt, jac, p.eigenvalues}));
+    return p;
   };
   // At a singular start (a branch point) the bordered Jacobian is not
   // factored; the values of tests that need it are meaningless there, and
   // only the stopping ones (bounds, user stops, which read y alone) are
   // watched on the first step.
-  BranchPoint start{y, t, 0.0, start_iterations, test_values(y, t, jacobian), ""};
+  BranchPoint start = point_at(y, t, 0.0, start_iterations, jacobian, "");
   branch.points.push_back(start);
   problem.accept(y);
   for (std::size_t k = 0; k < tests.size(); ++k)
@@ -271,7 +280,7 @@ Branch continue_branch(const ContinuationProblem& problem, const Vector& y_start
         ds *= options.step_cut;
         continue;
       }
-      BranchPoint next{c.y, t_new, ds, c.iterations, test_values(c.y, t_new, jacobian), ""};
+      BranchPoint next = point_at(c.y, t_new, ds, c.iterations, jacobian, "");
 
       // Events between last and next, in order of arclength. A sign change
       // counts, and so does a value that reaches exactly zero at next; a zero at
@@ -297,8 +306,10 @@ Branch continue_branch(const ContinuationProblem& problem, const Vector& y_start
       for (auto& [s, k, sp] : events) {
         BorderedJacobian jac;
         tangent_at(problem, sp.y, last.tangent, &jac, &sp.tangent);
+        BranchPoint at = point_at(sp.y, sp.tangent, s, 0, jac, sp.type);
+        if (!tests[k]->describe(PointContext{problem, at.y, at.tangent, jac, at.eigenvalues}, &sp)) continue;
         sp.index = static_cast<int>(branch.points.size());
-        branch.points.push_back(BranchPoint{sp.y, sp.tangent, s, 0, test_values(sp.y, sp.tangent, jac), sp.type});
+        branch.points.push_back(std::move(at));
         branch.special_points.push_back(sp);
         if (tests[k]->stops_branch()) {
           stop = true;

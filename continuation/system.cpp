@@ -1,5 +1,7 @@
 #include "continuation/system.h"
 
+#include <stdexcept>
+
 namespace saltus {
 
 namespace {
@@ -19,6 +21,10 @@ void System::sparse_jacobian(const double* u, SparseMatrix* J) const {
   Matrix dense(state_size(), size());
   jacobian(u, &dense);
   *J = dense.sparseView();
+}
+
+void System::derivatives_along(const double*, const double*, Matrix*) const {
+  throw std::logic_error("this system gives no third derivatives (derivatives_along)");
 }
 
 Vector System::residual(const Vector& u) const {

@@ -12,14 +12,19 @@
 
 namespace saltus {
 
-// What a test function may look at: the corrected point, its unit tangent
-// and the bordered Jacobian [G_y; r^T] factored at the point.
+// What a test function may look at: the corrected point, its unit tangent,
+// the bordered Jacobian [G_y; r^T] factored at the point, and the
+// eigenvalues of F_x there when the branch monitors them
+// (ContinuationOptions::eigenvalues; else empty).
 struct PointContext {
   const ContinuationProblem& problem;
   const Vector& y;
   const Vector& tangent;
   const BorderedJacobian& jacobian;
+  const Eigen::VectorXcd& eigenvalues;
 };
+
+struct SpecialPoint;
 
 class TestFunction {
  public:
@@ -29,6 +34,12 @@ class TestFunction {
   virtual double value(const PointContext& point) const = 0;
   // A zero of a stopping test function ends the branch there.
   virtual bool stops_branch() const { return false; }
+  // Called at a located zero, before it is reported: may add what the
+  // bifurcation is known by (a Hopf point's frequency and first Lyapunov
+  // coefficient) to point->data, or return false when the zero is not this
+  // bifurcation (a neutral saddle, where the Hopf test vanishes too), and
+  // the point is not reported.
+  virtual bool describe(const PointContext& point, SpecialPoint* special) const { return true; }
 };
 
 }  // namespace saltus

@@ -64,7 +64,7 @@ int continue_command(const std::string& file, const std::string& out_dir, bool j
   if (json) {
     out << summarize(run, branches).dump(2) << '\n';
   } else {
-    for (const auto& [name, branch] : branches) {
+    for (const auto& [name, branch, shooting] : branches) {
       out << name << ": " << branch.points.size() << " points, " << to_string(branch.stop_reason) << " ("
           << branch.message << ")\n";
       for (const auto& s : branch.special_points) {

@@ -3,9 +3,13 @@
 #include <cmath>
 #include <complex>
 #include <iomanip>
+#include <limits>
+#include <optional>
 #include <sstream>
 
+#include "analyses/hopf/cycle_start.h"
 #include "continuation/branch_switching.h"
+#include "continuation/eigenvalues.h"
 #include "continuation/periodic/find_orbit.h"
 #include "continuation/periodic/period_doubling.h"
 #include "continuation/pseudo_arclength.h"
@@ -13,6 +17,7 @@
 #include "testfunctions/branch_point.h"
 #include "testfunctions/floquet.h"
 #include "testfunctions/fold.h"
+#include "testfunctions/hopf.h"
 #include "testfunctions/user_value.h"
 
 namespace saltus::drivers {
@@ -65,6 +70,33 @@ Branch not_started(const ContinuationProblem& problem, const std::string& messag
 constexpr const char* kPeriodicHint =
     " (in the run file: a better 'start' or 'periodic.period', or let 'periodic.from_simulation' find the guess)";
 
+// The branch of orbits of `problem` (a shooting problem) through the guess
+// y0 = (x, [T,] p_free): the orbit first, by damped Newton at the start
+// parameters (a guess far from any orbit, or one whose simulation fails, a
+// Zeno point, a grazing, ends here with its status and last residual), then
+// the continuation. `hint` is added to the message of a branch that did not
+// start.
+Branch orbit_branch(const ContinuationProblem& problem, Vector y0, const ContinuationOptions& options,
+                    const TestFunctions& tests, const std::string& hint) {
+  const int n = problem.state_size();
+  const periodic::OrbitSearch start = periodic::find_orbit(problem.system(), problem.u(y0));
+  if (!start.ok()) {
+    std::ostringstream msg;
+    msg << "no periodic orbit near the start (" << periodic::to_string(start.status) << ", last residual |F| = "
+        << start.residual_norm << "): " << start.message << hint;
+    return not_started(problem, msg.str());
+  }
+  y0.head(n) = start.u.head(n);
+  Branch branch;
+  try {
+    branch = continue_branch(problem, y0, options, tests);
+  } catch (const std::runtime_error& e) {
+    branch = not_started(problem, std::string("the start point is not near a periodic orbit: ") + e.what());
+  }
+  if (branch.stop_reason == StopReason::kStartNotConverged) branch.message += hint;
+  return branch;
+}
+
 // Periodic runs: the branch of orbits from the start (a guess, or one found
 // by simulation), then the period-doubled branches.
 std::vector<NamedBranch> run_periodic(const RunFile& run, const TestFunctions& tests, const Progress& progress,
@@ -84,33 +116,15 @@ std::vector<NamedBranch> run_periodic(const RunFile& run, const TestFunctions& t
     const auto& opt = shooting->options();
     const periodic::OrbitGuess guess = periodic::orbit_from_simulation(*pr.flow, opt.mode, opt.t0, z, *pr.from_simulation);
     if (!guess.ok) {
-      branches.push_back({"branch", not_started(problem, "no periodic orbit from the simulation: " + guess.message)});
+      branches.push_back({"branch", not_started(problem, "no periodic orbit from the simulation: " + guess.message), shooting});
       return branches;
     }
     y0.head(nx) = guess.state.head(nx);
     y0[nx] = guess.period;
     shooting->accept(problem.u(y0));  // the phase plane through the guess
   }
-  // The start orbit first, by damped Newton at the start parameters: a guess
-  // far from any orbit, or one whose simulation fails (a Zeno point, a
-  // grazing), ends here with its status and last residual.
-  const periodic::OrbitSearch start = periodic::find_orbit(*shooting, problem.u(y0));
-  if (!start.ok()) {
-    std::ostringstream msg;
-    msg << "no periodic orbit near the start (" << periodic::to_string(start.status) << ", last residual |F| = "
-        << start.residual_norm << "): " << start.message << kPeriodicHint;
-    branches.push_back({"branch", not_started(problem, msg.str())});
-    return branches;
-  }
-  y0.head(n) = start.u.head(n);
-  Branch first;
-  try {
-    first = continue_branch(problem, y0, with_progress(run.options, "branch", progress), tests);
-  } catch (const std::runtime_error& e) {
-    first = not_started(problem, std::string("the start point is not near a periodic orbit: ") + e.what());
-  }
-  if (first.stop_reason == StopReason::kStartNotConverged) first.message += kPeriodicHint;
-  branches.push_back({"branch", std::move(first)});
+  branches.push_back(
+      {"branch", orbit_branch(problem, y0, with_progress(run.options, "branch", progress), tests, kPeriodicHint), shooting});
   if (!branches.front().branch.ok()) return branches;
 
   std::shared_ptr<periodic::ShootingSystem> system = shooting;
@@ -140,10 +154,42 @@ std::vector<NamedBranch> run_periodic(const RunFile& run, const TestFunctions& t
     } catch (const std::runtime_error& e) {
       b = not_started(doubled, std::string("the doubled branch could not start: ") + e.what());
     }
-    branches.push_back({name, std::move(b)});
+    branches.push_back({name, std::move(b), system});
     if (!branches.back().branch.ok()) break;
   }
   return branches;
+}
+
+}  // namespace
+
+namespace {
+
+// The cycles born at the run's n-th HB: the guess from the normal form,
+// corrected and continued away from the HB by shooting.
+NamedBranch hopf_cycles(const RunFile& run, const Branch& first, const ContinuationProblem& equilibria,
+                        const Progress& progress) {
+  const HopfCycles& hc = *run.hopf_cycles;
+  const SpecialPoint& hb = nth(first, "HB", hc.from, "hopf_cycles");
+  const int k = equilibria.free_parameters()[0];
+  CycleGuess guess;
+  try {
+    guess = cycle_near_hopf(equilibria.system(), equilibria.u(hb.y), k, hc.amplitude);
+  } catch (const std::invalid_argument& e) {
+    throw RunFileError(std::string("hopf_cycles: ") + e.what());
+  }
+  const int n = equilibria.state_size();
+  const Vector p = guess.u.tail(guess.u.size() - n);
+  auto shooting = std::make_shared<periodic::ShootingSystem>(hc.flow, static_cast<int>(p.size()), hc.shooting, guess.u);
+  ContinuationProblem cycles(shooting, p, run.continuation_parameters);
+  Vector y0(n + 2);
+  y0 << guess.x, guess.period, p[k];
+  ContinuationOptions options = with_progress(hc.options, "cycles", progress);
+  options.direction = guess.offset > 0 ? 1 : -1;  // away from the HB
+  const TestFunctions tests = {std::make_shared<FoldTest>("LPC"), std::make_shared<PeriodDoublingTest>(),
+                               std::make_shared<NeimarkSackerTest>()};
+  return {"cycles",
+          orbit_branch(cycles, y0, options, tests, " (in the run file: a smaller 'hopf_cycles.amplitude')"),
+          shooting};
 }
 
 }  // namespace
@@ -159,6 +205,7 @@ std::vector<NamedBranch> run_continuation(const RunFile& run, const Progress& pr
   TestFunctions tests;
   if (run.detect_folds) tests.push_back(std::make_shared<FoldTest>());
   if (run.detect_branch_points) tests.push_back(std::make_shared<BranchPointTest>());
+  if (run.detect_hopf) tests.push_back(std::make_shared<HopfTest>());
   if (run.periodic) {
     if (run.periodic->detect_lpc) tests.push_back(std::make_shared<FoldTest>("LPC"));
     if (run.periodic->detect_pd) tests.push_back(std::make_shared<PeriodDoublingTest>());
@@ -175,7 +222,7 @@ std::vector<NamedBranch> run_continuation(const RunFile& run, const Progress& pr
   y0[problem.state_size()] = run.parameters[problem.free_parameters()[0]];
 
   std::vector<NamedBranch> branches;
-  branches.reserve(3);  // the first branch, a fold curve, a switched branch: references stay valid
+  branches.reserve(4);  // the first branch, a fold curve, a switched branch, cycles: references stay valid
   branches.push_back({"branch", continue_branch(problem, y0, with_progress(run.options, "branch", progress), tests)});
   if (!branches.front().branch.ok()) return branches;
 
@@ -200,6 +247,7 @@ void follow_ups(const RunFile& run, const ContinuationProblem& problem, const Te
                                                       with_progress(run.fold_curve->options, "fold_curve", progress),
                                                       {curve.cusp})});
   }
+  if (run.hopf_cycles) branches.push_back(hopf_cycles(run, first, problem, progress));
   if (run.switch_branch) {
     const SpecialPoint& bp = nth(first, "BP", run.switch_branch->from, "switch_branch");
     try {
@@ -209,15 +257,6 @@ void follow_ups(const RunFile& run, const ContinuationProblem& problem, const Te
       throw RunFileError(std::string("switch_branch: ") + e.what());
     }
   }
-}
-
-std::shared_ptr<const periodic::ShootingSystem> shooting_of(const RunFile& run, const NamedBranch& branch) {
-  if (!run.periodic) return nullptr;
-  const auto& base = run.periodic->shooting;
-  if (base->options().autonomous || branch.name.rfind("doubled", 0) != 0) return base;
-  periodic::ShootingOptions options = base->options();
-  options.period *= std::ldexp(1.0, std::stoi(branch.name.substr(7)));
-  return std::make_shared<periodic::ShootingSystem>(base->hybrid(), base->parameter_size(), options);
 }
 
 namespace {
@@ -258,8 +297,7 @@ nlohmann::ordered_json summarize(const RunFile& run, const std::vector<NamedBran
   auto& specials = j["special_points"] = nlohmann::ordered_json::array();
   auto& list = j["branches"] = nlohmann::ordered_json::array();
   for (const auto& nb : branches) {
-    const auto& [name, branch] = nb;
-    const auto shooting = shooting_of(run, nb);
+    const auto& [name, branch, shooting] = nb;
     nlohmann::ordered_json b = {{"name", name}, {"file", name + ".csv"}};
     b.update(branch.summary());
     std::size_t k = 0;
@@ -299,66 +337,99 @@ Figure figure_of(const std::string& title, const std::string& x, const std::stri
   return f;
 }
 
-// Periodic runs: the branches against the plot axes, stable orbits (all
-// nontrivial multipliers inside the unit circle) filled, unstable ones open.
-Figure periodic_branch_figure(const RunFile& run, const std::vector<NamedBranch>& branches) {
-  Figure f = figure_of(run.name + ": periodic orbits", run.plot.x, run.plot.y, {});
-  for (const auto& nb : branches) {
-    const auto shooting = shooting_of(run, nb);
-    Figure::Series stable{nb.name + " stable", {}, "points", "pt 7 ps 0.6"};
-    Figure::Series unstable{nb.name + " unstable", {}, "points", "pt 6 ps 0.6"};
-    for (const auto& p : nb.branch.points) {
-      std::complex<double> trivial;
-      double largest = 0.0;
-      try {
-        const Eigen::VectorXcd mu = multipliers_at(*shooting, nb.branch, p.y, &trivial);
-        largest = mu.size() ? std::abs(mu[0]) : 0.0;
-      } catch (const std::exception&) {
-        continue;  // the orbit cannot be simulated: not drawn
+// One period of the orbit at the point y of a branch of orbits, sampled.
+flow::Trajectory orbit_samples(const NamedBranch& nb, const Vector& y, int samples) {
+  const auto& shooting = nb.shooting;
+  const Vector u = u_of(nb.branch, y);
+  const double T = shooting->period(u);
+  flow::SimulationOptions plain = shooting->options().simulation;
+  plain.variational = false;
+  plain.output_interval = T / samples;
+  const double t0 = shooting->options().t0;
+  return flow::simulate(*shooting->hybrid(), shooting->options().mode, t0, shooting->hybrid_state(u), t0 + T, plain);
+}
+
+// Is the point stable: an equilibrium with no eigenvalue right of the axis,
+// an orbit with every nontrivial multiplier inside the unit circle? Empty
+// when the branch has no stability (or the orbit cannot be simulated).
+std::optional<bool> stable_at(const NamedBranch& nb, const BranchPoint& p) {
+  if (!nb.shooting) {
+    if (p.eigenvalues.size() == 0) return std::nullopt;
+    return unstable_count(p.eigenvalues) == 0;
+  }
+  try {
+    std::complex<double> trivial;
+    const Eigen::VectorXcd mu = multipliers_at(*nb.shooting, nb.branch, p.y, &trivial);
+    return mu.size() == 0 || std::abs(mu[0]) < 1.0;
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
+// The one-parameter branches against the plot axes. Where the points carry
+// stability they are drawn as points, stable filled and unstable open:
+// equilibria by their eigenvalues, orbits by their multipliers. Cycles born
+// at a Hopf point, drawn among equilibria, show the plotted quantity's range
+// over the orbit (its maximum and minimum).
+Figure branch_figure(const RunFile& run, const std::vector<const NamedBranch*>& branches) {
+  Figure f = figure_of(run.periodic ? run.name + ": periodic orbits" : run.name, run.plot.x, run.plot.y, {});
+  for (const NamedBranch* nb : branches) {
+    const bool extent = nb->shooting && !run.periodic;
+    auto ys = [&](const Vector& y) {
+      if (!extent) return std::vector<double>{plotted(nb->branch, y, run.plot.y)};
+      const int n = nb->branch.state_size - 1;  // the unknowns, then T
+      const auto& names = nb->branch.names;
+      const auto unknown = std::find(names.begin(), names.begin() + n, run.plot.y) - names.begin();
+      if (unknown == n && run.plot.y != "max" && run.plot.y != "norm")
+        return std::vector<double>{plotted(nb->branch, y, run.plot.y)};  // a parameter, or T
+      double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+      for (const auto& x : orbit_samples(*nb, y, 200).x) {
+        const double v = run.plot.y == "max"   ? x.head(n).lpNorm<Eigen::Infinity>()
+                         : run.plot.y == "norm" ? x.head(n).norm() / std::sqrt(double(n))
+                                                : x[unknown];
+        lo = std::min(lo, v), hi = std::max(hi, v);
       }
-      (largest < 1.0 ? stable : unstable)
-          .points.emplace_back(plotted(nb.branch, p.y, run.plot.x), plotted(nb.branch, p.y, run.plot.y));
+      return std::vector<double>{hi, lo};
+    };
+    Figure::Series line{nb->name, {}};
+    Figure::Series stable{nb->name + " stable", {}, "points", "pt 7 ps 0.6"};
+    Figure::Series unstable{nb->name + " unstable", {}, "points", "pt 6 ps 0.6"};
+    for (const auto& p : nb->branch.points) {
+      const std::optional<bool> s = stable_at(*nb, p);
+      if (nb->shooting && !s) continue;  // the orbit cannot be simulated: not drawn
+      const double x = plotted(nb->branch, p.y, run.plot.x);
+      for (double y : ys(p.y)) (!s ? line : *s ? stable : unstable).points.emplace_back(x, y);
     }
-    for (auto* series : {&stable, &unstable})
+    for (auto* series : {&line, &stable, &unstable})
       if (!series->points.empty()) f.series.push_back(std::move(*series));
-    for (const auto& sp : nb.branch.special_points)
-      f.labels.push_back({plotted(nb.branch, sp.y, run.plot.x), plotted(nb.branch, sp.y, run.plot.y), sp.label()});
+    for (const auto& sp : nb->branch.special_points)
+      f.labels.push_back({plotted(nb->branch, sp.y, run.plot.x), ys(sp.y).front(), sp.label()});
   }
   return f;
 }
 
-// The orbits at the start and at the special points, in the phase plane.
+// The orbits at the start and at the special points of the branches of
+// orbits, in the phase plane.
 Figure orbits_figure(const RunFile& run, const std::vector<NamedBranch>& branches) {
-  const auto& phase = run.periodic->phase;
-  const auto names = run.periodic->flow->state_names();
-  const int ix = static_cast<int>(std::find(names.begin(), names.end(), phase[0]) - names.begin());
-  const int iy = static_cast<int>(std::find(names.begin(), names.end(), phase[1]) - names.begin());
+  const auto& phase = run.periodic ? run.periodic->phase : run.hopf_cycles->phase;
   Figure f{run.name + ": orbits at the special points", phase[0], phase[1], {}, {}};
-  auto add_orbit = [&](const NamedBranch& nb, const Vector& y, const std::string& title) {
-    const auto shooting = shooting_of(run, nb);
-    const Vector u = u_of(nb.branch, y);
-    const double T = shooting->period(u);
-    flow::SimulationOptions plain = shooting->options().simulation;
-    plain.variational = false;
-    plain.output_interval = T / 400;
-    const double t0 = shooting->options().t0;
-    const flow::Trajectory tr =
-        flow::simulate(*shooting->hybrid(), shooting->options().mode, t0, shooting->hybrid_state(u), t0 + T, plain);
-    Figure::Series s{title, {}, "lines", ""};
-    for (const auto& x : tr.x) s.points.emplace_back(x[ix], x[iy]);
+  const std::string parameter = run.continuation_parameters[0];
+  auto add_orbit = [&](const NamedBranch& nb, const Vector& y, const std::string& what) {
+    const auto names = nb.shooting->hybrid()->state_names();
+    const auto ix = std::find(names.begin(), names.end(), phase[0]) - names.begin();
+    const auto iy = std::find(names.begin(), names.end(), phase[1]) - names.begin();
+    std::ostringstream title;
+    title << what << ", " << parameter << " = " << std::setprecision(6) << nb.branch.component(y, parameter);
+    Figure::Series s{title.str(), {}, "lines", ""};
+    for (const auto& x : orbit_samples(nb, y, 400).x) s.points.emplace_back(x[ix], x[iy]);
     f.series.push_back(std::move(s));
   };
-  const std::string parameter = run.continuation_parameters[0];
-  auto at = [&](const NamedBranch& nb, const Vector& y) {
-    std::ostringstream title;
-    title << parameter << " = " << std::setprecision(6) << nb.branch.component(y, parameter);
-    return title.str();
-  };
-  const NamedBranch& first = branches.front();
-  if (!first.branch.points.empty()) add_orbit(first, first.branch.points.front().y, "start, " + at(first, first.branch.points.front().y));
-  for (const auto& nb : branches)
+  for (const auto& nb : branches) {
+    if (!nb.shooting || nb.branch.points.empty()) continue;
+    if (&nb == &branches.front() || nb.name == "cycles") add_orbit(nb, nb.branch.points.front().y, "start (" + nb.name + ")");
     for (const auto& sp : nb.branch.special_points)
-      if (sp.type != "EP") add_orbit(nb, sp.y, sp.type + " (" + nb.name + "), " + at(nb, sp.y));
+      if (sp.type != "EP") add_orbit(nb, sp.y, sp.type + " (" + nb.name + ")");
+  }
   return f;
 }
 
@@ -388,12 +459,8 @@ std::vector<fs::path> write_outputs(const RunFile& run, const std::vector<NamedB
     for (auto& p : draw(f, dir, stem, &warning)) files.push_back(p);
     if (!warning.empty() && warnings) warnings->push_back(warning);
   };
-  if (run.periodic) {
-    add(periodic_branch_figure(run, branches), "branch");
-    add(orbits_figure(run, branches), "orbits");
-  } else {
-    add(figure_of(run.name, run.plot.x, run.plot.y, one_parameter), "branch");
-  }
+  add(branch_figure(run, one_parameter), "branch");
+  if (run.periodic || run.hopf_cycles) add(orbits_figure(run, branches), "orbits");
   for (const auto& nb : branches)
     if (nb.name == "fold_curve" && !nb.branch.points.empty())
       add(figure_of(run.name + ": fold curve", run.fold_curve->parameters[0], run.fold_curve->parameters[1], {&nb}),

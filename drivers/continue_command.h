@@ -16,15 +16,13 @@
 namespace saltus::drivers {
 
 struct NamedBranch {
-  std::string name;  // "branch", "fold_curve", "switched"; periodic: "doubled1", ...
+  std::string name;  // "branch", "fold_curve", "switched", "cycles"; periodic: "doubled1", ...
   Branch branch;
+  // A branch of periodic orbits: the shooting problem whose orbits it holds
+  // (for a forced orbit's "doubled<k>" branch, with 2^k times the period).
+  // Null for branches of equilibria.
+  std::shared_ptr<const periodic::ShootingSystem> shooting;
 };
-
-// Periodic runs: the shooting problem whose orbits a branch holds: the run's
-// (autonomous orbits carry their period in the state), or for a forced
-// orbit's "doubled<k>" branch the same with 2^k times the period. Null for
-// other runs.
-std::shared_ptr<const periodic::ShootingSystem> shooting_of(const RunFile& run, const NamedBranch& branch);
 
 // Called after every point of every branch (for progress lines).
 using Progress = std::function<void(const std::string& branch_name, const Branch& branch)>;
@@ -38,7 +36,7 @@ std::vector<NamedBranch> run_continuation(const RunFile& run, const Progress& pr
 
 // The summary: stop_reason, message and points of the first branch,
 // special_points of all branches (each with its "branch"), and "branches".
-// Periodic runs add each special point's "period" and "multipliers" ([re, im]
+// Branches of orbits add each special point's "period" and "multipliers" ([re, im]
 // pairs, largest modulus first; an autonomous orbit's trivial one apart as
 // "trivial_multiplier").
 nlohmann::ordered_json summarize(const RunFile& run, const std::vector<NamedBranch>& branches);

@@ -51,6 +51,20 @@ const char* const kRunFileHelp = R"(Run file keys (JSON):
   plot           {x, y}   axes of the figure: component names; y may be "max" (max |x_i|)
                           or "norm" (|x|_2 / sqrt(n)). Default: the parameter and the
                           first unknown (or "max" when there are several)
+  equilibria     bool     the equations are the rates of an ODE x' = F(x, p) (default false): every
+                          point carries the eigenvalues of F_x (branch.csv: "unstable", the count
+                          with positive real part, then re_k, im_k, rightmost first; the figure draws
+                          stable points filled, unstable ones open), and Hopf points "HB" are
+                          located, with "frequency", "l1" (the first Lyapunov coefficient,
+                          Kuznetsov's normalization <q, q> = <p, q> = 1, as MatCont) and
+                          "criticality" (supercritical l1 < 0, subcritical l1 > 0, degenerate
+                          |l1| <= 1e-8); a neutral saddle is not an HB; a Hopf pair beside a zero
+                          eigenvalue is "ZH". continuation.detect also takes "HB".
+  hopf_cycles    object   with equilibria: the cycles born at the n-th HB, by shooting (branch
+                          "cycles", with LPC, PD and NS): "from" (default 1), "amplitude" (the first
+                          cycle's largest excursion from the equilibrium, default 0.01), "simulation"
+                          {as in periodic}, "phase" [x, y], plus any continuation option (ds default
+                          0.01; bounds may name the continuation parameter, an unknown or "T")
   periodic       object   periodic orbits by shooting instead of equilibria: the equations
                           are then the rates x' = f(x, p, t) (t: time, for a forced ODE), or
                           "model": "lorenz" (x, y, z; sigma, rho, beta); "start" is the guess
@@ -158,6 +172,75 @@ FollowUp read_follow_up(const Json& object, const ContinuationOptions& base, boo
   return f;
 }
 
+// The "simulation" key of a shooting study (`where`: "periodic", ...) over
+// its defaults: tolerances 1e-10.
+void read_shooting_simulation(const Json& object, const std::filesystem::path& path, const std::string& where,
+                              flow::SimulationOptions* simulation) {
+  simulation->absolute_tolerance = simulation->relative_tolerance = 1e-10;
+  if (!object.contains("simulation")) return;
+  const Json& sim = object["simulation"];
+  const std::string prefix = where + ".simulation";
+  if (!sim.is_object()) fail(path, "'" + prefix + "' must be an object");
+  only_keys(sim, {"absolute_tolerance", "relative_tolerance", "initial_step", "max_step", "method"}, path, prefix + ".");
+  auto real = [&](const char* key, double* field) {
+    if (sim.contains(key)) *field = number(sim[key], path, prefix + "." + key);
+  };
+  real("absolute_tolerance", &simulation->absolute_tolerance);
+  real("relative_tolerance", &simulation->relative_tolerance);
+  real("initial_step", &simulation->initial_step);
+  real("max_step", &simulation->max_step);
+  if (sim.contains("method")) {
+    try {
+      simulation->method = flow::integration_method_from_string(string(sim["method"], path, prefix + ".method"));
+    } catch (const std::invalid_argument& e) {
+      fail(path, "'" + prefix + ".method': " + e.what());
+    }
+  }
+}
+
+// The two unknowns of an orbit figure (`where`.phase), default the first two.
+std::vector<std::string> read_phase(const Json& object, const std::vector<std::string>& unknowns,
+                                    const std::filesystem::path& path, const std::string& where) {
+  const int n = static_cast<int>(unknowns.size());
+  std::vector<std::string> phase = {unknowns[0], unknowns[n > 1 ? 1 : 0]};
+  if (!object.contains("phase")) return phase;
+  phase = strings(object["phase"], path, where + ".phase");
+  if (phase.size() != 2) fail(path, "'" + where + ".phase' must name two unknowns");
+  for (const auto& name : phase)
+    if (std::find(unknowns.begin(), unknowns.end(), name) == unknowns.end())
+      fail(path, "'" + where + ".phase' names '" + name + "', which is not an unknown");
+  return phase;
+}
+
+// The "hopf_cycles" object, over the equations read as rates.
+HopfCycles read_hopf_cycles(const Json& object, const std::vector<std::string>& unknowns,
+                            const std::vector<std::string>& parameters, const std::vector<std::string>& equations,
+                            const ContinuationOptions& base, const std::string& parameter,
+                            const std::filesystem::path& path) {
+  if (!object.is_object()) fail(path, "'hopf_cycles' must be an object");
+  std::set<std::string> allowed = kOptionKeys;
+  allowed.insert({"from", "amplitude", "simulation", "phase"});
+  only_keys(object, allowed, path, "hopf_cycles.");
+  HopfCycles h;
+  if (object.contains("from")) h.from = integer(object["from"], path, "hopf_cycles.from");
+  if (h.from < 1) fail(path, "'hopf_cycles.from' = " + std::to_string(h.from) + " must be 1 or more");
+  if (object.contains("amplitude")) h.amplitude = number(object["amplitude"], path, "hopf_cycles.amplitude");
+  if (!(h.amplitude > 0)) fail(path, "'hopf_cycles.amplitude' must be positive (the first cycle's size)");
+  read_shooting_simulation(object, path, "hopf_cycles", &h.shooting.simulation);
+  h.shooting.autonomous = true;
+  if (const std::string why = h.shooting.check(); !why.empty()) fail(path, "'hopf_cycles': " + why);
+  h.phase = read_phase(object, unknowns, path, "hopf_cycles");
+  ContinuationOptions inherited = base;
+  inherited.bounds.clear();
+  inherited.eigenvalues = false;
+  h.options = read_options(object, inherited, path, "hopf_cycles.");
+  for (const auto& [name, bound] : h.options.bounds)
+    if (name != parameter && name != "T" && std::find(unknowns.begin(), unknowns.end(), name) == unknowns.end())
+      fail(path, "'hopf_cycles.bounds." + name + "' names neither an unknown, \"T\" nor the continuation parameter");
+  h.flow = models::make_expression_ode(unknowns, parameters, equations);
+  return h;
+}
+
 // The "periodic" object: the shooting problem over the ODE `flow`, whose
 // state is (unknowns, parameters); run->start_state holds the unknowns' start
 // values and becomes the shooting state (x, T).
@@ -178,28 +261,7 @@ void read_periodic(const Json& object, const std::shared_ptr<const flow::HybridS
     fail(path, "'periodic.autonomous' is true, but the equations use the time t: a forced orbit has the forcing's "
                "period; set \"autonomous\": false and give it as 'periodic.period'");
   if (object.contains("t0")) shooting.t0 = number(object["t0"], path, "periodic.t0");
-  shooting.simulation.absolute_tolerance = shooting.simulation.relative_tolerance = 1e-10;
-  if (object.contains("simulation")) {
-    const Json& sim = object["simulation"];
-    if (!sim.is_object()) fail(path, "'periodic.simulation' must be an object");
-    only_keys(sim, {"absolute_tolerance", "relative_tolerance", "initial_step", "max_step", "method"}, path,
-              "periodic.simulation.");
-    auto real = [&](const char* key, double* field) {
-      if (sim.contains(key)) *field = number(sim[key], path, std::string("periodic.simulation.") + key);
-    };
-    real("absolute_tolerance", &shooting.simulation.absolute_tolerance);
-    real("relative_tolerance", &shooting.simulation.relative_tolerance);
-    real("initial_step", &shooting.simulation.initial_step);
-    real("max_step", &shooting.simulation.max_step);
-    if (sim.contains("method")) {
-      try {
-        shooting.simulation.method =
-            flow::integration_method_from_string(string(sim["method"], path, "periodic.simulation.method"));
-      } catch (const std::invalid_argument& e) {
-        fail(path, std::string("'periodic.simulation.method': ") + e.what());
-      }
-    }
-  }
+  read_shooting_simulation(object, path, "periodic", &shooting.simulation);
   if (object.contains("from_simulation")) {
     if (!shooting.autonomous) fail(path, "'periodic.from_simulation' is for autonomous orbits; a forced one starts from 'start'");
     const Json& g = object["from_simulation"];
@@ -247,14 +309,7 @@ void read_periodic(const Json& object, const std::shared_ptr<const flow::HybridS
     if (p.doublings < 1 || p.doublings > 20)
       fail(path, "'periodic.period_doubling.levels' = " + std::to_string(p.doublings) + " must be in 1..20");
   }
-  p.phase = {unknowns[0], unknowns[n > 1 ? 1 : 0]};
-  if (object.contains("phase")) {
-    p.phase = strings(object["phase"], path, "periodic.phase");
-    if (p.phase.size() != 2) fail(path, "'periodic.phase' must name two unknowns");
-    for (const auto& name : p.phase)
-      if (std::find(unknowns.begin(), unknowns.end(), name) == unknowns.end())
-        fail(path, "'periodic.phase' names '" + name + "', which is not an unknown");
-  }
+  p.phase = read_phase(object, unknowns, path, "periodic");
   run->system = p.shooting;
   run->periodic = std::move(p);
 }
@@ -281,7 +336,8 @@ RunFile parse_run_file(const std::string& text, const std::filesystem::path& pat
   const Json json = parse_json(text, path);
   if (!json.is_object()) fail(path, "the top level must be an object");
   only_keys(json, {"name", "description", "unknowns", "parameters", "equations", "start", "model",
-                   "model_options", "continuation", "events", "fold_curve", "switch_branch", "plot", "periodic"},
+                   "model_options", "continuation", "events", "fold_curve", "switch_branch", "plot", "periodic",
+                   "equilibria", "hopf_cycles"},
             path, "");
 
   RunFile run;
@@ -345,6 +401,14 @@ RunFile parse_run_file(const std::string& text, const std::filesystem::path& pat
     }
   }
   const int n = static_cast<int>(unknowns.size());
+  if (json.contains("equilibria")) run.equilibria = boolean(json["equilibria"], path, "equilibria");
+  if (run.equilibria && periodic)
+    fail(path, "'equilibria' follows equilibria of the rates, 'periodic' their orbits: give one of them");
+  if (json.contains("hopf_cycles") && !run.equilibria)
+    fail(path, "'hopf_cycles' starts from a Hopf point of equilibria: set \"equilibria\": true");
+  if (json.contains("hopf_cycles") && json.contains("model"))
+    fail(path, "'hopf_cycles' needs the rates as 'equations' (a built-in 'model' has no flow to shoot)");
+  run.detect_hopf = run.equilibria;
 
   // Parameter values: every expression parameter is given; model parameters default to 0.
   run.parameters = Vector::Zero(static_cast<int>(parameters.size()));
@@ -400,13 +464,17 @@ RunFile parse_run_file(const std::string& text, const std::filesystem::path& pat
         else fail(path, "'continuation.detect' has '" + d + "'; known for periodic orbits: LPC, PD, NS");
       }
     } else {
+      run.detect_hopf = false;
       for (const auto& d : detect) {
         if (d == "LP") run.detect_folds = true;
         else if (d == "BP") run.detect_branch_points = true;
-        else fail(path, "'continuation.detect' has '" + d + "'; known: LP, BP");
+        else if (d == "HB" && run.equilibria) run.detect_hopf = true;
+        else fail(path, "'continuation.detect' has '" + d + "'; known: LP, BP" + (run.equilibria ? ", HB" : "") +
+                            (d == "HB" ? " (HB needs \"equilibria\": true)" : ""));
       }
     }
   }
+  run.options.eigenvalues = run.equilibria;
   if (run.periodic) {
     run.detect_folds = run.detect_branch_points = false;  // LPC, PD, NS instead
     if (json.contains("fold_curve") || json.contains("switch_branch"))
@@ -474,6 +542,11 @@ RunFile parse_run_file(const std::string& text, const std::filesystem::path& pat
     if (!run.detect_branch_points)
       fail(path, "'switch_branch' starts from a BP, but 'continuation.detect' has no \"BP\"");
     check_bounds(*run.switch_branch, run.continuation_parameters, "switch_branch");
+  }
+  if (json.contains("hopf_cycles")) {
+    if (!run.detect_hopf) fail(path, "'hopf_cycles' starts from an HB, but 'continuation.detect' has no \"HB\"");
+    run.hopf_cycles = read_hopf_cycles(json["hopf_cycles"], unknowns, parameters, strings(json["equations"], path, "equations"),
+                                       run.options, run.continuation_parameters[0], path);
   }
   std::set<std::string> event_names;
   for (const auto& e : run.events)

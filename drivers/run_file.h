@@ -54,6 +54,18 @@ struct PeriodicRun {
   std::vector<std::string> phase;       // two unknowns: the axes of the orbit figure
 };
 
+// The cycles born at a Hopf point of the first branch ("hopf_cycles" key):
+// the branch of periodic orbits of the same equations read as rates, by
+// shooting, from the guess of analyses/hopf/cycle_start.h.
+struct HopfCycles {
+  int from = 1;             // the n-th HB of the first branch, 1-based
+  double amplitude = 0.01;  // the first cycle's largest excursion from the equilibrium
+  std::shared_ptr<const flow::HybridSystem> flow;  // the ODE, parameters in its state
+  periodic::ShootingOptions shooting;              // autonomous; the phase plane is set at the start
+  ContinuationOptions options;
+  std::vector<std::string> phase;  // two unknowns: the axes of the orbits figure
+};
+
 struct RunFile {
   std::filesystem::path path;
   std::string name;         // default: the file's stem
@@ -65,11 +77,14 @@ struct RunFile {
   ContinuationOptions options;
   bool detect_folds = true;
   bool detect_branch_points = true;
+  bool equilibria = false;   // the equations are the rates of an ODE: eigenvalues per point
+  bool detect_hopf = false;  // "HB" (on by default with equilibria)
   std::vector<UserEvent> events;
   std::optional<FollowUp> fold_curve;
   std::optional<FollowUp> switch_branch;
   Plot plot;
   std::optional<PeriodicRun> periodic;
+  std::optional<HopfCycles> hopf_cycles;
 };
 
 RunFile read_run_file(const std::filesystem::path& path);

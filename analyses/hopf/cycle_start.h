@@ -1,0 +1,36 @@
+#pragma once
+// The first cycle of the family born at a Hopf point: a guess for shooting.
+//
+// On the centre manifold the normal form is z' = (mu(beta) + i omega) z +
+// l1 omega z |z|^2 + ... (Kuznetsov, "Elements of applied bifurcation
+// theory", 3rd ed., 2004, Sec. 3.5), with x = x0 + 2 Re(z q). Its cycle
+// |z| = epsilon exists at mu = -l1 omega epsilon^2, that is at the parameter
+// offset  dp = -l1 omega epsilon^2 / mu'  (mu' = d Re(lambda)/dp, the
+// transversality), on the side where the equilibrium is unstable for a
+// supercritical point (l1 < 0) and stable for a subcritical one. The guess
+// is x(0) = x0 + 2 epsilon Re(q), T = 2 pi / omega at p0 + dp, with the phase
+// of q turned so that its largest component is real: errors O(epsilon^2)
+// in x, which a Newton iteration at fixed p removes.
+
+#include "continuation/system.h"
+
+namespace saltus {
+
+struct CycleGuess {
+  Vector x;          // the state at t = 0
+  double period = 0.0;
+  Vector u;          // (x, p) of the equations with the offset parameter, for the shooting problem
+  double offset = 0.0;  // dp
+  double l1 = 0.0, omega = 0.0, transversality = 0.0;
+};
+
+// u_hopf = (x0, p) a Hopf point of x' = F(x, p) (`equations`), `parameter`
+// the index of the continued parameter, `amplitude` the largest excursion
+// max_i |x_i(t) - x0_i| of the guessed cycle. Throws std::invalid_argument
+// naming the reason when there is no cycle to start: l1 below l1_zero in
+// magnitude (a degenerate Hopf point: the cubic terms do not decide on which
+// side the cycles are), or a pair that does not cross (mu' = 0).
+CycleGuess cycle_near_hopf(const System& equations, const Vector& u_hopf, int parameter, double amplitude,
+                           double l1_zero = 1e-8);
+
+}  // namespace saltus

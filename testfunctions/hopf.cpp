@@ -1,0 +1,163 @@
+#include "testfunctions/hopf.h"
+
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include "continuation/branch.h"
+
+namespace saltus {
+
+namespace {
+
+using Complex = std::complex<double>;
+using ComplexMatrix = Eigen::MatrixXcd;
+
+// A zero eigenvalue "beside" the pair +-i omega: |lambda| below this times omega.
+constexpr double kZeroBeside = 1e-6;
+
+// The multilinear forms of F at u, restricted to the state, from
+// derivatives along directions (System::derivatives_along).
+class Forms {
+ public:
+  Forms(const System& system, const Vector& u) : system_(system), u_(u), n_(system.state_size()) {}
+
+  // D2(v) = F_xx[v, v] and D3(v) = F_xxx[v, v, v].
+  Vector D2(const Vector& v) const { return along(state(v)).col(1); }
+  Vector D3(const Vector& v) const { return along(state(v)).col(2); }
+
+  Vector B(const Vector& x, const Vector& y) const { return (D2(x + y) - D2(x - y)) / 4.0; }
+  // F_uu[d, (v, 0)] for a direction d of the whole u = (x, p).
+  Vector mixed(const Vector& d, const Vector& v) const {
+    return (along(d + state(v)).col(1) - along(d - state(v)).col(1)) / 4.0;
+  }
+  ComplexVector B(const ComplexVector& x, const ComplexVector& y) const {
+    const Vector xr = x.real(), xi = x.imag(), yr = y.real(), yi = y.imag();
+    return (B(xr, yr) - B(xi, yi)).cast<Complex>() + Complex(0, 1) * (B(xr, yi) + B(xi, yr)).cast<Complex>();
+  }
+  // C(q, q, conj q) by polarization (the header's formulas).
+  ComplexVector C_qqq_bar(const ComplexVector& q) const {
+    const Vector a = q.real(), b = q.imag();
+    const Vector Da = D3(a), Db = D3(b), Dp = D3(a + b), Dm = D3(a - b);
+    const Vector abb = (Dp + Dm - 2.0 * Da) / 6.0, aab = (Dp - Dm - 2.0 * Db) / 6.0;
+    return (Da + abb).cast<Complex>() + Complex(0, 1) * (aab + Db).cast<Complex>();
+  }
+
+ private:
+  Vector state(const Vector& v) const {
+    Vector d = Vector::Zero(u_.size());
+    d.head(n_) = v;
+    return d;
+  }
+  Matrix along(const Vector& d) const {
+    Matrix D;
+    system_.derivatives_along(u_.data(), d.data(), &D);
+    return D;
+  }
+  const System& system_;
+  const Vector& u_;
+  int n_;
+};
+
+// The index of the eigenvalue with positive imaginary part nearest the
+// imaginary axis, or -1.
+Eigen::Index nearest_axis(const ComplexVector& lambda) {
+  Eigen::Index best = -1;
+  for (Eigen::Index k = 0; k < lambda.size(); ++k)
+    if (lambda[k].imag() > 0 && (best < 0 || std::abs(lambda[k].real()) < std::abs(lambda[best].real()))) best = k;
+  return best;
+}
+
+// The eigenvector of M for the eigenvalue nearest mu.
+ComplexVector eigenvector_near(const Matrix& M, Complex mu) {
+  Eigen::EigenSolver<Matrix> solver(M);
+  if (solver.info() != Eigen::Success) throw std::runtime_error("the eigenvectors of F_x did not converge");
+  Eigen::Index k = 0;
+  (solver.eigenvalues().array() - mu).abs().minCoeff(&k);
+  return solver.eigenvectors().col(k);
+}
+
+}  // namespace
+
+HopfPoint hopf_point(const System& system, const Vector& u) {
+  const int n = system.state_size();
+  const Matrix A = system.jacobian(u).leftCols(n);
+  Eigen::EigenSolver<Matrix> solver(A, /*computeEigenvectors=*/false);
+  const ComplexVector lambda = solver.eigenvalues();
+  const Eigen::Index k = nearest_axis(lambda);
+  if (k < 0) throw std::invalid_argument("F_x has no complex eigenvalue: this is not a Hopf point");
+  HopfPoint h;
+  h.omega = lambda[k].imag();
+  for (Eigen::Index j = 0; j < lambda.size(); ++j)
+    if (std::abs(lambda[j]) <= kZeroBeside * h.omega)
+      throw std::invalid_argument("F_x has a zero eigenvalue beside the pair +-i omega (zero-Hopf): l1 is not defined");
+  h.q = eigenvector_near(A, lambda[k]);
+  h.q /= h.q.norm();
+  // A^T v = lambda v gives A^T conj(v) = conj(lambda) conj(v): p = conj(v).
+  h.p = eigenvector_near(A.transpose(), lambda[k]).conjugate();
+  h.p /= std::conj(h.p.dot(h.q));  // <p, q> = 1
+
+  const Forms forms(system, u);
+  const ComplexVector q = h.q, qb = q.conjugate();
+  const ComplexMatrix Ac = A.cast<Complex>();
+  const ComplexVector h11 = Ac.partialPivLu().solve(forms.B(q, qb));  // A^{-1} B(q, conj q)
+  const ComplexMatrix shifted = Complex(0, 2 * h.omega) * ComplexMatrix::Identity(n, n) - Ac;
+  const ComplexVector h20 = shifted.partialPivLu().solve(forms.B(q, q));
+  const Complex sum = h.p.dot(forms.C_qqq_bar(q)) - 2.0 * h.p.dot(forms.B(q, h11)) + h.p.dot(forms.B(qb, h20));
+  h.l1 = sum.real() / (2 * h.omega);
+  return h;
+}
+
+double hopf_transversality(const System& system, const Vector& u, const HopfPoint& hopf, int parameter) {
+  const int n = system.state_size();
+  const Matrix J = system.jacobian(u);
+  Vector d = Vector::Zero(u.size());
+  d.head(n) = -J.leftCols(n).partialPivLu().solve(J.col(n + parameter));  // x' = -F_x^{-1} F_p
+  d[n + parameter] = 1.0;
+  const Forms forms(system, u);
+  const ComplexVector Aq = forms.mixed(d, hopf.q.real()).cast<Complex>() +
+                           Complex(0, 1) * forms.mixed(d, hopf.q.imag()).cast<Complex>();
+  return hopf.p.dot(Aq).real();
+}
+
+double HopfTest::value(const PointContext& point) const {
+  const ComplexVector& lambda = point.eigenvalues;
+  if (lambda.size() == 0)
+    throw std::logic_error("the Hopf test needs the eigenvalues of F_x: set ContinuationOptions::eigenvalues");
+  Complex psi = 1.0;
+  for (Eigen::Index i = 0; i < lambda.size(); ++i)
+    for (Eigen::Index j = i + 1; j < lambda.size(); ++j) {
+      const double scale = std::abs(lambda[i]) + std::abs(lambda[j]);
+      psi *= scale > 0 ? (lambda[i] + lambda[j]) / scale : Complex(0.0);
+    }
+  return psi.real();
+}
+
+bool HopfTest::describe(const PointContext& point, SpecialPoint* special) const {
+  const ComplexVector& lambda = point.eigenvalues;
+  // The critical pair: the factor of the product nearest zero.
+  Eigen::Index a = 0, b = 1;
+  double smallest = std::numeric_limits<double>::infinity();
+  for (Eigen::Index i = 0; i < lambda.size(); ++i)
+    for (Eigen::Index j = i + 1; j < lambda.size(); ++j) {
+      const double f = std::abs(lambda[i] + lambda[j]) / (std::abs(lambda[i]) + std::abs(lambda[j]));
+      if (f < smallest) smallest = f, a = i, b = j;
+    }
+  const bool real_pair = std::abs(lambda[a].imag()) <= 1e-6 * std::abs(lambda[a]) &&
+                         std::abs(lambda[b].imag()) <= 1e-6 * std::abs(lambda[b]);
+  if (real_pair) return false;  // a neutral saddle +-kappa
+  const double omega = std::abs(lambda[a].imag());
+  special->data["frequency"] = omega;
+  special->data["period"] = 2 * M_PI / omega;
+  for (Eigen::Index j = 0; j < lambda.size(); ++j)
+    if (j != a && j != b && std::abs(lambda[j]) <= kZeroBeside * omega) {
+      special->type = "ZH";  // l1 is not defined beside a zero eigenvalue
+      return true;
+    }
+  const HopfPoint h = hopf_point(point.problem.system(), point.problem.u(point.y));
+  special->data["l1"] = h.l1;
+  special->data["criticality"] = std::abs(h.l1) <= l1_zero_ ? "degenerate" : h.l1 < 0 ? "supercritical" : "subcritical";
+  return true;
+}
+
+}  // namespace saltus

@@ -1,0 +1,81 @@
+#pragma once
+// Hopf points ("HB") of equilibria of x' = F(x, p), and their first Lyapunov
+// coefficient.
+//
+// Test function. On a branch that monitors the eigenvalues lambda_i of
+// F_x, the bialternate product
+//
+//   psi = prod_{i<j} (lambda_i + lambda_j) / (|lambda_i| + |lambda_j|)
+//
+// (det(2 F_x (.) I), Kuznetsov, "Elements of applied bifurcation theory",
+// 3rd ed., Springer 2004, Sec. 10.2.2, each factor scaled to [-1, 1] so that
+// large systems neither overflow nor underflow) changes sign where a complex
+// pair crosses the imaginary axis. It also vanishes at a neutral saddle, a
+// real pair +-kappa: the located zero is checked, and a zero whose critical
+// pair is real is not reported.
+//
+// First Lyapunov coefficient (Kuznetsov 2004, Sec. 3.5, eq. (3.20)): with
+// A = F_x, A q = i omega q, A^T p = -i omega p, normalized <q, q> = 1 and
+// <p, q> = 1 (<p, q> = conj(p)^T q; MatCont's normalization), and the
+// multilinear forms B(x, y) = F_xx[x, y], C(x, y, z) = F_xxx[x, y, z],
+//
+//   l1 = Re( <p, C(q, q, conj q)> - 2 <p, B(q, A^{-1} B(q, conj q))>
+//            + <p, B(conj q, (2 i omega I - A)^{-1} B(q, q))> ) / (2 omega).
+//
+// l1 < 0: supercritical (stable cycles born on the side where the
+// equilibrium is unstable); l1 > 0: subcritical. B and C come exactly from
+// one Taylor pass per direction (System::derivatives_along), by polarization:
+// with q = a + i b,
+//   B(x, y) = (D2(x + y) - D2(x - y)) / 4,   D2(v) = F_xx[v, v],
+//   Re C(q, q, conj q) = C(a, a, a) + C(a, b, b),   Im = C(a, a, b) + C(b, b, b),
+//   C(a, b, b) = (D3(a + b) + D3(a - b) - 2 D3(a)) / 6,
+//   C(a, a, b) = (D3(a + b) - D3(a - b) - 2 D3(b)) / 6,   D3(v) = F_xxx[v, v, v].
+
+#include <complex>
+#include <string>
+
+#include <Eigen/Dense>
+
+#include "continuation/system.h"
+#include "continuation/test_function.h"
+
+namespace saltus {
+
+using ComplexVector = Eigen::VectorXcd;
+
+struct HopfPoint {
+  double omega = 0.0;   // the frequency: the critical eigenvalues are +-i omega
+  ComplexVector q, p;   // A q = i omega q, A^T p = -i omega p, <q, q> = <p, q> = 1
+  double l1 = 0.0;      // the first Lyapunov coefficient
+};
+
+// The Hopf data at u = (x, p) of `system`, from the eigenvalue of F_x with
+// positive imaginary part nearest the imaginary axis. Throws
+// std::invalid_argument when F_x has no complex eigenvalue, or when it is
+// singular (a zero eigenvalue beside the pair: zero-Hopf, where l1 is not
+// defined).
+HopfPoint hopf_point(const System& system, const Vector& u);
+
+// mu' = d Re(lambda) / d p_k along the branch of equilibria through the
+// Hopf point u, k the index of the parameter: with A(p) = F_x(x(p), p),
+// x' = -F_x^{-1} F_p, lambda' = <p, A' q> = <p, F_uu[(x', e_k), (q, 0)]>
+// (<p, q> = 1). Nonzero: the pair crosses the axis transversally.
+double hopf_transversality(const System& system, const Vector& u, const HopfPoint& hopf, int parameter);
+
+// "HB": the bialternate product of the monitored eigenvalues. describe()
+// drops neutral saddles, and gives the frequency, l1 and the criticality
+// ("supercritical", "subcritical", or "degenerate" when |l1| is below
+// l1_zero, where the cubic terms do not decide); a Hopf point with a zero
+// eigenvalue beside the pair is reported as "ZH".
+class HopfTest : public TestFunction {
+ public:
+  explicit HopfTest(double l1_zero = 1e-8) : l1_zero_(l1_zero) {}
+  std::string type() const override { return "HB"; }
+  double value(const PointContext& point) const override;
+  bool describe(const PointContext& point, SpecialPoint* special) const override;
+
+ private:
+  double l1_zero_;
+};
+
+}  // namespace saltus

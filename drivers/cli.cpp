@@ -70,6 +70,7 @@ int continue_command(const std::string& file, const std::string& out_dir, bool j
       for (const auto& s : branch.special_points) {
         out << "  " << std::setw(2) << s.type << "  " << to_string(s.status);  // "jump": see EventStatus
         for (const auto& [k, v] : branch.parameters_at(s.y)) out << "  " << k << " = " << std::setprecision(15) << v;
+        for (const auto& [k, v] : s.data.items()) out << "  " << k << " = " << (v.is_string() ? v.get<std::string>() : v.dump());
         out << "  (precision " << std::setprecision(2) << s.precision << ")\n";
       }
     }

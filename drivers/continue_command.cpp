@@ -18,6 +18,7 @@
 #include "testfunctions/floquet.h"
 #include "testfunctions/fold.h"
 #include "testfunctions/hopf.h"
+#include "testfunctions/orbit_maximum.h"
 #include "testfunctions/user_value.h"
 
 namespace saltus::drivers {
@@ -185,8 +186,21 @@ NamedBranch hopf_cycles(const RunFile& run, const Branch& first, const Continuat
   y0 << guess.x, guess.period, p[k];
   ContinuationOptions options = with_progress(hc.options, "cycles", progress);
   options.direction = guess.offset > 0 ? 1 : -1;  // away from the HB
-  const TestFunctions tests = {std::make_shared<FoldTest>("LPC"), std::make_shared<PeriodDoublingTest>(),
-                               std::make_shared<NeimarkSackerTest>()};
+  TestFunctions tests = {std::make_shared<FoldTest>("LPC"), std::make_shared<PeriodDoublingTest>(),
+                         std::make_shared<NeimarkSackerTest>()};
+  for (const auto& e : hc.events) {
+    const models::Expression expression = e.expression;
+    auto rate = [expression](const Vector& z, const Vector& dz) {  // grad e . dz, one jet pass
+      std::vector<ceres::Jet<double, 1>> values(z.size());
+      for (Eigen::Index i = 0; i < z.size(); ++i) {
+        values[i] = ceres::Jet<double, 1>(z[i]);
+        values[i].v[0] = dz[i];
+      }
+      return expression.evaluate(values.data()).v[0];
+    };
+    tests.push_back(std::make_shared<OrbitMaximumTest>(
+        e.name, [expression](const Vector& z) { return expression.evaluate(z.data()); }, rate, e.stop));
+  }
   return {"cycles",
           orbit_branch(cycles, y0, options, tests, " (in the run file: a smaller 'hopf_cycles.amplitude')"),
           shooting};

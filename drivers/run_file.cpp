@@ -63,8 +63,11 @@ const char* const kRunFileHelp = R"(Run file keys (JSON):
   hopf_cycles    object   with equilibria: the cycles born at the n-th HB, by shooting (branch
                           "cycles", with LPC, PD and NS): "from" (default 1), "amplitude" (the first
                           cycle's largest excursion from the equilibrium, default 0.01), "simulation"
-                          {as in periodic}, "phase" [x, y], plus any continuation option (ds default
-                          0.01; bounds may name the continuation parameter, an unknown or "T")
+                          {as in periodic}, "phase" [x, y], "events" [{name, expression, stop}]: a
+                          "UZ" where the maximum over the orbit of the expression (of unknowns and
+                          parameters) changes sign, e.g. "v - v_b + 0.005" where a friction cycle
+                          starts to stick; plus any continuation option (ds default 0.01; bounds may
+                          name the continuation parameter, an unknown or "T")
   periodic       object   periodic orbits by shooting instead of equilibria: the equations
                           are then the rates x' = f(x, p, t) (t: time, for a forced ODE), or
                           "model": "lorenz" (x, y, z; sigma, rho, beta); "start" is the guess
@@ -212,6 +215,33 @@ std::vector<std::string> read_phase(const Json& object, const std::vector<std::s
   return phase;
 }
 
+// A list of user events {name, expression, stop} over `names`; names unique.
+std::vector<UserEvent> read_events(const Json& events, const std::vector<std::string>& names,
+                                   const std::filesystem::path& path, const std::string& key) {
+  if (!events.is_array()) fail(path, "'" + key + "' must be a list of {name, expression, stop}");
+  std::vector<UserEvent> list;
+  std::set<std::string> seen;
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    const std::string where = key + "[" + std::to_string(i) + "]";
+    const Json& e = events[i];
+    if (!e.is_object()) fail(path, "'" + where + "' must be an object");
+    only_keys(e, {"name", "expression", "stop"}, path, where + ".");
+    if (!e.contains("expression")) fail(path, "'" + where + ".expression' is missing");
+    UserEvent event;
+    const std::string text = string(e["expression"], path, where + ".expression");
+    event.name = e.contains("name") ? string(e["name"], path, where + ".name") : text;
+    if (e.contains("stop")) event.stop = boolean(e["stop"], path, where + ".stop");
+    try {
+      event.expression = models::Expression::parse(text, names);
+    } catch (const models::ExpressionError& err) {
+      fail(path, "'" + where + ".expression': " + err.what());
+    }
+    if (!seen.insert(event.name).second) fail(path, "two events in '" + key + "' are named '" + event.name + "'");
+    list.push_back(std::move(event));
+  }
+  return list;
+}
+
 // The "hopf_cycles" object, over the equations read as rates.
 HopfCycles read_hopf_cycles(const Json& object, const std::vector<std::string>& unknowns,
                             const std::vector<std::string>& parameters, const std::vector<std::string>& equations,
@@ -219,7 +249,7 @@ HopfCycles read_hopf_cycles(const Json& object, const std::vector<std::string>& 
                             const std::filesystem::path& path) {
   if (!object.is_object()) fail(path, "'hopf_cycles' must be an object");
   std::set<std::string> allowed = kOptionKeys;
-  allowed.insert({"from", "amplitude", "simulation", "phase"});
+  allowed.insert({"from", "amplitude", "simulation", "phase", "events"});
   only_keys(object, allowed, path, "hopf_cycles.");
   HopfCycles h;
   if (object.contains("from")) h.from = integer(object["from"], path, "hopf_cycles.from");
@@ -238,6 +268,9 @@ HopfCycles read_hopf_cycles(const Json& object, const std::vector<std::string>& 
     if (name != parameter && name != "T" && std::find(unknowns.begin(), unknowns.end(), name) == unknowns.end())
       fail(path, "'hopf_cycles.bounds." + name + "' names neither an unknown, \"T\" nor the continuation parameter");
   h.flow = models::make_expression_ode(unknowns, parameters, equations);
+  std::vector<std::string> names = unknowns;
+  names.insert(names.end(), parameters.begin(), parameters.end());
+  if (object.contains("events")) h.events = read_events(object["events"], names, path, "hopf_cycles.events");
   return h;
 }
 
@@ -495,27 +528,7 @@ RunFile parse_run_file(const std::string& text, const std::filesystem::path& pat
     if (name != run.continuation_parameters[0] && std::find(unknowns.begin(), unknowns.end(), name) == unknowns.end())
       fail(path, "'continuation.bounds." + name + "' names neither an unknown nor the continuation parameter");
 
-  if (json.contains("events")) {
-    const Json& events = json["events"];
-    if (!events.is_array()) fail(path, "'events' must be a list of {name, expression, stop}");
-    for (std::size_t i = 0; i < events.size(); ++i) {
-      const std::string where = "events[" + std::to_string(i) + "]";
-      const Json& e = events[i];
-      if (!e.is_object()) fail(path, "'" + where + "' must be an object");
-      only_keys(e, {"name", "expression", "stop"}, path, where + ".");
-      if (!e.contains("expression")) fail(path, "'" + where + ".expression' is missing");
-      UserEvent event;
-      const std::string text = string(e["expression"], path, where + ".expression");
-      event.name = e.contains("name") ? string(e["name"], path, where + ".name") : text;
-      if (e.contains("stop")) event.stop = boolean(e["stop"], path, where + ".stop");
-      try {
-        event.expression = models::Expression::parse(text, names);
-      } catch (const models::ExpressionError& err) {
-        fail(path, "'" + where + ".expression': " + err.what());
-      }
-      run.events.push_back(std::move(event));
-    }
-  }
+  if (json.contains("events")) run.events = read_events(json["events"], names, path, "events");
 
   // Follow-ups are checked here, before anything runs.
   auto check_bounds = [&](const FollowUp& f, const std::vector<std::string>& free, const std::string& where) {
@@ -548,9 +561,6 @@ RunFile parse_run_file(const std::string& text, const std::filesystem::path& pat
     run.hopf_cycles = read_hopf_cycles(json["hopf_cycles"], unknowns, parameters, strings(json["equations"], path, "equations"),
                                        run.options, run.continuation_parameters[0], path);
   }
-  std::set<std::string> event_names;
-  for (const auto& e : run.events)
-    if (!event_names.insert(e.name).second) fail(path, "two events are named '" + e.name + "'");
 
   run.plot.x = run.continuation_parameters[0];
   run.plot.y = run.periodic && run.periodic->shooting->options().autonomous ? "T" : n == 1 ? unknowns[0] : "max";

@@ -64,6 +64,7 @@ struct HopfCycles {
   periodic::ShootingOptions shooting;              // autonomous; the phase plane is set at the start
   ContinuationOptions options;
   std::vector<std::string> phase;  // two unknowns: the axes of the orbits figure
+  std::vector<UserEvent> events;   // on the maximum of the expression over each orbit
 };
 
 struct RunFile {

@@ -177,6 +177,24 @@ T constant_base_power(double c, const T& g) {
   }
 }
 
+// tanh(x) = sign(x) (1 - e) / (1 + e), e = exp(-2 |x|), for the plain
+// class scalars (Boost.Math fvar computes sinh(x) / cosh(x), whose higher
+// coefficients overflow to inf / inf = NaN once |x| passes a few hundred, as
+// a regularized sign function's argument does). double and ceres::Jet
+// (tanh(a), derivative 1 - tanh(a)^2) are stable as they are.
+template <class T>
+T tanh_stable(const T& x) {
+  using std::exp, std::tanh;
+  if constexpr (std::is_arithmetic_v<T> || CeresJet<T>) {
+    return tanh(x);
+  } else {
+    const bool negative = scalar_part(x) < 0;
+    const T e = exp(negative ? T(2.0 * x) : T(-2.0 * x));
+    const T magnitude = (1.0 - e) / (1.0 + e);
+    return negative ? T(-magnitude) : magnitude;
+  }
+}
+
 }  // namespace expression_detail
 
 // The values an expression reads (x, p, t, ...), on the stack for small
@@ -319,7 +337,7 @@ T Expression::run(const Instruction* ip, const Instruction* end, const T* values
       case Op::kAtan: s[-1] = atan(s[-1]); break;
       case Op::kSinh: s[-1] = sinh(s[-1]); break;
       case Op::kCosh: s[-1] = cosh(s[-1]); break;
-      case Op::kTanh: s[-1] = tanh(s[-1]); break;
+      case Op::kTanh: s[-1] = d::tanh_stable(s[-1]); break;
       case Op::kExp: s[-1] = exp(s[-1]); break;
       case Op::kLog: s[-1] = log(s[-1]); break;
       case Op::kSqrt: s[-1] = sqrt(s[-1]); break;

@@ -156,7 +156,10 @@ bool HopfTest::describe(const PointContext& point, SpecialPoint* special) const 
     }
   const HopfPoint h = hopf_point(point.problem.system(), point.problem.u(point.y));
   special->data["l1"] = h.l1;
-  special->data["criticality"] = std::abs(h.l1) <= l1_zero_ ? "degenerate" : h.l1 < 0 ? "supercritical" : "subcritical";
+  special->data["criticality"] = !std::isfinite(h.l1)         ? "undetermined (l1 is not finite)"
+                                 : std::abs(h.l1) <= l1_zero_ ? "degenerate"
+                                 : h.l1 < 0                   ? "supercritical"
+                                                              : "subcritical";
   return true;
 }
 

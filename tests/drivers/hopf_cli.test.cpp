@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include <boost/math/special_functions/lambert_w.hpp>
 #include <nlohmann/json.hpp>
 
 #include "continuation/flow/simulate.h"
@@ -149,4 +150,58 @@ TEST_CASE("Hopf run files: bad input is a clear error", "[cli][hopf]") {
           "start": {"x": 0, "y": 0}, "equilibria": true, "hopf_cycles": {},
           "continuation": {"parameter": "mu", "bounds": {"mu": [-1, 1]}}})";
   CHECK_THAT(error_of(classical), Catch::Contains("degenerate"));
+}
+
+// The friction oscillator m x'' + c x' + k x = F(v_b - x'), F(w) = N tanh(w/eps)
+// (mu_k + dmu exp(-(w/v_s)^2)), dmu = mu_s - mu_k. At the equilibrium
+// (x = F(v_b)/k, v = 0) A = [[0, 1], [-k/m, -(c + F'(v_b))/m]]: a Hopf point
+// where c + F'(v_b) = 0 with omega = sqrt(k/m). For w/eps >> 1 (here above
+// 200, where tanh(w/eps) = 1 and its derivatives vanish in double),
+// F'(w) = -2 N dmu (w/v_s^2) exp(-s), s = (w/v_s)^2, so the condition is
+// sqrt(s) exp(-s) = kappa/v_s, kappa = c v_s^2 / (2 N dmu), i.e.
+// s = -W(-2 kappa^2 / v_s^2) / 2 on both real branches W_0, W_-1 of the
+// Lambert function. The only nonlinearity is g(v) = F(v_b - v)/m in v';
+// Kuznetsov's formula (3.20) with q = (1, i omega)/sqrt(1 + omega^2)
+// (evaluated symbolically) gives l1 = -F'''(v_b) sqrt(k) / (4 sqrt(m) (k + m)),
+// the quadratic terms cancelling, with F'''(w) = N dmu exp(-s)
+// (12 w / v_s^4 - 8 w^3 / v_s^6): supercritical exactly when s < 3/2.
+TEST_CASE("examples/friction_oscillator.json: the two Hopf points of the Stribeck slope, l1 in closed form",
+          "[cli][hopf][friction]") {
+  const fs::path out = scratch("friction");
+  const json summary = run_file_json(example("friction_oscillator.json"), out);
+  const json& p = summary["branches"][0]["special_points"][0]["parameters"];
+  const double m = p["m"], k = p["k"], c = p["c"], N = p["N"], v_s = p["v_s"];
+  const double dmu = p["mu_s"].get<double>() - p["mu_k"].get<double>();
+  const double kappa = c * v_s * v_s / (2 * N * dmu);
+  std::vector<double> expected;  // upper (W_-1) first: the branch goes down in v_b
+  for (const double W : {boost::math::lambert_wm1(-2 * kappa * kappa / (v_s * v_s)),
+                         boost::math::lambert_w0(-2 * kappa * kappa / (v_s * v_s))})
+    expected.push_back(v_s * std::sqrt(-W / 2));
+  const auto hb = of_type(summary, "HB");
+  REQUIRE(hb.size() == 2);
+  for (std::size_t i = 0; i < 2; ++i) {
+    const double w = expected[i], s = w * w / (v_s * v_s);
+    CHECK(std::abs(hb[i]["parameters"]["v_b"].get<double>() - w) < 1e-10);
+    CHECK(std::abs(hb[i]["frequency"].get<double>() - std::sqrt(k / m)) < 1e-9);
+    const double F3 = N * dmu * std::exp(-s) * (12 * w / std::pow(v_s, 4) - 8 * std::pow(w, 3) / std::pow(v_s, 6));
+    const double l1 = -F3 * std::sqrt(k) / (4 * std::sqrt(m) * (k + m));
+    CHECK(std::abs(hb[i]["l1"].get<double>() - l1) < 1e-8);
+    CHECK(hb[i]["criticality"] == (s < 1.5 ? "supercritical" : "subcritical"));
+  }
+  // The upper point is subcritical: its unstable cycles go to faster belts,
+  // fold (LPC) into stable cycles, which start to stick after the fold and
+  // are followed down to v_b = 0.2.
+  const auto cycles = read_csv(out / "cycles.csv");
+  REQUIRE(cycles.size() > 10);
+  CHECK(std::stod(cycles.back().at("v_b")) == Approx(0.2).margin(1e-9));
+  double lpc = 0, stick = 0;
+  for (const auto& s : summary["special_points"]) {
+    if (s["branch"] != "cycles") continue;
+    if (s["type"] == "LPC") lpc = s["parameters"]["v_b"];
+    if (s["name"] == "stick") stick = s["parameters"]["v_b"];
+    if (s["type"] == "EP") CHECK(std::abs(s["multipliers"][0][0].get<double>()) < 1.0);  // stable at the end
+  }
+  CHECK(lpc > expected[0]);
+  CHECK(stick > 0.2);
+  CHECK(stick < lpc);
 }

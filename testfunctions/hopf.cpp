@@ -133,19 +133,24 @@ double HopfTest::value(const PointContext& point) const {
   return psi.real();
 }
 
-bool HopfTest::describe(const PointContext& point, SpecialPoint* special) const {
-  const ComplexVector& lambda = point.eigenvalues;
-  // The critical pair: the factor of the product nearest zero.
+std::pair<Eigen::Index, Eigen::Index> critical_pair(const ComplexVector& lambda) {
   Eigen::Index a = 0, b = 1;
   double smallest = std::numeric_limits<double>::infinity();
   for (Eigen::Index i = 0; i < lambda.size(); ++i)
     for (Eigen::Index j = i + 1; j < lambda.size(); ++j) {
-      const double f = std::abs(lambda[i] + lambda[j]) / (std::abs(lambda[i]) + std::abs(lambda[j]));
+      const double scale = std::abs(lambda[i]) + std::abs(lambda[j]);
+      const double f = scale > 0 ? std::abs(lambda[i] + lambda[j]) / scale : 0.0;
       if (f < smallest) smallest = f, a = i, b = j;
     }
-  const bool real_pair = std::abs(lambda[a].imag()) <= 1e-6 * std::abs(lambda[a]) &&
-                         std::abs(lambda[b].imag()) <= 1e-6 * std::abs(lambda[b]);
-  if (real_pair) return false;  // a neutral saddle +-kappa
+  return {a, b};
+}
+
+bool is_real(std::complex<double> lambda) { return std::abs(lambda.imag()) <= 1e-6 * std::abs(lambda); }
+
+bool HopfTest::describe(const PointContext& point, SpecialPoint* special) const {
+  const ComplexVector& lambda = point.eigenvalues;
+  const auto [a, b] = critical_pair(lambda);
+  if (is_real(lambda[a]) && is_real(lambda[b])) return false;  // a neutral saddle +-kappa
   const double omega = std::abs(lambda[a].imag());
   special->data["frequency"] = omega;
   special->data["period"] = 2 * M_PI / omega;

@@ -33,6 +33,7 @@
 
 #include <complex>
 #include <string>
+#include <utility>
 
 #include <Eigen/Dense>
 
@@ -61,6 +62,13 @@ HopfPoint hopf_point(const System& system, const Vector& u);
 // x' = -F_x^{-1} F_p, lambda' = <p, A' q> = <p, F_uu[(x', e_k), (q, 0)]>
 // (<p, q> = 1). Nonzero: the pair crosses the axis transversally.
 double hopf_transversality(const System& system, const Vector& u, const HopfPoint& hopf, int parameter);
+
+// The critical pair of eigenvalues: the (i, j), i < j, whose factor
+// |lambda_i + lambda_j| / (|lambda_i| + |lambda_j|) of the Hopf test is smallest.
+std::pair<Eigen::Index, Eigen::Index> critical_pair(const ComplexVector& lambda);
+
+// Is lambda real (its imaginary part below 1e-6 of its modulus)?
+bool is_real(std::complex<double> lambda);
 
 // "HB": the bialternate product of the monitored eigenvalues. describe()
 // drops neutral saddles, and gives the frequency, l1 and the criticality

@@ -1,0 +1,161 @@
+#include "testfunctions/hopf_curve.h"
+
+#include <cmath>
+#include <limits>
+#include <sstream>
+#include <stdexcept>
+
+#include "continuation/branch.h"
+#include "testfunctions/hopf.h"
+
+namespace saltus {
+
+Matrix bialternate(const Matrix& A) {
+  const int n = static_cast<int>(A.rows());
+  std::vector<std::pair<int, int>> pairs;
+  for (int p = 1; p < n; ++p)
+    for (int q = 0; q < p; ++q) pairs.emplace_back(p, q);
+  const int m = static_cast<int>(pairs.size());
+  Matrix B = Matrix::Zero(m, m);
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < m; ++j) {
+      const auto [p, q] = pairs[i];
+      const auto [r, s] = pairs[j];
+      if (r == p && s == q) B(i, j) = A(p, p) + A(q, q);
+      else if (r == p) B(i, j) = A(q, s);
+      else if (s == q) B(i, j) = A(p, r);
+      else if (r == q) B(i, j) = -A(p, s);
+      else if (s == p) B(i, j) = -A(q, r);
+    }
+  return B;
+}
+
+HopfFunction::HopfFunction(const System& system, const Vector& u, double max_sigma) {
+  const int n = system.state_size();
+  if (n < 2) throw std::invalid_argument("a Hopf curve needs at least two unknowns");
+  const Matrix B = bialternate(system.jacobian(u).leftCols(n));
+  Eigen::JacobiSVD<Matrix> svd(B, Eigen::ComputeFullU | Eigen::ComputeFullV);
+  const auto& sigma = svd.singularValues();
+  const Eigen::Index m = B.rows();
+  if (sigma[m - 1] > max_sigma * std::max(1.0, sigma[0])) {
+    std::ostringstream msg;
+    msg << "Hopf curve: 2A(.)I is not singular at the start point (smallest singular value " << sigma[m - 1]
+        << ", largest " << sigma[0] << "); start from a located HB";
+    throw std::invalid_argument(msg.str());
+  }
+  c_ = svd.matrixV().col(m - 1);
+  b_ = svd.matrixU().col(m - 1);
+}
+
+double HopfFunction::null_vectors(const System& system, const Vector& u, Vector* v, Vector* w) const {
+  const int n = system.state_size();
+  const Matrix B = bialternate(system.jacobian(u).leftCols(n));
+  const Eigen::Index m = B.rows();
+  Matrix M = Matrix::Zero(m + 1, m + 1);
+  M.topLeftCorner(m, m) = B;
+  M.topRightCorner(m, 1) = b_;
+  M.bottomLeftCorner(1, m) = c_.transpose();
+  Vector e = Vector::Zero(m + 1);
+  e[m] = 1.0;
+  const Vector vg = Eigen::PartialPivLU<Matrix>(M).solve(e);
+  if (v) *v = vg.head(m);
+  if (w) *w = Eigen::PartialPivLU<Matrix>(M.transpose()).solve(e).head(m);
+  return vg[m];
+}
+
+double HopfFunction::evaluate(const System& system, const Vector& u, Vector* gradient) const {
+  Vector v, w;
+  const double g = null_vectors(system, u, &v, gradient ? &w : nullptr);
+  if (gradient) {
+    // dA/du_j from H_k = d/du (F_u e_k): (dA/du_j)(i, k) = H_k(i, j).
+    const int n = system.state_size(), size = system.size();
+    std::vector<Matrix> H(n);
+    for (int k = 0; k < n; ++k) {
+      Vector e = Vector::Zero(size);
+      e[k] = 1.0;
+      H[k].resize(n, size);
+      system.second_derivative(u.data(), e.data(), &H[k]);
+    }
+    gradient->resize(size);
+    Matrix Aj(n, n);
+    for (int j = 0; j < size; ++j) {
+      for (int k = 0; k < n; ++k) Aj.col(k) = H[k].col(j);
+      (*gradient)[j] = -w.dot(bialternate(Aj) * v);
+    }
+  }
+  return g;
+}
+
+void HopfFunction::accept(const System& system, const Vector& u) {
+  Vector v, w;
+  null_vectors(system, u, &v, &w);
+  c_ = v.normalized();
+  b_ = w.normalized();
+}
+
+double HopfCurveTest::value(const PointContext& point) const {
+  const ComplexVector& lambda = point.eigenvalues;
+  if (lambda.size() == 0) throw std::logic_error("the Hopf-curve tests need the eigenvalues: set eigenvalues");
+  const auto [a, b] = critical_pair(lambda);
+  const double kappa = (lambda[a] * lambda[b]).real();
+  if (type_ == "BT") return kappa;
+  if (type_ == "ZH") {
+    std::complex<double> product = 1.0;
+    for (Eigen::Index j = 0; j < lambda.size(); ++j)
+      if (j != a && j != b) product *= lambda[j];
+    return product.real();
+  }
+  if (type_ == "HH") {
+    std::complex<double> product = 1.0;
+    for (Eigen::Index i = 0; i < lambda.size(); ++i)
+      for (Eigen::Index j = i + 1; j < lambda.size(); ++j)
+        if (i != a && i != b && j != a && j != b)
+          product *= (lambda[i] + lambda[j]) / (std::abs(lambda[i]) + std::abs(lambda[j]));
+    return product.real();
+  }
+  // GH: l1 on the Hopf part; on the neutral-saddle part l1 is not defined, and
+  // kappa's sign stands in (its zero is a BT, not a GH: describe() drops it).
+  if (kappa <= 0) return kappa;
+  try {
+    return hopf_point(point.problem.system(), point.problem.u(point.y)).l1;
+  } catch (const std::invalid_argument&) {
+    return std::numeric_limits<double>::quiet_NaN();  // at a ZH: no sign change is counted across it
+  }
+}
+
+bool HopfCurveTest::describe(const PointContext& point, SpecialPoint* special) const {
+  const ComplexVector& lambda = point.eigenvalues;
+  const auto [a, b] = critical_pair(lambda);
+  const double kappa = (lambda[a] * lambda[b]).real();
+  // l1 also changes sign through infinity at a ZH (its A^{-1} term): a jump, not a GH.
+  if (type_ == "GH" && (!(kappa > 0) || special->status == EventStatus::kJump)) return false;
+  if (type_ == "HH") {  // both pairs imaginary, else a Hopf point beside a neutral saddle
+    Eigen::Index c = -1, d = -1;
+    double smallest = std::numeric_limits<double>::infinity();
+    for (Eigen::Index i = 0; i < lambda.size(); ++i)
+      for (Eigen::Index j = i + 1; j < lambda.size(); ++j)
+        if (i != a && i != b && j != a && j != b) {
+          const double f = std::abs(lambda[i] + lambda[j]) / (std::abs(lambda[i]) + std::abs(lambda[j]));
+          if (f < smallest) smallest = f, c = i, d = j;
+        }
+    if (c < 0 || is_real(lambda[c]) || kappa <= 0) return false;
+    special->data["frequencies"] = {std::abs(lambda[a].imag()), std::abs(lambda[c].imag())};
+  }
+  if (type_ == "ZH" || type_ == "GH") special->data["frequency"] = std::sqrt(std::max(kappa, 0.0));
+  return true;
+}
+
+HopfCurve hopf_curve(std::shared_ptr<const System> system, const Vector& u, const std::vector<std::string>& free) {
+  if (free.size() != 2)
+    throw std::invalid_argument("a Hopf curve needs two free parameters, got " + std::to_string(free.size()));
+  HopfCurve curve;
+  auto hopf = std::make_shared<HopfFunction>(*system, u);
+  const Vector p = u.tail(system->parameter_size());
+  curve.problem = std::make_shared<ContinuationProblem>(system, p, free,
+                                                        std::vector<std::shared_ptr<DefiningFunction>>{hopf});
+  curve.start = curve.problem->y(u);
+  for (const char* type : {"BT", "ZH", "HH", "GH"}) curve.tests.push_back(std::make_shared<HopfCurveTest>(type));
+  return curve;
+}
+
+}  // namespace saltus

@@ -1,0 +1,81 @@
+#pragma once
+// The Hopf curve of equilibria in two parameters and its codimension-2
+// points.
+//
+// Defining system, minimally augmented with the bialternate product
+// (Govaerts, "Numerical methods for bifurcations of dynamical equilibria",
+// SIAM 2000, Sec. 4.4; Govaerts, Kuznetsov & Dhooge, SIAM J. Sci. Comput. 27
+// (2005) 231-252, as MatCont):
+//
+//   F(x, p) = 0,   g(x, p) = 0,   [ 2A(.)I  b ] [ v ]   [ 0 ]
+//                                 [  c^T   0 ] [ g ] = [ 1 ],   A = F_x,
+//
+// 2A(.)I the bialternate product (order n(n-1)/2, eigenvalues lambda_i +
+// lambda_j, i < j), bordering vectors refreshed at every accepted point.
+// g_u = -w^T (2 A_u (.) I) v with w from the transposed system; A_u (the
+// derivatives of F_x) comes exactly from n passes of
+// System::second_derivative. Dense: meant for small and moderate n.
+//
+// The curve holds Hopf points (a pair +-i omega, kappa = omega^2 > 0) and
+// neutral saddles (+-sqrt(-kappa)); they meet at Bogdanov-Takens points.
+// Along it (Kuznetsov, "Elements of applied bifurcation theory", 3rd ed.,
+// 2004, Sec. 10.2.2), with lambda_a, lambda_b the critical pair (the one
+// whose sum is nearest zero) and the other eigenvalues lambda_j:
+//   "BT": kappa = lambda_a lambda_b = 0;
+//   "ZH": prod_j lambda_j = 0 (a zero eigenvalue beside the pair);
+//   "HH": prod_{i<j} (lambda_i + lambda_j) / (|lambda_i| + |lambda_j|) over the
+//         other eigenvalues = 0, reported when both pairs are imaginary;
+//   "GH": l1 = 0 (testfunctions/hopf.h), on the Hopf part (kappa > 0).
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "continuation/continuation_problem.h"
+#include "continuation/test_function.h"
+
+namespace saltus {
+
+// 2A(.)I: rows and columns indexed by the pairs (p, q), p > q, in the order
+// (1,0), (2,0), (2,1), (3,0), ...
+Matrix bialternate(const Matrix& A);
+
+class HopfFunction : public DefiningFunction {
+ public:
+  // Bordering vectors from the singular vectors of 2A(.)I at u (an HB or
+  // close to one). Throws std::invalid_argument if it is far from singular,
+  // or if n < 2.
+  HopfFunction(const System& system, const Vector& u, double max_sigma = 1e-3);
+  std::string name() const override { return "hopf"; }
+  double evaluate(const System& system, const Vector& u, Vector* gradient) const override;
+  void accept(const System& system, const Vector& u) override;
+
+ private:
+  double null_vectors(const System& system, const Vector& u, Vector* v, Vector* w) const;
+  Vector b_, c_;
+};
+
+// The codimension-2 test functions on a Hopf curve (they read the monitored
+// eigenvalues): type "BT", "ZH", "HH" or "GH".
+class HopfCurveTest : public TestFunction {
+ public:
+  explicit HopfCurveTest(std::string type) : type_(std::move(type)) {}
+  std::string type() const override { return type_; }
+  double value(const PointContext& point) const override;
+  bool describe(const PointContext& point, SpecialPoint* special) const override;
+
+ private:
+  std::string type_;
+};
+
+struct HopfCurve {
+  std::shared_ptr<ContinuationProblem> problem;
+  Vector start;
+  std::vector<std::shared_ptr<const TestFunction>> tests;  // BT, ZH, HH, GH
+};
+
+// The Hopf curve through the Hopf point u (x, p) in the two parameters
+// `free` (the first being the one of the branch where it was found).
+HopfCurve hopf_curve(std::shared_ptr<const System> system, const Vector& u, const std::vector<std::string>& free);
+
+}  // namespace saltus

@@ -18,6 +18,7 @@
 #include "testfunctions/floquet.h"
 #include "testfunctions/fold.h"
 #include "testfunctions/hopf.h"
+#include "testfunctions/hopf_curve.h"
 #include "testfunctions/orbit_maximum.h"
 #include "testfunctions/user_value.h"
 
@@ -236,7 +237,7 @@ std::vector<NamedBranch> run_continuation(const RunFile& run, const Progress& pr
   y0[problem.state_size()] = run.parameters[problem.free_parameters()[0]];
 
   std::vector<NamedBranch> branches;
-  branches.reserve(4);  // the first branch, a fold curve, a switched branch, cycles: references stay valid
+  branches.reserve(5);  // the first branch, fold and Hopf curves, a switched branch, cycles: references stay valid
   branches.push_back({"branch", continue_branch(problem, y0, with_progress(run.options, "branch", progress), tests)});
   if (!branches.front().branch.ok()) return branches;
 
@@ -257,9 +258,23 @@ void follow_ups(const RunFile& run, const ContinuationProblem& problem, const Te
   if (run.fold_curve) {
     const SpecialPoint& lp = nth(first, "LP", run.fold_curve->from, "fold_curve");
     FoldCurve curve = fold_curve(system, problem.u(lp.y), run.fold_curve->parameters);
-    branches.push_back({"fold_curve", continue_branch(*curve.problem, curve.start,
-                                                      with_progress(run.fold_curve->options, "fold_curve", progress),
-                                                      {curve.cusp})});
+    ContinuationOptions options = with_progress(run.fold_curve->options, "fold_curve", progress);
+    TestFunctions tests = {curve.cusp};
+    if (run.equilibria)
+      for (const char* type : {"BT", "ZH"}) tests.push_back(std::make_shared<FoldCurveTest>(type));
+    branches.push_back({"fold_curve", continue_branch(*curve.problem, curve.start, options, tests)});
+  }
+  if (run.hopf_curve) {
+    const SpecialPoint& hb = nth(first, "HB", run.hopf_curve->from, "hopf_curve");
+    HopfCurve curve;
+    try {
+      curve = hopf_curve(system, problem.u(hb.y), run.hopf_curve->parameters);
+    } catch (const std::invalid_argument& e) {
+      throw RunFileError(std::string("hopf_curve: ") + e.what());
+    }
+    branches.push_back({"hopf_curve", continue_branch(*curve.problem, curve.start,
+                                                      with_progress(run.hopf_curve->options, "hopf_curve", progress),
+                                                      curve.tests)});
   }
   if (run.hopf_cycles) branches.push_back(hopf_cycles(run, first, problem, progress));
   if (run.switch_branch) {
@@ -466,7 +481,7 @@ std::vector<fs::path> write_outputs(const RunFile& run, const std::vector<NamedB
   // its two parameters.
   std::vector<const NamedBranch*> one_parameter;
   for (const auto& nb : branches)
-    if (nb.name != "fold_curve" && nb.branch.points.size() > 0) one_parameter.push_back(&nb);
+    if (nb.name != "fold_curve" && nb.name != "hopf_curve" && nb.branch.points.size() > 0) one_parameter.push_back(&nb);
   std::string warning;
   auto add = [&](const Figure& f, const std::string& stem) {
     warning.clear();
@@ -475,10 +490,24 @@ std::vector<fs::path> write_outputs(const RunFile& run, const std::vector<NamedB
   };
   add(branch_figure(run, one_parameter), "branch");
   if (run.periodic || run.hopf_cycles) add(orbits_figure(run, branches), "orbits");
-  for (const auto& nb : branches)
-    if (nb.name == "fold_curve" && !nb.branch.points.empty())
-      add(figure_of(run.name + ": fold curve", run.fold_curve->parameters[0], run.fold_curve->parameters[1], {&nb}),
-          "fold_curve");
+  // The curves in two parameters: the fold curve on its own, and with a Hopf
+  // curve both in one figure (when they share the parameters).
+  const NamedBranch* fold = nullptr;
+  const NamedBranch* hopf = nullptr;
+  for (const auto& nb : branches) {
+    if (nb.branch.points.empty()) continue;
+    if (nb.name == "fold_curve") fold = &nb;
+    if (nb.name == "hopf_curve") hopf = &nb;
+  }
+  if (fold)
+    add(figure_of(run.name + ": fold curve", run.fold_curve->parameters[0], run.fold_curve->parameters[1], {fold}),
+        "fold_curve");
+  if (hopf) {
+    std::vector<const NamedBranch*> curves = {hopf};
+    if (fold && run.fold_curve->parameters == run.hopf_curve->parameters) curves.push_back(fold);
+    add(figure_of(run.name + ": curves", run.hopf_curve->parameters[0], run.hopf_curve->parameters[1], curves),
+        "curves");
+  }
   return files;
 }
 

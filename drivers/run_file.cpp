@@ -46,6 +46,12 @@ const char* const kRunFileHelp = R"(Run file keys (JSON):
   fold_curve     object   continue the fold curve from the n-th LP of the first branch:
                           "from" (default 1), "parameters": [p1, p2], plus any
                           continuation option; cusp points ("CP") are located on it
+  hopf_curve     object   with equilibria: continue the Hopf curve from the n-th HB of the first
+                          branch: "from" (default 1), "parameters": [p1, p2], plus any continuation
+                          option; on it "BT" (Bogdanov-Takens), "ZH" (zero-Hopf), "HH" (double Hopf)
+                          and "GH" (generalized Hopf, l1 = 0) are located (minimally augmented with
+                          the bialternate product; dense, for small and moderate n). With
+                          equilibria, a fold_curve also locates "BT" and "ZH"
   switch_branch  object   continue the crossing branch at the n-th BP: "from"
                           (default 1), plus any continuation option
   plot           {x, y}   axes of the figure: component names; y may be "max" (max |x_i|)
@@ -370,7 +376,7 @@ RunFile parse_run_file(const std::string& text, const std::filesystem::path& pat
   if (!json.is_object()) fail(path, "the top level must be an object");
   only_keys(json, {"name", "description", "unknowns", "parameters", "equations", "start", "model",
                    "model_options", "continuation", "events", "fold_curve", "switch_branch", "plot", "periodic",
-                   "equilibria", "hopf_cycles"},
+                   "equilibria", "hopf_cycles", "hopf_curve"},
             path, "");
 
   RunFile run;
@@ -549,6 +555,19 @@ RunFile parse_run_file(const std::string& text, const std::filesystem::path& pat
     if (fp[0] == fp[1]) fail(path, "'fold_curve.parameters' must name two different parameters");
     if (!run.detect_folds) fail(path, "'fold_curve' starts from an LP, but 'continuation.detect' has no \"LP\"");
     check_bounds(*run.fold_curve, fp, "fold_curve");
+  }
+  if (json.contains("hopf_curve")) {
+    if (!run.detect_hopf) fail(path, "'hopf_curve' starts from an HB: set \"equilibria\": true and detect \"HB\"");
+    run.hopf_curve = read_follow_up(json["hopf_curve"], run.options, true, path, "hopf_curve");
+    const auto& hp = run.hopf_curve->parameters;
+    for (const auto& p : hp)
+      if (std::find(parameters.begin(), parameters.end(), p) == parameters.end())
+        fail(path, "'hopf_curve.parameters' names '" + p + "', which is not a parameter");
+    if (hp[0] != run.continuation_parameters[0])
+      fail(path, "'hopf_curve.parameters' must start with the continuation parameter '" +
+                     run.continuation_parameters[0] + "'");
+    if (hp[0] == hp[1]) fail(path, "'hopf_curve.parameters' must name two different parameters");
+    check_bounds(*run.hopf_curve, hp, "hopf_curve");
   }
   if (json.contains("switch_branch")) {
     run.switch_branch = read_follow_up(json["switch_branch"], run.options, false, path, "switch_branch");

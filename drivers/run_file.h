@@ -82,6 +82,7 @@ struct RunFile {
   bool detect_hopf = false;  // "HB" (on by default with equilibria)
   std::vector<UserEvent> events;
   std::optional<FollowUp> fold_curve;
+  std::optional<FollowUp> hopf_curve;
   std::optional<FollowUp> switch_branch;
   Plot plot;
   std::optional<PeriodicRun> periodic;

@@ -145,6 +145,45 @@ bool HopfCurveTest::describe(const PointContext& point, SpecialPoint* special) c
   return true;
 }
 
+namespace {
+// The eigenvalue nearest zero.
+Eigen::Index nearest_zero(const ComplexVector& lambda) {
+  Eigen::Index k = 0;
+  lambda.cwiseAbs().minCoeff(&k);
+  return k;
+}
+}  // namespace
+
+double FoldCurveTest::value(const PointContext& point) const {
+  const ComplexVector& lambda = point.eigenvalues;
+  if (lambda.size() == 0) throw std::logic_error("the fold-curve tests need the eigenvalues: set eigenvalues");
+  const Eigen::Index z = nearest_zero(lambda);
+  std::complex<double> product = 1.0;
+  if (type_ == "BT") {
+    for (Eigen::Index j = 0; j < lambda.size(); ++j)
+      if (j != z) product *= lambda[j];
+    return product.real();
+  }
+  for (Eigen::Index i = 0; i < lambda.size(); ++i)
+    for (Eigen::Index j = i + 1; j < lambda.size(); ++j)
+      if (i != z && j != z) product *= (lambda[i] + lambda[j]) / (std::abs(lambda[i]) + std::abs(lambda[j]));
+  return product.real();
+}
+
+bool FoldCurveTest::describe(const PointContext& point, SpecialPoint* special) const {
+  if (type_ != "ZH") return true;
+  const ComplexVector& lambda = point.eigenvalues;
+  const Eigen::Index z = nearest_zero(lambda);
+  ComplexVector others(lambda.size() - 1);
+  for (Eigen::Index j = 0, k = 0; j < lambda.size(); ++j)
+    if (j != z) others[k++] = lambda[j];
+  if (others.size() < 2) return false;
+  const auto [a, b] = critical_pair(others);
+  if (is_real(others[a])) return false;  // a neutral saddle beside the zero eigenvalue
+  special->data["frequency"] = std::abs(others[a].imag());
+  return true;
+}
+
 HopfCurve hopf_curve(std::shared_ptr<const System> system, const Vector& u, const std::vector<std::string>& free) {
   if (free.size() != 2)
     throw std::invalid_argument("a Hopf curve needs two free parameters, got " + std::to_string(free.size()));

@@ -68,6 +68,22 @@ class HopfCurveTest : public TestFunction {
   std::string type_;
 };
 
+// On a fold curve of equilibria (testfunctions/fold.h), with lambda_0 the
+// eigenvalue nearest zero and lambda_j the others (Kuznetsov 2004, Sec. 10.2.2):
+//   "BT": prod_j lambda_j = 0 (a second zero eigenvalue);
+//   "ZH": prod_{i<j} (lambda_i + lambda_j) / (|lambda_i| + |lambda_j|) = 0,
+//         reported when that pair is imaginary (else a neutral saddle).
+class FoldCurveTest : public TestFunction {
+ public:
+  explicit FoldCurveTest(std::string type) : type_(std::move(type)) {}
+  std::string type() const override { return type_; }
+  double value(const PointContext& point) const override;
+  bool describe(const PointContext& point, SpecialPoint* special) const override;
+
+ private:
+  std::string type_;
+};
+
 struct HopfCurve {
   std::shared_ptr<ContinuationProblem> problem;
   Vector start;

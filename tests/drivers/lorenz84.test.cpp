@@ -1,0 +1,154 @@
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <functional>
+
+#include <nlohmann/json.hpp>
+
+#include "models/expression_system.h"
+#include "run_cli.h"
+#include "testfunctions/hopf.h"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using namespace saltus;
+using namespace saltus::testing;
+
+namespace {
+
+// The extended Lorenz-84 model with (alpha, beta, gamma, delta, G) fixed;
+// u = (X, Y, Z, U, F, T).
+std::shared_ptr<System> lorenz84() {
+  return models::make_expression_system(
+      {"X", "Y", "Z", "U"}, {"F", "T", "alpha", "beta", "gamma", "delta", "G"},
+      {"-Y^2 - Z^2 - alpha*X + alpha*F - gamma*U^2", "X*Y - beta*X*Z - Y + G", "beta*X*Y + X*Z - Z",
+       "-delta*U + gamma*U*X + T"});
+}
+
+Vector full(const Vector& z) {  // (X, Y, Z, U, F, T) -> u with the fixed parameters
+  Vector u(11);
+  u << z, 0.25, 1.0, 0.987, 1.04, 0.25;
+  return u;
+}
+
+// The coefficients c_0 .. c_3 of det(lambda I - A) = lambda^4 + c3 lambda^3 +
+// c2 lambda^2 + c1 lambda + c0, by the Faddeev-LeVerrier recurrence (exact
+// algebra on A, no eigenvalues): M_k = A M_{k-1} + c_{n-k+1} I,
+// c_{n-k} = -tr(A M_k) / k.
+Vector characteristic(const Matrix& A) {
+  const int n = static_cast<int>(A.rows());
+  Vector c = Vector::Zero(n + 1);
+  c[n] = 1.0;
+  Matrix M = Matrix::Zero(n, n);
+  for (int k = 1; k <= n; ++k) {
+    M = A * M + c[n - k + 1] * Matrix::Identity(n, n);
+    c[n - k] = -(A * M).trace() / k;
+  }
+  return c;
+}
+
+// Newton with a central-difference Jacobian (tests only) on G: R^6 -> R^6.
+Vector solve(const std::function<Vector(const Vector&)>& G, Vector z) {
+  for (int it = 0; it < 50; ++it) {
+    const Vector g = G(z);
+    if (g.lpNorm<Eigen::Infinity>() < 1e-13) return z;
+    Matrix J(6, 6);
+    for (int j = 0; j < 6; ++j) {
+      const double h = 1e-7 * (1 + std::abs(z[j]));
+      Vector up = z, down = z;
+      up[j] += h, down[j] -= h;
+      J.col(j) = (G(up) - G(down)) / (2 * h);
+    }
+    z -= J.fullPivLu().solve(g);
+  }
+  FAIL("Newton on the defining conditions did not converge");
+  return z;
+}
+
+// G(z) = (F(x, p), two conditions on A = F_x and u), for solve().
+std::function<Vector(const Vector&)> equilibrium_and(
+    std::function<std::pair<double, double>(const Matrix& A, const Vector& u)> two) {
+  const auto system = lorenz84();
+  return [system, two](const Vector& z) {
+    const Vector u = full(z);
+    Vector g(6);
+    g.head(4) = system->residual(u);
+    const auto [a, b] = two(system->jacobian(u).leftCols(4), u);
+    g[4] = a, g[5] = b;
+    return g;
+  };
+}
+
+// The located point of the given type and branch: (X, Y, Z, U, F, T).
+std::vector<Vector> located(const json& summary, const std::string& type, const std::string& branch) {
+  std::vector<Vector> out;
+  for (const auto& s : summary["special_points"])
+    if (s["type"] == type && s["branch"] == branch && s["status"] == "located") {
+      Vector z(6);
+      z << s["state"]["X"], s["state"]["Y"], s["state"]["Z"], s["state"]["U"], s["parameters"]["F"],
+          s["parameters"]["T"];
+      out.push_back(z);
+    }
+  return out;
+}
+
+// Each located point against the solution of its defining conditions,
+// started a little off the located point (so Newton does the finding).
+void check_against(const std::vector<Vector>& points, const std::function<Vector(const Vector&)>& G) {
+  REQUIRE(!points.empty());
+  for (const Vector& z : points) {
+    const Vector reference = solve(G, z + 1e-4 * Vector::Ones(6));
+    CAPTURE(z.transpose(), reference.transpose());
+    CHECK((z - reference).lpNorm<Eigen::Infinity>() < 1e-8);
+  }
+}
+
+}  // namespace
+
+// The codimension-2 points of the extended Lorenz-84 model in (F, T), each
+// against the equilibrium plus its conditions on the characteristic
+// polynomial det(lambda I - A) = lambda^4 + c3 lambda^3 + c2 lambda^2 + c1 lambda + c0:
+//   BT: a double zero eigenvalue, c0 = c1 = 0;
+//   ZH: a zero eigenvalue (c0 = 0) and the cubic factor lambda^3 + c3 lambda^2
+//       + c2 lambda + c1 with roots +-i w: c1 = c3 c2 (and c2 > 0);
+//   HH: two imaginary pairs, (lambda^2 + w1^2)(lambda^2 + w2^2): c3 = c1 = 0;
+//   GH: a Hopf point, p(i w) = 0 for real w: w^2 = c1/c3 and
+//       c1^2 - c1 c2 c3 + c0 c3^2 = 0, with l1 = 0;
+//   CP: the system is symmetric under (U, T) -> (-U, -T), and on T = 0 the
+//       imperfect pitchfork of U (U' = (gamma X - delta) U + T) is a cusp of
+//       the fold curve: T = U = 0, X = delta / gamma, the other three
+//       equations fixing (Y, Z, F).
+TEST_CASE("examples/lorenz84.json: BT, CP, GH, ZH and HH against their defining algebraic conditions",
+          "[cli][hopf-curve][lorenz84]") {
+  const Run r = run_saltus({"continue", example("lorenz84.json").string(), "--out", scratch("lorenz84").string(), "--json"});
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  const json summary = json::parse(r.out);
+  auto c = [](const Matrix& A) { return characteristic(A); };
+
+  const auto bt = equilibrium_and([&](const Matrix& A, const Vector&) { return std::pair{c(A)[0], c(A)[1]}; });
+  check_against(located(summary, "BT", "hopf_curve"), bt);
+  check_against(located(summary, "BT", "fold_curve"), bt);
+  check_against(located(summary, "ZH", "fold_curve"), equilibrium_and([&](const Matrix& A, const Vector&) {
+                  const Vector k = c(A);
+                  return std::pair{k[0], k[1] - k[3] * k[2]};
+                }));
+  check_against(located(summary, "HH", "hopf_curve"),
+                equilibrium_and([&](const Matrix& A, const Vector&) { return std::pair{c(A)[3], c(A)[1]}; }));
+  const auto system = lorenz84();
+  check_against(located(summary, "GH", "hopf_curve"), equilibrium_and([&](const Matrix& A, const Vector& u) {
+                  const Vector k = c(A);
+                  return std::pair{k[1] * k[1] - k[1] * k[2] * k[3] + k[0] * k[3] * k[3], hopf_point(*system, u).l1};
+                }));
+  const auto cp = located(summary, "CP", "fold_curve");
+  REQUIRE(cp.size() == 1);
+  const Vector reference = solve(
+      [&](const Vector& z) {
+        Vector g(6);
+        g.head(3) = system->residual(full(z)).head(3);  // the fourth holds for any U once T = 0, X = delta/gamma
+        g[3] = z[3], g[4] = z[5], g[5] = z[0] - 1.04 / 0.987;  // U = T = 0, X = delta / gamma
+        return g;
+      },
+      cp[0] + 1e-4 * Vector::Ones(6));
+  CHECK((cp[0] - reference).lpNorm<Eigen::Infinity>() < 1e-8);
+}

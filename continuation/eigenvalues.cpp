@@ -1,16 +1,77 @@
 #include "continuation/eigenvalues.h"
 
 #include <algorithm>
+#include <functional>
 #include <stdexcept>
+#include <string>
+
+#include <Spectra/GenEigsRealShiftSolver.h>
 
 namespace saltus {
 
-Eigen::VectorXcd equilibrium_eigenvalues(const ContinuationProblem& problem, const Vector& y) {
+namespace {
+
+// F_x^{-1} as Spectra's operator for the real shift 0: y = F_x^{-1} x.
+class InverseOperator {
+ public:
+  using Scalar = double;
+  InverseOperator(Eigen::Index n, std::function<Vector(const Vector&)> solve) : n_(n), solve_(std::move(solve)) {}
+  Eigen::Index rows() const { return n_; }
+  Eigen::Index cols() const { return n_; }
+  void set_shift(double sigma) {
+    if (sigma != 0.0) throw std::logic_error("InverseOperator: only the shift 0");
+  }
+  void perform_op(const double* x_in, double* y_out) const {
+    Eigen::Map<Vector>(y_out, n_) = solve_(Eigen::Map<const Vector>(x_in, n_));
+  }
+
+ private:
+  Eigen::Index n_;
+  std::function<Vector(const Vector&)> solve_;
+};
+
+Eigen::VectorXcd smallest_modulus(const ContinuationProblem& problem, const Vector& y, int count,
+                                  const BorderedJacobian* factored) {
   const int n = problem.state_size();
-  const Matrix J = problem.system().jacobian(problem.u(y));
-  Eigen::EigenSolver<Matrix> solver(J.leftCols(n), /*computeEigenvectors=*/false);
-  if (solver.info() != Eigen::Success) throw std::runtime_error("the eigenvalues of F_x did not converge");
-  Eigen::VectorXcd lambda = solver.eigenvalues();
+  if (count > n - 2)
+    throw std::invalid_argument("eigenvalue_count = " + std::to_string(count) + " must be at most n - 2 = " +
+                                std::to_string(n - 2) + " (0 computes them all, dense)");
+  using LU = Eigen::SparseLU<SparseMatrix, Eigen::COLAMDOrdering<int>>;
+  std::shared_ptr<LU> own;
+  std::function<Vector(const Vector&)> solve;
+  if (factored && factored->state_factored()) {
+    solve = [factored](const Vector& b) { return factored->solve_state(b); };
+  } else {
+    const SparseMatrix Fx = problem.sparse_jacobian(y).leftCols(n);
+    own = std::make_shared<LU>(Fx);
+    if (own->info() != Eigen::Success) throw std::runtime_error("F_x is singular: no shift-invert eigenvalues at 0");
+    solve = [own](const Vector& b) { return Vector(own->solve(b)); };
+  }
+  InverseOperator op(n, solve);
+  const int ncv = std::min(n, std::max(2 * count + 1, 20));
+  Spectra::GenEigsRealShiftSolver<InverseOperator> eigs(op, count, ncv, 0.0);
+  eigs.init();
+  eigs.compute(Spectra::SortRule::LargestMagn, 1000, 1e-10);
+  if (eigs.info() != Spectra::CompInfo::Successful)
+    throw std::runtime_error("the shift-invert eigensolver did not converge (eigenvalue_count = " +
+                             std::to_string(count) + ")");
+  return eigs.eigenvalues();
+}
+
+}  // namespace
+
+Eigen::VectorXcd equilibrium_eigenvalues(const ContinuationProblem& problem, const Vector& y, int count,
+                                         const BorderedJacobian* factored) {
+  Eigen::VectorXcd lambda;
+  if (count > 0 && problem.is_sparse()) {
+    lambda = smallest_modulus(problem, y, count, factored);
+  } else {
+    const int n = problem.state_size();
+    const Matrix J = problem.system().jacobian(problem.u(y));
+    Eigen::EigenSolver<Matrix> solver(J.leftCols(n), /*computeEigenvectors=*/false);
+    if (solver.info() != Eigen::Success) throw std::runtime_error("the eigenvalues of F_x did not converge");
+    lambda = solver.eigenvalues();
+  }
   std::sort(lambda.begin(), lambda.end(), [](const std::complex<double>& a, const std::complex<double>& b) {
     return a.real() != b.real() ? a.real() > b.real() : a.imag() > b.imag();
   });

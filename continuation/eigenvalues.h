@@ -7,13 +7,25 @@
 #include <Eigen/Dense>
 
 #include "continuation/continuation_problem.h"
+#include "continuation/linear_solver.h"
 
 namespace saltus {
 
 // The eigenvalues of F_x at the point y of `problem`, rightmost first (by
-// real part, then by imaginary part). Dense (Eigen's EigenSolver on the
-// dense F_x): every eigenvalue.
-Eigen::VectorXcd equilibrium_eigenvalues(const ContinuationProblem& problem, const Vector& y);
+// real part, then by imaginary part).
+//  - count = 0, or a dense problem: every eigenvalue (Eigen's EigenSolver on
+//    the dense F_x).
+//  - count = k > 0 on a sparse problem: the k eigenvalues of smallest modulus,
+//    by the shift-invert Arnoldi method at 0 (Spectra's
+//    GenEigsRealShiftSolver: the largest eigenvalues of F_x^{-1}). In
+//    dissipative discretizations (reaction-diffusion) they are the ones that
+//    cross the imaginary axis first; a pair of large frequency far from 0
+//    would be missed. When `factored` holds the engine's sparse LU of F_x
+//    at y it is reused, else F_x is factored here.
+// Throws std::runtime_error when the eigensolver does not converge, and
+// std::invalid_argument when k > n - 2 (use the dense path).
+Eigen::VectorXcd equilibrium_eigenvalues(const ContinuationProblem& problem, const Vector& y, int count = 0,
+                                         const BorderedJacobian* factored = nullptr);
 
 // How many eigenvalues have a positive real part.
 int unstable_count(const Eigen::VectorXcd& eigenvalues);

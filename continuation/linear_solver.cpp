@@ -1,5 +1,7 @@
 #include "continuation/linear_solver.h"
 
+#include <stdexcept>
+
 #include <cmath>
 #include <algorithm>
 #include <limits>
@@ -111,6 +113,11 @@ Vector BorderedJacobian::solve_blocks(const Vector& b) const {
   x.tail(b.size() - n) = schur_.solve(b.tail(b.size() - n) - R_ * z);
   x.head(n) = z - X_ * x.tail(b.size() - n);
   return x;
+}
+
+Vector BorderedJacobian::solve_state(const Vector& b) const {
+  if (!state_factored()) throw std::logic_error("solve_state: F_x has no LU of its own here");
+  return fx_lu_->solve(b);
 }
 
 Vector BorderedJacobian::solve(const Vector& b) const {

@@ -37,6 +37,11 @@ class BorderedJacobian {
   // than overflowing for very large systems (its sign is what matters there).
   double determinant() const { return determinant_; }
   bool sparse() const { return sparse_; }
+  // Sparse path with F_x regular: F_x has its own LU, and solve_state(b) =
+  // F_x^{-1} b uses it (the shift-invert eigensolver of
+  // continuation/eigenvalues.h reuses the engine's factorization).
+  bool state_factored() const { return sparse_ && blocked_; }
+  Vector solve_state(const Vector& b) const;
 
  private:
   using SparseLU = Eigen::SparseLU<SparseMatrix, Eigen::COLAMDOrdering<int>>;

@@ -27,6 +27,7 @@ std::string ContinuationOptions::check() const {
   else if (!(min_tangent_cosine > -1.0 && min_tangent_cosine < 1.0))
     why << "min_tangent_cosine = " << min_tangent_cosine << " must be in (-1, 1)";
   else if (max_event_iterations < 1) why << "max_event_iterations = " << max_event_iterations << " must be >= 1";
+  else if (eigenvalue_count < 0) why << "eigenvalue_count = " << eigenvalue_count << " must be >= 0";
   for (const auto& [name, bound] : bounds)
     if (why.tellp() == 0 && !(bound.min < bound.max))
       why << "bounds of '" << name << "': min = " << bound.min << " must be below max = " << bound.max;

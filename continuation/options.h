@@ -34,6 +34,8 @@ struct ContinuationOptions {
   int max_event_iterations = 80;      // toms748 iterations per event
   bool eigenvalues = false;           // the eigenvalues of F_x at every point (when F is the right-hand
                                       // side of an ODE x' = F(x, p): the stability of its equilibria)
+  int eigenvalue_count = 0;           // 0: all, dense; k > 0 on a sparse problem: the k of smallest
+                                      // modulus, by shift-invert Arnoldi (Spectra) on the engine's LU
   std::map<std::string, Bound> bounds;  // by name of a component of y; leaving ends the branch at "EP"
   // Called after each accepted point; return false to stop the branch.
   std::function<bool(const Branch&)> callback;

@@ -54,9 +54,11 @@ struct Evaluated {
 };
 
 // The eigenvalues of F_x at y when the branch monitors them, else none.
+// `factored`: the bordered Jacobian factored at y, or null.
 Eigen::VectorXcd monitored_eigenvalues(const ContinuationProblem& problem, const Vector& y,
-                                       const ContinuationOptions& options) {
-  return options.eigenvalues ? equilibrium_eigenvalues(problem, y) : Eigen::VectorXcd();
+                                       const ContinuationOptions& options, const BorderedJacobian* factored) {
+  if (!options.eigenvalues) return {};
+  return equilibrium_eigenvalues(problem, y, options.eigenvalue_count, factored);
 }
 
 // The zero of one test function between y0 (s = 0) and the next point (s = s1),
@@ -82,13 +84,14 @@ SpecialPoint locate(const ContinuationProblem& problem, const TestFunction& test
     Vector t;
     // At a singular point (the branch point itself) keep t0: the determinant
     // there is zero, which is what the bracket is after.
-    if (!tangent_at(problem, c.y, t0, &jacobian, &t)) t = t0;
+    const bool factored = tangent_at(problem, c.y, t0, &jacobian, &t);
+    if (!factored) t = t0;
     // Near a branch point the hyperplane t0.(y - y0) = s also cuts the
     // crossing branch, and Newton may land there: its tangent turns away
     // from t0 by far more than the followed branch does between y0 and y1.
     if (t.dot(t0) < std::min(t1.dot(t0), 1.0) - 0.05)
       throw std::runtime_error("the corrector left the branch");
-    const double v = test.value(PointContext{problem, c.y, t, jacobian, monitored_eigenvalues(problem, c.y, options)});
+    const double v = test.value(PointContext{problem, c.y, t, jacobian, monitored_eigenvalues(problem, c.y, options, factored ? &jacobian : nullptr)});
     seen[s] = {c.y, t, v};
     return v;
   };
@@ -233,7 +236,7 @@ Branch continue_branch(const ContinuationProblem& problem, const Vector& y_start
   // A point of the branch with its test values (and eigenvalues, when monitored).
   auto point_at = [&](const Vector& yy, const Vector& tt, double ds, int iterations, const BorderedJacobian& jac,
                       std::string label) {
-    BranchPoint p{yy, tt, ds, iterations, {}, std::move(label), monitored_eigenvalues(problem, yy, options)};
+    BranchPoint p{yy, tt, ds, iterations, {}, std::move(label), monitored_eigenvalues(problem, yy, options, &jac)};
     for (const auto& f : tests) p.tests.push_back(f->value(PointContext{problem, yy, tt, jac, p.eigenvalues}));
     return p;
   };

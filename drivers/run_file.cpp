@@ -11,6 +11,7 @@
 
 #include "continuation/autodiff_system.h"
 #include "models/bratu.h"
+#include "models/brusselator_1d.h"
 #include "models/expression_system.h"
 #include "models/lorenz.h"
 #include "models/normal_forms.h"
@@ -25,9 +26,11 @@ const char* const kRunFileHelp = R"(Run file keys (JSON):
   equations      [string] one expression per unknown; F(x, p) = 0. Operators + - * / ^,
                           functions sin cos tan asin acos atan sinh cosh tanh exp log
                           sqrt abs atan2 pow min max, constants pi e
-  start          {name: number}  start value of every unknown (a guess: it is corrected)
+  start          {name: number}  start value of every unknown (a guess: it is corrected); a name
+                          ending in * gives every unknown it begins ("x*": x1, x2, ...)
   model          string   instead of unknowns/equations: a built-in system, "bratu"
-                          (options: n), "cusp" or "pitchfork"
+                          (options: n), "brusselator_1d" (reaction-diffusion, n interior points
+                          per species; a, b, d1, d2), "cusp" or "pitchfork"
   model_options  object   options of the built-in model, e.g. {"n": 1000}
   continuation   object   the first branch:
     parameter    string   the continuation parameter (or "parameters": [one name])
@@ -57,7 +60,7 @@ const char* const kRunFileHelp = R"(Run file keys (JSON):
   plot           {x, y}   axes of the figure: component names; y may be "max" (max |x_i|)
                           or "norm" (|x|_2 / sqrt(n)). Default: the parameter and the
                           first unknown (or "max" when there are several)
-  equilibria     bool     the equations are the rates of an ODE x' = F(x, p) (default false): every
+  equilibria     bool | {count}  the equations are the rates of an ODE x' = F(x, p) (default false): every
                           point carries the eigenvalues of F_x (branch.csv: "unstable", the count
                           with positive real part, then re_k, im_k, rightmost first; the figure draws
                           stable points filled, unstable ones open), and Hopf points "HB" are
@@ -65,7 +68,9 @@ const char* const kRunFileHelp = R"(Run file keys (JSON):
                           Kuznetsov's normalization <q, q> = <p, q> = 1, as MatCont) and
                           "criticality" (supercritical l1 < 0, subcritical l1 > 0, degenerate
                           |l1| <= 1e-8); a neutral saddle is not an HB; a Hopf pair beside a zero
-                          eigenvalue is "ZH". continuation.detect also takes "HB".
+                          eigenvalue is "ZH". continuation.detect also takes "HB". {"count": k} on a
+                          large sparse system: only the k eigenvalues of smallest modulus, by
+                          shift-invert Arnoldi (Spectra) on the engine's LU
   hopf_cycles    object   with equilibria: the cycles born at the n-th HB, by shooting (branch
                           "cycles", with LPC, PD and NS): "from" (default 1), "amplitude" (the first
                           cycle's largest excursion from the equilibrium, default 0.01), "simulation"
@@ -147,6 +152,14 @@ ContinuationOptions read_options(const Json& object, ContinuationOptions base,
 // The built-in systems a run file can name with "model".
 std::shared_ptr<const System> built_in_model(const std::string& name, const Json& options,
                                              const std::filesystem::path& path) {
+  if (name == "brusselator_1d") {
+    only_keys(options, {"n"}, path, "model_options.");
+    models::Brusselator1d model;
+    if (options.contains("n")) model.n = integer(options["n"], path, "model_options.n");
+    if (model.n < 2 || model.n > 1000000)
+      fail(path, "'model_options.n' = " + std::to_string(model.n) + " must be in 2..1000000");
+    return make_system(model);
+  }
   if (name == "bratu") {
     only_keys(options, {"n"}, path, "model_options.");
     models::Bratu bratu;
@@ -157,7 +170,7 @@ std::shared_ptr<const System> built_in_model(const std::string& name, const Json
   only_keys(options, {}, path, "model_options.");
   if (name == "cusp") return make_system(models::Cusp{});
   if (name == "pitchfork") return make_system(models::Pitchfork{});
-  fail(path, "unknown model '" + name + "' (known: bratu, cusp, pitchfork)");
+  fail(path, "unknown model '" + name + "' (known: bratu, brusselator_1d, cusp, pitchfork)");
 }
 
 FollowUp read_follow_up(const Json& object, const ContinuationOptions& base, bool needs_parameters,
@@ -440,7 +453,20 @@ RunFile parse_run_file(const std::string& text, const std::filesystem::path& pat
     }
   }
   const int n = static_cast<int>(unknowns.size());
-  if (json.contains("equilibria")) run.equilibria = boolean(json["equilibria"], path, "equilibria");
+  int eigenvalue_count = 0;
+  if (json.contains("equilibria")) {
+    const Json& e = json["equilibria"];
+    if (e.is_object()) {
+      only_keys(e, {"count"}, path, "equilibria.");
+      run.equilibria = true;
+      if (e.contains("count")) eigenvalue_count = integer(e["count"], path, "equilibria.count");
+      if (eigenvalue_count < 1 || eigenvalue_count > n - 2)
+        fail(path, "'equilibria.count' = " + std::to_string(eigenvalue_count) + " must be in 1.." +
+                       std::to_string(n - 2) + " (the eigenvalues of smallest modulus; \"equilibria\": true for all)");
+    } else {
+      run.equilibria = boolean(e, path, "equilibria");
+    }
+  }
   if (run.equilibria && periodic)
     fail(path, "'equilibria' follows equilibria of the rates, 'periodic' their orbits: give one of them");
   if (json.contains("hopf_cycles") && !run.equilibria)
@@ -461,12 +487,23 @@ RunFile parse_run_file(const std::string& text, const std::filesystem::path& pat
   run.start_state = Vector::Zero(n);
   const Json start = json.value("start", Json::object());
   if (!start.is_object()) fail(path, "'start' must be an object {unknown: value}");
-  for (const auto& [name, value] : start.items())
-    if (std::find(unknowns.begin(), unknowns.end(), name) == unknowns.end())
-      fail(path, "'start." + name + "' is not an unknown");
+  // "prefix*" gives every unknown whose name starts with prefix (a grid's
+  // "x*"), unless the unknown has a value of its own.
+  auto pattern_for = [&](const std::string& name) -> std::string {
+    for (const auto& [key, value] : start.items())
+      if (!key.empty() && key.back() == '*' && name.rfind(key.substr(0, key.size() - 1), 0) == 0) return key;
+    return {};
+  };
+  for (const auto& [name, value] : start.items()) {
+    const bool pattern = !name.empty() && name.back() == '*';
+    const auto matches = [&](const std::string& u) { return pattern ? u.rfind(name.substr(0, name.size() - 1), 0) == 0 : u == name; };
+    if (std::none_of(unknowns.begin(), unknowns.end(), matches))
+      fail(path, "'start." + name + "' " + (pattern ? "matches no unknown" : "is not an unknown"));
+  }
   for (int i = 0; i < n; ++i) {
-    if (start.contains(unknowns[i]))
-      run.start_state[i] = number(start[unknowns[i]], path, "start." + unknowns[i]);
+    const std::string key = start.contains(unknowns[i]) ? unknowns[i] : pattern_for(unknowns[i]);
+    if (!key.empty())
+      run.start_state[i] = number(start[key], path, "start." + key);
     else if (!json.contains("model") || periodic)
       fail(path, "'start." + unknowns[i] + "' is missing: give a start value for every unknown");
   }
@@ -514,6 +551,7 @@ RunFile parse_run_file(const std::string& text, const std::filesystem::path& pat
     }
   }
   run.options.eigenvalues = run.equilibria;
+  run.options.eigenvalue_count = eigenvalue_count;
   if (run.periodic) {
     run.detect_folds = run.detect_branch_points = false;  // LPC, PD, NS instead
     if (json.contains("fold_curve") || json.contains("switch_branch"))

@@ -2,7 +2,10 @@
 
 #include <cmath>
 #include <limits>
+#include <functional>
 #include <stdexcept>
+
+#include <Eigen/Sparse>
 
 #include "continuation/branch.h"
 
@@ -79,14 +82,78 @@ ComplexVector eigenvector_near(const Matrix& M, Complex mu) {
 
 }  // namespace
 
-HopfPoint hopf_point(const System& system, const Vector& u) {
+namespace {
+
+using ComplexSparse = Eigen::SparseMatrix<Complex>;
+using ComplexLU = Eigen::SparseLU<ComplexSparse, Eigen::COLAMDOrdering<int>>;
+
+// The eigenvectors and the solves of l1, dense.
+struct DenseHopf {
+  Matrix A;
+  explicit DenseHopf(Matrix a) : A(std::move(a)) {}
+  ComplexVector solve(Complex shift, const ComplexVector& b) const {  // (A - shift I)^{-1} b
+    const Eigen::Index n = A.rows();
+    return (A.cast<Complex>() - shift * ComplexMatrix::Identity(n, n)).partialPivLu().solve(b);
+  }
+};
+
+// Sparse, for large systems: q and p by inverse iteration with the shift
+// i omega (one sparse complex LU of A - i omega I: q from it, p from its
+// adjoint, since A^T p = -i omega p is (A - i omega I)^H p = 0), omega then
+// refined by the Rayleigh quotient.
+ComplexVector inverse_iteration(ComplexLU& lu, bool adjoint, Eigen::Index n) {
+  ComplexVector v = ComplexVector::Ones(n) / std::sqrt(double(n));
+  for (int it = 0; it < 3; ++it) {
+    v = adjoint ? ComplexVector(lu.adjoint().solve(v)) : ComplexVector(lu.solve(v));
+    v /= v.norm();
+  }
+  return v;
+}
+
+void factor(const SparseMatrix& A, Complex shift, ComplexLU* lu) {
+  ComplexSparse M = A.cast<Complex>();
+  for (Eigen::Index i = 0; i < A.rows(); ++i) M.coeffRef(i, i) -= shift;
+  M.makeCompressed();
+  lu->compute(M);
+  if (lu->info() != Eigen::Success) throw std::runtime_error("the sparse LU of F_x - shift I failed");
+}
+
+double l1_from(const Forms& forms, const HopfPoint& h, const std::function<ComplexVector(Complex, const ComplexVector&)>& solve) {
+  const ComplexVector q = h.q, qb = q.conjugate();
+  const ComplexVector h11 = solve(0.0, forms.B(q, qb));                  // A^{-1} B(q, conj q)
+  const ComplexVector h20 = -solve(Complex(0, 2 * h.omega), forms.B(q, q));  // (2 i omega I - A)^{-1} B(q, q)
+  const Complex sum = h.p.dot(forms.C_qqq_bar(q)) - 2.0 * h.p.dot(forms.B(q, h11)) + h.p.dot(forms.B(qb, h20));
+  return sum.real() / (2 * h.omega);
+}
+
+}  // namespace
+
+HopfPoint hopf_point(const System& system, const Vector& u, double omega) {
   const int n = system.state_size();
+  const Forms forms(system, u);
+  HopfPoint h;
+  if (omega > 0 && system.is_sparse()) {
+    SparseMatrix J;
+    system.sparse_jacobian(u.data(), &J);
+    const SparseMatrix A = J.leftCols(n);
+    ComplexLU lu;
+    factor(A, Complex(0, omega), &lu);
+    h.q = inverse_iteration(lu, false, n);
+    h.p = inverse_iteration(lu, true, n);
+    h.omega = (h.q.dot(A.cast<Complex>() * h.q)).imag();
+    h.p /= std::conj(h.p.dot(h.q));
+    h.l1 = l1_from(forms, h, [&](Complex shift, const ComplexVector& b) {
+      ComplexLU shifted;
+      factor(A, shift, &shifted);
+      return ComplexVector(shifted.solve(b));
+    });
+    return h;
+  }
   const Matrix A = system.jacobian(u).leftCols(n);
   Eigen::EigenSolver<Matrix> solver(A, /*computeEigenvectors=*/false);
   const ComplexVector lambda = solver.eigenvalues();
   const Eigen::Index k = nearest_axis(lambda);
   if (k < 0) throw std::invalid_argument("F_x has no complex eigenvalue: this is not a Hopf point");
-  HopfPoint h;
   h.omega = lambda[k].imag();
   for (Eigen::Index j = 0; j < lambda.size(); ++j)
     if (std::abs(lambda[j]) <= kZeroBeside * h.omega)
@@ -96,15 +163,8 @@ HopfPoint hopf_point(const System& system, const Vector& u) {
   // A^T v = lambda v gives A^T conj(v) = conj(lambda) conj(v): p = conj(v).
   h.p = eigenvector_near(A.transpose(), lambda[k]).conjugate();
   h.p /= std::conj(h.p.dot(h.q));  // <p, q> = 1
-
-  const Forms forms(system, u);
-  const ComplexVector q = h.q, qb = q.conjugate();
-  const ComplexMatrix Ac = A.cast<Complex>();
-  const ComplexVector h11 = Ac.partialPivLu().solve(forms.B(q, qb));  // A^{-1} B(q, conj q)
-  const ComplexMatrix shifted = Complex(0, 2 * h.omega) * ComplexMatrix::Identity(n, n) - Ac;
-  const ComplexVector h20 = shifted.partialPivLu().solve(forms.B(q, q));
-  const Complex sum = h.p.dot(forms.C_qqq_bar(q)) - 2.0 * h.p.dot(forms.B(q, h11)) + h.p.dot(forms.B(qb, h20));
-  h.l1 = sum.real() / (2 * h.omega);
+  const DenseHopf dense(A);
+  h.l1 = l1_from(forms, h, [&](Complex shift, const ComplexVector& b) { return dense.solve(shift, b); });
   return h;
 }
 
@@ -159,7 +219,7 @@ bool HopfTest::describe(const PointContext& point, SpecialPoint* special) const 
       special->type = "ZH";  // l1 is not defined beside a zero eigenvalue
       return true;
     }
-  const HopfPoint h = hopf_point(point.problem.system(), point.problem.u(point.y));
+  const HopfPoint h = hopf_point(point.problem.system(), point.problem.u(point.y), omega);
   special->data["l1"] = h.l1;
   special->data["criticality"] = !std::isfinite(h.l1)         ? "undetermined (l1 is not finite)"
                                  : std::abs(h.l1) <= l1_zero_ ? "degenerate"

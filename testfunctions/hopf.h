@@ -54,8 +54,11 @@ struct HopfPoint {
 // positive imaginary part nearest the imaginary axis. Throws
 // std::invalid_argument when F_x has no complex eigenvalue, or when it is
 // singular (a zero eigenvalue beside the pair: zero-Hopf, where l1 is not
-// defined).
-HopfPoint hopf_point(const System& system, const Vector& u);
+// defined). On a sparse system, omega > 0 (the frequency from monitored
+// eigenvalues) takes the sparse path: q and p by inverse iteration with one
+// sparse complex LU of F_x - i omega I, the solves of l1 by sparse LUs, no
+// dense eigensolver (the zero-Hopf check is then the caller's).
+HopfPoint hopf_point(const System& system, const Vector& u, double omega = 0.0);
 
 // mu' = d Re(lambda) / d p_k along the branch of equilibria through the
 // Hopf point u, k the index of the parameter: with A(p) = F_x(x(p), p),

@@ -205,3 +205,26 @@ TEST_CASE("examples/friction_oscillator.json: the two Hopf points of the Stribec
   CHECK(stick > 0.2);
   CHECK(stick < lpc);
 }
+
+// The 1-D Brusselator with n = 500 points per species (1000 unknowns):
+// along the homogeneous state, the Hopf points of the sine modes k = 1, 2 at
+// b = 1 + a^2 + (d1 + d2) mu_k, mu_k = 4 (n + 1)^2 sin^2(k pi / (2 (n + 1)))
+// (models/brusselator_1d.h), frequency sqrt(det J_k) there, found by the
+// sparse path (10 eigenvalues of smallest modulus, shift-invert Arnoldi).
+TEST_CASE("examples/brusselator_1d.json: the Hopf points of the first two modes by the sparse path",
+          "[cli][hopf][sparse]") {
+  const json summary = run_file_json(example("brusselator_1d.json"), scratch("brusselator-1d"));
+  const auto hb = of_type(summary, "HB");
+  REQUIRE(hb.size() == 2);
+  const double a = 2, d1 = 0.008, d2 = 0.004, n = 500;
+  for (int k = 1; k <= 2; ++k) {
+    const double s = std::sin(k * M_PI / (2 * (n + 1)));
+    const double mu = 4 * (n + 1) * (n + 1) * s * s;
+    const double b = 1 + a * a + (d1 + d2) * mu;
+    const double det = (b - 1 - d1 * mu) * (-a * a - d2 * mu) + a * a * b;
+    CHECK(std::abs(hb[k - 1]["parameters"]["b"].get<double>() - b) < 1e-10);
+    CHECK(std::abs(hb[k - 1]["frequency"].get<double>() - std::sqrt(det)) < 1e-9);
+    CHECK(hb[k - 1]["criticality"] == "supercritical");
+    CHECK(hb[k - 1]["eigenvalues"].size() == 10);
+  }
+}

@@ -4,6 +4,8 @@
 
 #include "continuation/eigenvalues.h"
 #include "continuation/pseudo_arclength.h"
+#include "continuation/autodiff_system.h"
+#include "models/brusselator_1d.h"
 #include "models/expression_system.h"
 #include "testfunctions/hopf.h"
 
@@ -197,4 +199,26 @@ TEST_CASE("l1 from Taylor passes agrees with finite differences of the Jacobian"
       (C(0, 2 * h.omega) * Eigen::MatrixXcd::Identity(n, n) - Ac).partialPivLu().solve(B(q, q));
   const C sum = h.p.dot(Cf(q, q, qb)) - 2.0 * h.p.dot(B(q, h11)) + h.p.dot(B(qb, h20));
   CHECK(h.l1 == Approx(sum.real() / (2 * h.omega)).epsilon(1e-6));
+}
+
+// The sparse path of hopf_point (inverse iteration with one sparse complex
+// LU, sparse solves for l1) against the dense one (EigenSolver, dense LUs)
+// on the 1-D Brusselator with 30 points per species at its first Hopf point.
+TEST_CASE("hopf_point: the sparse path agrees with the dense one", "[hopf][sparse]") {
+  models::Brusselator1d model;
+  model.n = 30;
+  const auto system = make_system(model);
+  REQUIRE(system->is_sparse());
+  const double a = 2, d1 = 0.008, d2 = 0.004, s = std::sin(M_PI / (2 * 31.0)), mu = 4 * 31.0 * 31.0 * s * s;
+  const double b = 1 + a * a + (d1 + d2) * mu;
+  Vector u(64);
+  for (int i = 0; i < 30; ++i) u[2 * i] = a, u[2 * i + 1] = b / a;
+  u.tail(4) << a, b, d1, d2;
+  const HopfPoint dense = hopf_point(*system, u);
+  // The engine passes the monitored eigenvalue's frequency (accurate to the
+  // eigensolver's tolerance); three inverse iterations then converge.
+  const HopfPoint sparse = hopf_point(*system, u, dense.omega * (1 + 1e-10));
+  CHECK(sparse.omega == Approx(dense.omega).epsilon(1e-12));
+  CHECK(sparse.l1 == Approx(dense.l1).epsilon(1e-9));
+  CHECK(std::abs(sparse.p.dot(sparse.q) - std::complex<double>(1.0)) < 1e-12);
 }

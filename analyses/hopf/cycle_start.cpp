@@ -17,6 +17,7 @@ CycleGuess cycle_near_hopf(const System& equations, const Vector& u_hopf, int pa
   g.l1 = h.l1;
   g.omega = h.omega;
   g.transversality = hopf_transversality(equations, u_hopf, h, parameter);
+  if (!std::isfinite(h.l1)) throw std::invalid_argument("l1 at the Hopf point is not finite");
   if (std::abs(h.l1) <= l1_zero) {
     std::ostringstream why;
     why << "the Hopf point is degenerate (l1 = " << h.l1

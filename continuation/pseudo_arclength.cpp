@@ -91,7 +91,8 @@ SpecialPoint locate(const ContinuationProblem& problem, const TestFunction& test
     // from t0 by far more than the followed branch does between y0 and y1.
     if (t.dot(t0) < std::min(t1.dot(t0), 1.0) - 0.05)
       throw std::runtime_error("the corrector left the branch");
-    const double v = test.value(PointContext{problem, c.y, t, jacobian, monitored_eigenvalues(problem, c.y, options, factored ? &jacobian : nullptr)});
+    const Eigen::VectorXcd lambda = monitored_eigenvalues(problem, c.y, options, factored ? &jacobian : nullptr);
+    const double v = test.value(PointContext{problem, c.y, t, jacobian, lambda});
     seen[s] = {c.y, t, v};
     return v;
   };

@@ -80,34 +80,28 @@ ComplexVector eigenvector_near(const Matrix& M, Complex mu) {
   return solver.eigenvectors().col(k);
 }
 
-}  // namespace
-
-namespace {
-
 using ComplexSparse = Eigen::SparseMatrix<Complex>;
 using ComplexLU = Eigen::SparseLU<ComplexSparse, Eigen::COLAMDOrdering<int>>;
-
-// The eigenvectors and the solves of l1, dense.
-struct DenseHopf {
-  Matrix A;
-  explicit DenseHopf(Matrix a) : A(std::move(a)) {}
-  ComplexVector solve(Complex shift, const ComplexVector& b) const {  // (A - shift I)^{-1} b
-    const Eigen::Index n = A.rows();
-    return (A.cast<Complex>() - shift * ComplexMatrix::Identity(n, n)).partialPivLu().solve(b);
-  }
-};
 
 // Sparse, for large systems: q and p by inverse iteration with the shift
 // i omega (one sparse complex LU of A - i omega I: q from it, p from its
 // adjoint, since A^T p = -i omega p is (A - i omega I)^H p = 0), omega then
-// refined by the Rayleigh quotient.
-ComplexVector inverse_iteration(ComplexLU& lu, bool adjoint, Eigen::Index n) {
+// refined by the Rayleigh quotient. Stops when the eigen-residual
+// |M v - (v^H M v) v| (M = A or A^T) is below 1e-13 of A's size; throws when it
+// is not after 20 iterations (a frequency guess far from the pair's).
+ComplexVector inverse_iteration(ComplexLU& lu, const SparseMatrix& A, bool adjoint) {
+  const Eigen::Index n = A.rows();
+  const ComplexSparse M = adjoint ? ComplexSparse(A.transpose().cast<Complex>()) : ComplexSparse(A.cast<Complex>());
+  const double scale = A.cwiseAbs().sum() / std::max<Eigen::Index>(n, 1) + 1.0;  // a size of A
   ComplexVector v = ComplexVector::Ones(n) / std::sqrt(double(n));
-  for (int it = 0; it < 3; ++it) {
+  for (int it = 0; it < 20; ++it) {
     v = adjoint ? ComplexVector(lu.adjoint().solve(v)) : ComplexVector(lu.solve(v));
     v /= v.norm();
+    const ComplexVector Mv = M * v;
+    if ((Mv - v.dot(Mv) * v).norm() <= 1e-13 * scale) return v;
   }
-  return v;
+  throw std::runtime_error("inverse iteration for the Hopf eigenvectors did not converge: the frequency guess is "
+                           "far from the critical pair's");
 }
 
 void factor(const SparseMatrix& A, Complex shift, ComplexLU* lu) {
@@ -138,9 +132,12 @@ HopfPoint hopf_point(const System& system, const Vector& u, double omega) {
     const SparseMatrix A = J.leftCols(n);
     ComplexLU lu;
     factor(A, Complex(0, omega), &lu);
-    h.q = inverse_iteration(lu, false, n);
-    h.p = inverse_iteration(lu, true, n);
-    h.omega = (h.q.dot(A.cast<Complex>() * h.q)).imag();
+    h.q = inverse_iteration(lu, A, false);
+    h.p = inverse_iteration(lu, A, true);
+    const Complex lambda = h.q.dot(A.cast<Complex>() * h.q);  // the Rayleigh quotient
+    if (std::abs(lambda.real()) > 1e-6 * std::abs(lambda))
+      throw std::invalid_argument("the eigenvalue of F_x nearest i omega is not on the imaginary axis: not a Hopf point");
+    h.omega = lambda.imag();
     h.p /= std::conj(h.p.dot(h.q));
     h.l1 = l1_from(forms, h, [&](Complex shift, const ComplexVector& b) {
       ComplexLU shifted;
@@ -163,8 +160,9 @@ HopfPoint hopf_point(const System& system, const Vector& u, double omega) {
   // A^T v = lambda v gives A^T conj(v) = conj(lambda) conj(v): p = conj(v).
   h.p = eigenvector_near(A.transpose(), lambda[k]).conjugate();
   h.p /= std::conj(h.p.dot(h.q));  // <p, q> = 1
-  const DenseHopf dense(A);
-  h.l1 = l1_from(forms, h, [&](Complex shift, const ComplexVector& b) { return dense.solve(shift, b); });
+  h.l1 = l1_from(forms, h, [&](Complex shift, const ComplexVector& b) {  // (A - shift I)^{-1} b
+    return ComplexVector((A.cast<Complex>() - shift * ComplexMatrix::Identity(n, n)).partialPivLu().solve(b));
+  });
   return h;
 }
 

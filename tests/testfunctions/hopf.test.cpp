@@ -221,4 +221,7 @@ TEST_CASE("hopf_point: the sparse path agrees with the dense one", "[hopf][spars
   CHECK(sparse.omega == Approx(dense.omega).epsilon(1e-12));
   CHECK(sparse.l1 == Approx(dense.l1).epsilon(1e-9));
   CHECK(std::abs(sparse.p.dot(sparse.q) - std::complex<double>(1.0)) < 1e-12);
+  // A frequency far from the pair's finds an eigenvalue off the axis: a clear error, not a wrong l1.
+  CHECK_THROWS_WITH(hopf_point(*system, u, 40.0),
+                    Catch::Contains("not on the imaginary axis") || Catch::Contains("did not converge"));
 }

@@ -130,13 +130,13 @@ bool HopfCurveTest::describe(const PointContext& point, SpecialPoint* special) c
   // l1 also changes sign through infinity at a ZH (its A^{-1} term): a jump, not a GH.
   if (type_ == "GH" && (!(kappa > 0) || special->status == EventStatus::kJump)) return false;
   if (type_ == "HH") {  // both pairs imaginary, else a Hopf point beside a neutral saddle
-    Eigen::Index c = -1, d = -1;
+    Eigen::Index c = -1;  // one of the second pair
     double smallest = std::numeric_limits<double>::infinity();
     for (Eigen::Index i = 0; i < lambda.size(); ++i)
       for (Eigen::Index j = i + 1; j < lambda.size(); ++j)
         if (i != a && i != b && j != a && j != b) {
           const double f = std::abs(lambda[i] + lambda[j]) / (std::abs(lambda[i]) + std::abs(lambda[j]));
-          if (f < smallest) smallest = f, c = i, d = j;
+          if (f < smallest) smallest = f, c = i;
         }
     if (c < 0 || is_real(lambda[c]) || kappa <= 0) return false;
     special->data["frequencies"] = {std::abs(lambda[a].imag()), std::abs(lambda[c].imag())};

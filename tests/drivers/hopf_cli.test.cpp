@@ -19,13 +19,6 @@ using namespace saltus::testing;
 
 namespace {
 
-json run_file_json(const fs::path& file, const fs::path& out) {
-  const Run r = run_saltus({"continue", file.string(), "--out", out.string(), "--json"});
-  INFO(r.err);
-  REQUIRE(r.code == 0);
-  return json::parse(r.out);
-}
-
 std::vector<json> of_type(const json& summary, const std::string& type) {
   std::vector<json> out;
   for (const auto& s : summary["special_points"])
@@ -57,7 +50,7 @@ std::vector<std::map<std::string, std::string>> read_csv(const fs::path& file) {
 TEST_CASE("examples/van_der_pol.json: HB at mu = 0, l1 = -1/4; its cycles to mu = 2 have the simulated period",
           "[cli][hopf]") {
   const fs::path out = scratch("van-der-pol");
-  const json summary = run_file_json(example("van_der_pol.json"), out);
+  const json summary = continue_json(example("van_der_pol.json"), out);
   const auto hb = of_type(summary, "HB");
   REQUIRE(hb.size() == 1);
   CHECK(std::abs(hb[0]["parameters"]["mu"].get<double>()) < 1e-10);
@@ -110,7 +103,7 @@ TEST_CASE("examples/van_der_pol.json: HB at mu = 0, l1 = -1/4; its cycles to mu 
 }
 
 TEST_CASE("examples/brusselator.json: HB at b = 1 + a^2 = 2, frequency 1, l1 = -1/2", "[cli][hopf]") {
-  const json summary = run_file_json(example("brusselator.json"), scratch("brusselator"));
+  const json summary = continue_json(example("brusselator.json"), scratch("brusselator"));
   const auto hb = of_type(summary, "HB");
   REQUIRE(hb.size() == 1);
   CHECK(std::abs(hb[0]["parameters"]["b"].get<double>() - 2.0) < 1e-10);
@@ -168,7 +161,7 @@ TEST_CASE("Hopf run files: bad input is a clear error", "[cli][hopf]") {
 TEST_CASE("examples/friction_oscillator.json: the two Hopf points of the Stribeck slope, l1 in closed form",
           "[cli][hopf][friction]") {
   const fs::path out = scratch("friction");
-  const json summary = run_file_json(example("friction_oscillator.json"), out);
+  const json summary = continue_json(example("friction_oscillator.json"), out);
   const json& p = summary["branches"][0]["special_points"][0]["parameters"];
   const double m = p["m"], k = p["k"], c = p["c"], N = p["N"], v_s = p["v_s"];
   const double dmu = p["mu_s"].get<double>() - p["mu_k"].get<double>();
@@ -213,7 +206,7 @@ TEST_CASE("examples/friction_oscillator.json: the two Hopf points of the Stribec
 // sparse path (10 eigenvalues of smallest modulus, shift-invert Arnoldi).
 TEST_CASE("examples/brusselator_1d.json: the Hopf points of the first two modes by the sparse path",
           "[cli][hopf][sparse]") {
-  const json summary = run_file_json(example("brusselator_1d.json"), scratch("brusselator-1d"));
+  const json summary = continue_json(example("brusselator_1d.json"), scratch("brusselator-1d"));
   const auto hb = of_type(summary, "HB");
   REQUIRE(hb.size() == 2);
   const double a = 2, d1 = 0.008, d2 = 0.004, n = 500;

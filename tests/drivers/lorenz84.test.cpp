@@ -120,10 +120,7 @@ void check_against(const std::vector<Vector>& points, const std::function<Vector
 //       equations fixing (Y, Z, F).
 TEST_CASE("examples/lorenz84.json: BT, CP, GH, ZH and HH against their defining algebraic conditions",
           "[cli][hopf-curve][lorenz84]") {
-  const Run r = run_saltus({"continue", example("lorenz84.json").string(), "--out", scratch("lorenz84").string(), "--json"});
-  INFO(r.err);
-  REQUIRE(r.code == 0);
-  const json summary = json::parse(r.out);
+  const json summary = continue_json(example("lorenz84.json"), scratch("lorenz84"));
   auto c = [](const Matrix& A) { return characteristic(A); };
 
   const auto bt = equilibrium_and([&](const Matrix& A, const Vector&) { return std::pair{c(A)[0], c(A)[1]}; });

@@ -15,13 +15,6 @@ using namespace saltus::testing;
 
 namespace {
 
-json run_file_json(const fs::path& file, const fs::path& out) {
-  const Run r = run_saltus({"continue", file.string(), "--out", out.string(), "--json"});
-  INFO(r.err);
-  REQUIRE(r.code == 0);
-  return json::parse(r.out);
-}
-
 // The PD points of the run in branch order (branch, doubled1, doubled2).
 std::vector<json> period_doublings(const json& summary) {
   std::vector<json> pds;
@@ -35,7 +28,7 @@ std::vector<json> period_doublings(const json& summary) {
 TEST_CASE("examples/lorenz.json: the first three PDs of the cascade, unmoved by tighter tolerances",
           "[cli][examples][lorenz-cli]") {
   const fs::path out = scratch("lorenz");
-  const json summary = run_file_json(example("lorenz.json"), out);
+  const json summary = continue_json(example("lorenz.json"), out);
   const std::vector<json> pd = period_doublings(summary);
   REQUIRE(pd.size() == 3);
   const char* branches[] = {"branch", "doubled1", "doubled2"};
@@ -73,7 +66,7 @@ TEST_CASE("examples/lorenz.json: the first three PDs of the cascade, unmoved by 
   const fs::path tight_file = scratch("lorenz-tight-file");
   fs::create_directories(tight_file);
   std::ofstream(tight_file / "lorenz.json") << tight.dump(2);
-  const std::vector<json> pd_tight = period_doublings(run_file_json(tight_file / "lorenz.json", out / "tight"));
+  const std::vector<json> pd_tight = period_doublings(continue_json(tight_file / "lorenz.json", out / "tight"));
   REQUIRE(pd_tight.size() == 3);
   for (int i = 0; i < 3; ++i) {
     const double a = pd[i]["parameters"]["rho"].get<double>(), b = pd_tight[i]["parameters"]["rho"].get<double>();

@@ -8,6 +8,9 @@
 #include <string>
 #include <vector>
 
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
 #include "drivers/cli.h"
 
 namespace saltus::testing {
@@ -24,6 +27,15 @@ inline Run run_saltus(const std::vector<std::string>& args) {
 }
 
 // A fresh, not yet existing folder under the temporary directory.
+// `saltus continue FILE --out OUT --json`: the summary it printed; the test
+// fails (with saltus's stderr) on a non-zero exit.
+inline nlohmann::json continue_json(const std::filesystem::path& file, const std::filesystem::path& out) {
+  const Run r = run_saltus({"continue", file.string(), "--out", out.string(), "--json"});
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  return nlohmann::json::parse(r.out);
+}
+
 inline std::filesystem::path scratch(const std::string& name) {
   static std::mt19937 rng(std::random_device{}());
   const auto dir = std::filesystem::temp_directory_path() / ("saltus-test-" + name + "-" + std::to_string(rng()));

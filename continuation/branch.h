@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "continuation/locate.h"
 #include "continuation/options.h"
 #include "continuation/system.h"
 
@@ -37,14 +38,8 @@ struct BranchPoint {
   std::string label;         // the special-point type at this point, else empty
 };
 
-// kLocated: the test function's zero, to event_tolerance in arclength.
-// kBracketed: the corrector or the iteration gave up; the point is the best
-// end of the bracket reached.
-// kJump: the bracket closed, but on a jump of the test function, not on a
-// zero (both ends keep more than 1% of the step's larger value): the
-// problem changed its structure there (an impact appeared or vanished, a
-// mode changed), so the sign change is not this bifurcation.
-enum class EventStatus { kLocated, kBracketed, kJump };
+// A special point carries an EventStatus (continuation/locate.h): located,
+// bracketed, or a jump of the test function.
 
 struct SpecialPoint {
   std::string type;          // AUTO's labels: "LP", "BP", "CP", "UZ", "EP", ...

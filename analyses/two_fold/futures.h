@@ -1,6 +1,6 @@
 #pragma once
 // Non-determinism at a case-1 two-fold (Szalai & Jeffrey, Phys. Rev. E 90,
-// 022914 (2014), Secs. IV-V, Figs. 3 and 5; ../shared/papers/002_ddae6c3745ce7225.txt).
+// 022914 (2014), Secs. IV-V, Figs. 3 and 5; doi:10.1103/PhysRevE.90.022914).
 //
 // Arrival. In case 1 both eigenvalues of (30) are negative: the sliding flow
 // (16) carries every orbit of the sliding sector near x* into x*, along the
@@ -26,7 +26,8 @@
 // tangency, or a return to within arrival_distance of x*).
 //
 // Integration: Boost.Odeint runge_kutta_dopri5 with dense output; events
-// bracketed between steps and bisected on the dense output.
+// bracketed between samples of the dense output and located there by the
+// engine's locator (continuation/locate.h).
 
 #include <functional>
 #include <string>
@@ -49,9 +50,9 @@ struct FuturesOptions {
   double lift_offset = 1e-12;      // the first point off Sigma: x + side offset h_x / |h_x|
   double simulate_time = 30.0;     // each future is simulated this long after lift-off
   int max_segments = 400;          // of one future (a chattering orbit stops here)
-  double abs_tolerance = 1e-11, rel_tolerance = 1e-10;  // dopri5
+  double absolute_tolerance = 1e-11, relative_tolerance = 1e-10;  // dopri5
   double max_step = 0.05;                               // dopri5 step bound (time units)
-  double event_tolerance = 1e-13;                       // bisection width of an event (time units)
+  double event_tolerance = 1e-13;                       // width of an event's final bracket (time units)
   double barrier_tolerance = 1e-8;                      // see sample_futures' barrier
   int event_samples = 8;       // event values per step (the dense output between the step's ends)
   filippov::Options filippov;  // tolerances of the region classification

@@ -66,7 +66,9 @@ struct Branch {
   std::string message;                       // a sentence on why it stopped
   ContinuationOptions options;               // as used (callback not serialized)
 
-  bool ok() const {
+  // The branch has points to use: its start converged (whatever ended it
+  // later). Not "finished": a branch that stopped at a bound is usable.
+  bool usable() const {
     return stop_reason != StopReason::kStartNotConverged && stop_reason != StopReason::kSingularJacobian;
   }
   // name -> value at a point y of the branch.

@@ -52,7 +52,7 @@ int continue_command(const std::string& file, const std::string& out_dir, bool j
   std::string follow_up_error;
   const auto branches = run_continuation(run, std::ref(progress), &follow_up_error);
   const Branch& first = branches.front().branch;
-  if (!first.ok()) {
+  if (!first.usable()) {
     err << "saltus continue: " << run.path.string() << ": " << first.message << '\n';
     return 2;
   }

@@ -111,7 +111,7 @@ std::vector<NamedBranch> run_periodic(const RunFile& run, const TestFunctions& t
   }
   if (first.stop_reason == StopReason::kStartNotConverged) first.message += kPeriodicHint;
   branches.push_back({"branch", std::move(first)});
-  if (!branches.front().branch.ok()) return branches;
+  if (!branches.front().branch.usable()) return branches;
 
   std::shared_ptr<periodic::ShootingSystem> system = shooting;
   for (int level = 1; level <= pr.doublings; ++level) {
@@ -141,7 +141,7 @@ std::vector<NamedBranch> run_periodic(const RunFile& run, const TestFunctions& t
       b = not_started(doubled, std::string("the doubled branch could not start: ") + e.what());
     }
     branches.push_back({name, std::move(b)});
-    if (!branches.back().branch.ok()) break;
+    if (!branches.back().branch.usable()) break;
   }
   return branches;
 }
@@ -177,7 +177,7 @@ std::vector<NamedBranch> run_continuation(const RunFile& run, const Progress& pr
   std::vector<NamedBranch> branches;
   branches.reserve(3);  // the first branch, a fold curve, a switched branch: references stay valid
   branches.push_back({"branch", continue_branch(problem, y0, with_progress(run.options, "branch", progress), tests)});
-  if (!branches.front().branch.ok()) return branches;
+  if (!branches.front().branch.usable()) return branches;
 
   try {
     follow_ups(run, problem, tests, progress, &branches);

@@ -632,7 +632,7 @@ int periodic_command(const HybridRun& run, const fs::path& dir, bool json, std::
   one.max_points = 1;
   one.bounds.clear();
   const Branch first = continue_branch(problem, start.y, one);
-  if (!first.ok()) {
+  if (!first.usable()) {
     err << "saltus periodic: " << run.path.string() << ": no periodic orbit near the guess (" << start.source
         << "): " << first.message << '\n';
     return 2;

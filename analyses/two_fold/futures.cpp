@@ -63,7 +63,7 @@ std::string segment_name(SegmentKind k) {
   return "?";
 }
 
-namespace futures_detail {
+namespace detail {
 
 namespace odeint = boost::numeric::odeint;
 using State = std::vector<double>;
@@ -186,7 +186,7 @@ FuturesResult sample(const FilippovCallbacks& cb, const TwoFoldClassification& c
   result.two_fold = c;
   if (!(c.type == TwoFoldType::kInvisibleInvisible && c.twofold_case == TwoFoldCase::kCase1) ||
       c.sliding_quadrant == 0) {
-    result.message = "x* = " + two_fold_detail::format(c.x) + " is " + short_case(c) +
+    result.message = "x* = " + detail::format(c.x) + " is " + short_case(c) +
                      ", not a case-1 two-fold: its futures are unique (or the sectors undefined)";
     return result;
   }
@@ -340,6 +340,6 @@ FuturesResult sample(const FilippovCallbacks& cb, const TwoFoldClassification& c
   return result;
 }
 
-}  // namespace futures_detail
+}  // namespace detail
 
 }  // namespace saltus

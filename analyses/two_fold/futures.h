@@ -104,7 +104,7 @@ struct FuturesResult {
   std::vector<Future> futures;
 };
 
-namespace futures_detail {
+namespace detail {
 
 using Field = std::function<void(const Vector& x, Vector* dx)>;
 using Events = std::function<void(const Vector& x, Vector* values)>;
@@ -134,7 +134,7 @@ struct FilippovCallbacks {
 FuturesResult sample(const FilippovCallbacks& cb, const TwoFoldClassification& two_fold,
                      const FuturesOptions& options);
 
-}  // namespace futures_detail
+}  // namespace detail
 
 // Classifies x_star (which must be a two-fold of case 1, else ok = false with
 // the reason), then the approaches and the futures. `barrier`, when given, is
@@ -150,7 +150,7 @@ FuturesResult sample_futures(const M& model, const Vector& x_star, const Futures
   if (const std::string bad = options.check(); !bad.empty())
     throw std::invalid_argument("sample_futures: " + bad);
   const TwoFoldClassification c = classify_two_fold(model, x_star, two_fold_options);
-  futures_detail::FilippovCallbacks cb;
+  detail::FilippovCallbacks cb;
   const double mu = model.mu;
   cb.plus = [&model, mu](const Vector& x, Vector* dx) {
     dx->resize(x.size());
@@ -179,7 +179,7 @@ FuturesResult sample_futures(const M& model, const Vector& x_star, const Futures
     return filippov::region_name(filippov::classify(model, x, o).region);
   };
   cb.barrier = std::move(barrier);
-  return futures_detail::sample(cb, c, options);
+  return detail::sample(cb, c, options);
 }
 
 }  // namespace saltus

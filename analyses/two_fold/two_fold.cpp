@@ -224,7 +224,7 @@ TwoFoldInvariants two_fold_invariants(const TwoFoldConstants& K, double zero_tol
   return inv;
 }
 
-namespace two_fold_detail {
+namespace detail {
 
 std::string format(const Vector& x) {
   std::ostringstream out;
@@ -386,7 +386,7 @@ TwoFoldResult newton(const Evaluate& evaluate, const Vector& guess, const TwoFol
   return r;
 }
 
-}  // namespace two_fold_detail
+}  // namespace detail
 
 std::string short_case(const TwoFoldInvariants& c) {
   return c.type == TwoFoldType::kInvisibleInvisible ? case_name(c.twofold_case) : type_name(c.type);

@@ -5,7 +5,7 @@
 // lorenz.test.cpp runs it. Each iteration is the whole branch to the PD
 // (start correction, the steps, the PD location), reported per point:
 // "us_per_point" = the iteration's time / the points on the branch (regular
-// and located). The goal of issue 5: no slower than AUTO-07p's collocation at
+// and located). The goal: no slower than AUTO-07p's collocation at
 // the same accuracy of the PD values (about 0.3 ms per point on this kind of
 // machine).
 //
@@ -19,7 +19,7 @@
 // SimulationOptions::method: 0 dopri5, 1 dop853.
 // "pd_error" is |rho_PD - rho_PD(1e-12)|, the PD's distance from its value at
 // tolerance 1e-12 with dop853 (the more accurate method there): the accuracy
-// that tolerance buys (the issue asks 1e-6). "reference_spread" is the
+// that tolerance buys (the goal is 1e-6). "reference_spread" is the
 // distance between the two methods' PDs at 1e-12, the reference's own error
 // bar (it should be far below 1e-6).
 //

@@ -14,7 +14,7 @@
 //
 // Counters: sim_time_per_wall_s, simulated time units per wall-clock second
 // (steady_clock over the timed loop, like us_per_step in
-// continuation_step.cpp: the rate the issue asks for, not cpu time), and
+// continuation_step.cpp: the rate that matters to a user, not cpu time), and
 // events, the number of events per run (impacts, stick starts, releases).
 // Each run is deterministic, so every iteration makes the same events.
 

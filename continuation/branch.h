@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "continuation/locate.h"
 #include "continuation/options.h"
 #include "continuation/system.h"
 
@@ -38,14 +39,8 @@ struct BranchPoint {
   Eigen::VectorXcd eigenvalues;  // of F_x, rightmost first, when the branch monitors them
 };
 
-// kLocated: the test function's zero, to event_tolerance in arclength.
-// kBracketed: the corrector or the iteration gave up; the point is the best
-// end of the bracket reached.
-// kJump: the bracket closed, but on a jump of the test function, not on a
-// zero (both ends keep more than 1% of the step's larger value): the
-// problem changed its structure there (an impact appeared or vanished, a
-// mode changed), so the sign change is not this bifurcation.
-enum class EventStatus { kLocated, kBracketed, kJump };
+// A special point carries an EventStatus (continuation/locate.h): located,
+// bracketed, or a jump of the test function.
 
 struct SpecialPoint {
   std::string type;          // AUTO's labels: "LP", "BP", "CP", "UZ", "EP", ...
@@ -74,7 +69,9 @@ struct Branch {
   std::string message;                       // a sentence on why it stopped
   ContinuationOptions options;               // as used (callback not serialized)
 
-  bool ok() const {
+  // The branch has points to use: its start converged (whatever ended it
+  // later). Not "finished": a branch that stopped at a bound is usable.
+  bool usable() const {
     return stop_reason != StopReason::kStartNotConverged && stop_reason != StopReason::kSingularJacobian;
   }
   // name -> value at a point y of the branch.

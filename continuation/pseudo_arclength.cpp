@@ -7,7 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include <boost/math/tools/toms748_solve.hpp>
+#include "continuation/locate.h"
 
 #include "continuation/corrector.h"
 #include "continuation/eigenvalues.h"
@@ -101,11 +101,11 @@ SpecialPoint locate(const ContinuationProblem& problem, const TestFunction& test
   sp.name = test.name();
   double a = 0.0, b = s1;
   try {
-    boost::uintmax_t iterations = options.max_event_iterations;
-    auto tolerance = [&](double lo, double hi) { return std::abs(hi - lo) <= options.event_tolerance; };
-    std::tie(a, b) = boost::math::tools::toms748_solve(phi, 0.0, s1, tau0, tau1, tolerance, iterations);
-    const bool converged = std::abs(b - a) <= options.event_tolerance;
-    sp.status = converged ? EventStatus::kLocated : EventStatus::kBracketed;
+    const Location where = locate_sign_change(phi, 0.0, s1, tau0, tau1,
+                                              {options.event_tolerance, false, options.max_event_iterations});
+    a = where.lo;
+    b = where.hi;
+    sp.status = where.status;
   } catch (const std::exception&) {
     // The corrector failed inside the bracket: report the bracket we have.
     sp.status = EventStatus::kBracketed;

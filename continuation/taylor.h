@@ -601,8 +601,5 @@ Taylor<C, N> abs(const Taylor<C, N>& u) {
 using series::differentiate;
 using series::integrate;
 using series::Taylor;
-// The earlier name of the detail namespace (continuation/flow/mechanical.h
-// calls taylor_detail::value_of); series::value_of is the public form.
-namespace taylor_detail = series::detail;
 
 }  // namespace saltus

@@ -52,7 +52,7 @@ int continue_command(const std::string& file, const std::string& out_dir, bool j
   std::string follow_up_error;
   const auto branches = run_continuation(run, std::ref(progress), &follow_up_error);
   const Branch& first = branches.front().branch;
-  if (!first.ok()) {
+  if (!first.usable()) {
     err << "saltus continue: " << run.path.string() << ": " << first.message << '\n';
     return 2;
   }
@@ -102,139 +102,140 @@ std::string error_message(const std::exception& e) {
   return what;
 }
 
-int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-  CLI::App app{"saltus: bifurcation analysis of smooth and non-smooth mechanical systems"};
-  app.require_subcommand(1);
-  std::string file, out_dir;
+namespace {
+
+// The command line: every subcommand, the values its options set, and the
+// run-file help as its footer.
+struct Cli {
+  CLI::App app{"saltus: bifurcation analysis of smooth and non-smooth mechanical systems", "saltus"};
+  std::string file, out_dir;  // RUNFILE and --out of every subcommand
   bool json = false;
-  auto* cont = app.add_subcommand("continue", "Follow a branch of solutions of F(x, p) = 0 defined in a run file");
-  cont->add_option("RUNFILE", file, "JSON run file")->required()->check(CLI::ExistingFile);
-  cont->add_option("--out", out_dir, "output folder (default out/<name>)");
-  cont->add_flag("--json", json, "print the summary JSON to stdout");
-  cont->footer(kRunFileHelp);
-
-  std::string hybrid_file, hybrid_out;
-  bool hybrid_json = false;
-  auto* sim = app.add_subcommand("simulate", "Simulate a hybrid system (impacts, contact) from a run file");
-  sim->add_option("RUNFILE", hybrid_file, "JSON run file")->required()->check(CLI::ExistingFile);
-  sim->add_option("--out", hybrid_out, "output folder (default out/<name>)");
-  sim->add_flag("--json", hybrid_json, "print the summary JSON to stdout");
-  sim->footer(hybrid_run_file_help());
-  auto* lyap = app.add_subcommand("lyapunov", "Lyapunov exponents of a hybrid system, saltation included");
-  lyap->add_option("RUNFILE", hybrid_file, "JSON run file")->required()->check(CLI::ExistingFile);
-  lyap->add_option("--out", hybrid_out, "also write the running estimates and a figure into this folder");
-  lyap->add_flag("--json", hybrid_json, "print the result as JSON (\"exponents\": largest first)");
-  lyap->footer(hybrid_run_file_help());
-
-  auto* periodic = app.add_subcommand("periodic", "A periodic orbit by shooting with saltation: period, multipliers; its branch");
-  periodic->add_option("RUNFILE", hybrid_file, "JSON run file with 'periodic'")->required()->check(CLI::ExistingFile);
-  periodic->add_option("--out", hybrid_out, "output folder for a continued branch (default out/<name>)");
-  periodic->add_flag("--json", hybrid_json, "print the result as JSON");
-  periodic->footer(hybrid_run_file_help());
-  auto* sweep = app.add_subcommand("sweep", "Brute-force bifurcation diagram of a hybrid system on a Poincare section");
-  sweep->add_option("RUNFILE", hybrid_file, "JSON run file with 'section' and 'sweep'")->required()->check(CLI::ExistingFile);
-  sweep->add_option("--out", hybrid_out, "output folder (default out/<name>)");
-  sweep->add_flag("--json", hybrid_json, "print the summary JSON to stdout");
-  sweep->footer(hybrid_run_file_help());
-
-  auto* extremal = app.add_subcommand("extremal", "Contact points between smooth planar bodies (Damerau & Low)");
-  extremal->require_subcommand(1);
-  std::string extremal_file;
   std::vector<double> pose;
   double box = 0.0;
-  auto* classify = extremal->add_subcommand(
-      "classify", "Classify a degenerate contact point: Lyapunov coefficients, codimension, normal form");
-  classify->add_option("RUNFILE", extremal_file, "JSON run file (see examples/extremal/)")->required()->check(CLI::ExistingFile);
-  classify->add_flag("--json", hybrid_json, "print the result as JSON");
-  auto* solutions = extremal->add_subcommand("solutions", "All extremal points near the degenerate point at a pose");
-  solutions->add_option("RUNFILE", extremal_file, "JSON run file (see examples/extremal/)")->required()->check(CLI::ExistingFile);
-  solutions->add_option("--pose", pose, "the pose X Y PHI")->required()->expected(3);
-  solutions->add_option("--box", box, "half-width H of the box |s_i - s_i*| <= H (default: the run file's)");
-  solutions->add_flag("--json", hybrid_json, "print the result as JSON");
-  std::string extremal_out;
-  auto* econtinue = extremal->add_subcommand(
-      "continue", "Folds, cusps, swallowtails located by continuation in the pose, then classified");
-  econtinue->add_option("RUNFILE", extremal_file, "JSON run file with 'continue'")->required()->check(CLI::ExistingFile);
-  econtinue->add_option("--out", extremal_out, "output folder (default out/<name>)");
-  econtinue->add_flag("--json", hybrid_json, "print the summary JSON to stdout");
-  econtinue->footer(kExtremalContinueHelp);
-  auto* etrack = extremal->add_subcommand(
-      "track", "Every extremal point along a motion x(t), y(t), phi(t); events classified");
-  etrack->add_option("RUNFILE", extremal_file, "JSON run file with 'track'")->required()->check(CLI::ExistingFile);
-  etrack->add_option("--out", extremal_out, "output folder (default out/<name>)");
-  etrack->add_flag("--json", hybrid_json, "print the summary JSON to stdout");
-  etrack->footer(kExtremalContinueHelp);
+  int threads = 0, samples = 0;
+  CLI::App *cont = nullptr, *sim = nullptr, *lyap = nullptr, *periodic = nullptr, *sweep = nullptr;
+  CLI::App *classify = nullptr, *solutions = nullptr, *econtinue = nullptr, *etrack = nullptr;
+  CLI::App *twofold = nullptr, *fmap = nullptr, *futures = nullptr, *fcont = nullptr;
 
-  auto* filippov = app.add_subcommand("filippov", "Filippov systems (Szalai & Jeffrey)");
-  filippov->require_subcommand(1);
-  std::string filippov_file;
-  auto* twofold = filippov->add_subcommand("twofold", "Locate and classify a two-fold singularity");
-  twofold->add_option("RUNFILE", filippov_file, "JSON run file (examples/wheel_turntable.json)")->required()->check(CLI::ExistingFile);
-  twofold->add_flag("--json", hybrid_json, "print x_star, K, J1, J2, eigenvalues, case as JSON");
-  twofold->footer(kFilippovRunFileHelp);
-  std::string filippov_out;
-  int filippov_threads = 0, filippov_samples = 0;
-  auto* fmap = filippov->add_subcommand("map", "Fig. 4: where a two-fold is non-deterministic (case 1) over (r*, omega*)");
-  fmap->add_option("RUNFILE", filippov_file, "JSON run file with an optional 'map'")->required()->check(CLI::ExistingFile);
-  fmap->add_option("--out", filippov_out, "output folder (default out/<name>)");
-  fmap->add_option("--threads", filippov_threads, "worker threads (default: the run file's, else all cores)");
-  fmap->add_flag("--json", hybrid_json, "print the summary JSON to stdout");
-  fmap->footer(kFilippovRunFileHelp);
-  auto* futures = filippov->add_subcommand("futures", "Fig. 5: orbits into a case-1 two-fold and sampled futures out of it");
-  futures->add_option("RUNFILE", filippov_file, "JSON run file with 'guess'")->required()->check(CLI::ExistingFile);
-  futures->add_option("--out", filippov_out, "output folder (default out/<name>)");
-  futures->add_option("--samples", filippov_samples, "number of futures (default: the run file's, else 16)");
-  futures->add_flag("--json", hybrid_json, "print the summary JSON to stdout");
-  futures->footer(kFilippovRunFileHelp);
-  auto* fcont = filippov->add_subcommand("continue", "Continue a two-fold in one constant; locate the case boundaries");
-  fcont->add_option("RUNFILE", filippov_file, "JSON run file with 'guess' and optional 'continuation'")->required()->check(CLI::ExistingFile);
-  fcont->add_option("--out", filippov_out, "output folder (default out/<name>)");
-  fcont->add_flag("--json", hybrid_json, "print the summary JSON to stdout");
-  fcont->footer(kFilippovRunFileHelp);
+  // A subcommand of `parent` with RUNFILE, [--out] and --json.
+  CLI::App* command(CLI::App& parent, const std::string& name, const std::string& what, const std::string& runfile,
+                    const std::string& out_help, const std::string& json_help, const std::string& footer) {
+    CLI::App* c = parent.add_subcommand(name, what);
+    c->add_option("RUNFILE", file, runfile)->required()->check(CLI::ExistingFile);
+    if (!out_help.empty()) c->add_option("--out", out_dir, out_help);
+    c->add_flag("--json", json, json_help);
+    if (!footer.empty()) c->footer(footer);
+    return c;
+  }
 
+  Cli() {
+    app.require_subcommand(1);
+    const std::string out = "output folder (default out/<name>)", summary = "print the summary JSON to stdout";
+    cont = command(app, "continue", "Follow a branch of solutions of F(x, p) = 0 defined in a run file",
+                   "JSON run file", out, summary, run_file_help());
+    add_hybrid(out, summary);
+    add_extremal(out, summary);
+    add_filippov(out, summary);
+  }
+
+  void add_hybrid(const std::string& out, const std::string& summary) {
+    const std::string& help = hybrid_run_file_help();
+    sim = command(app, "simulate", "Simulate a hybrid system (impacts, contact) from a run file", "JSON run file",
+                  out, summary, help);
+    lyap = command(app, "lyapunov", "Lyapunov exponents of a hybrid system, saltation included", "JSON run file",
+                   "also write the running estimates and a figure into this folder",
+                   "print the result as JSON (\"exponents\": largest first)", help);
+    periodic = command(app, "periodic", "A periodic orbit by shooting with saltation: period, multipliers; its branch",
+                       "JSON run file with 'periodic'", "output folder for a continued branch (default out/<name>)",
+                       "print the result as JSON", help);
+    sweep = command(app, "sweep", "Brute-force bifurcation diagram of a hybrid system on a Poincare section",
+                    "JSON run file with 'section' and 'sweep'", out, summary, help);
+  }
+
+  void add_extremal(const std::string& out, const std::string& summary) {
+    CLI::App* extremal = app.add_subcommand("extremal", "Contact points between smooth planar bodies (Damerau & Low)");
+    extremal->require_subcommand(1);
+    const std::string runfile = "JSON run file (see examples/extremal/)";
+    classify = command(*extremal, "classify",
+                       "Classify a degenerate contact point: Lyapunov coefficients, codimension, normal form", runfile,
+                       "", "print the result as JSON", "");
+    solutions = command(*extremal, "solutions", "All extremal points near the degenerate point at a pose", runfile, "",
+                        "print the result as JSON", "");
+    solutions->add_option("--pose", pose, "the pose X Y PHI")->required()->expected(3);
+    solutions->add_option("--box", box, "half-width H of the box |s_i - s_i*| <= H (default: the run file's)");
+    econtinue = command(*extremal, "continue", "Folds, cusps, swallowtails located by continuation in the pose, then classified",
+                        "JSON run file with 'continue'", out, summary, extremal_continue_help());
+    etrack = command(*extremal, "track", "Every extremal point along a motion x(t), y(t), phi(t); events classified",
+                     "JSON run file with 'track'", out, summary, extremal_continue_help());
+  }
+
+  void add_filippov(const std::string& out, const std::string& summary) {
+    CLI::App* filippov = app.add_subcommand("filippov", "Filippov systems (Szalai & Jeffrey)");
+    filippov->require_subcommand(1);
+    const std::string& help = filippov_run_file_help();
+    twofold = command(*filippov, "twofold", "Locate and classify a two-fold singularity",
+                      "JSON run file (examples/wheel_turntable.json)", "",
+                      "print x_star, K, J1, J2, eigenvalues, case as JSON", help);
+    fmap = command(*filippov, "map", "Fig. 4: where a two-fold is non-deterministic (case 1) over (r*, omega*)",
+                   "JSON run file with an optional 'map'", out, summary, help);
+    fmap->add_option("--threads", threads, "worker threads (default: the run file's, else all cores)");
+    futures = command(*filippov, "futures", "Fig. 5: orbits into a case-1 two-fold and sampled futures out of it",
+                      "JSON run file with 'guess'", out, summary, help);
+    futures->add_option("--samples", samples, "number of futures (default: the run file's, else 16)");
+    fcont = command(*filippov, "continue", "Continue a two-fold in one constant; locate the case boundaries",
+                    "JSON run file with 'guess' and optional 'continuation'", out, summary, help);
+  }
+
+  // --out, else out/<name>.
+  std::filesystem::path folder(const std::string& name) const {
+    return out_dir.empty() ? std::filesystem::path("out") / name : std::filesystem::path(out_dir);
+  }
+
+  int run_hybrid(std::ostream& out, std::ostream& err) const {
+    if (*lyap) return lyapunov_command(read_hybrid_run(file), out_dir, json, out, err);
+    const HybridRun run = read_hybrid_run(file);
+    if (*sim) return simulate_command(run, folder(run.name), json, out, err);
+    if (*periodic) return periodic_command(run, folder(run.name), json, out, err);
+    if (!run.sweep) throw RunFileError("run file " + file + ": 'sweep' is missing");
+    return sweep_command(run, folder(run.name), json, out, err);
+  }
+
+  int run_extremal(std::ostream& out, std::ostream& err) const {
+    const ExtremalRun run = read_extremal_run(file);
+    if (*classify) return extremal_classify_command(run, json, out, err);
+    if (*solutions) return extremal_solutions_command(run, pose[0], pose[1], pose[2], box, json, out, err);
+    if (*econtinue) return extremal_continue_command(run, folder(run.name), json, out, err);
+    return extremal_track_command(run, folder(run.name), json, out, err);
+  }
+
+  int run_filippov(std::ostream& out, std::ostream& err) const {
+    if (*twofold) return filippov_twofold_command(file, json, out, err);
+    if (*fmap) return filippov_map_command(file, out_dir, threads, json, out, err);
+    if (*futures) return filippov_futures_command(file, out_dir, samples, json, out, err);
+    return filippov_continue_command(file, out_dir, json, out, err);
+  }
+
+  int run(std::ostream& out, std::ostream& err) const {
+    if (*cont) return continue_command(file, out_dir, json, out, err);
+    if (*sim || *lyap || *periodic || *sweep) return run_hybrid(out, err);
+    if (*classify || *solutions || *econtinue || *etrack) return run_extremal(out, err);
+    if (*twofold || *fmap || *futures || *fcont) return run_filippov(out, err);
+    return 0;
+  }
+};
+
+}  // namespace
+
+int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  Cli cli;
   std::vector<std::string> reversed(args.rbegin(), args.rend());
   try {
-    app.parse(reversed);
+    cli.app.parse(reversed);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e, out, err);
+    return cli.app.exit(e, out, err);
   }
   try {
-    if (*cont) return continue_command(file, out_dir, json, out, err);
-    if (*sim) {
-      const HybridRun run = read_hybrid_run(hybrid_file);
-      const std::filesystem::path dir = hybrid_out.empty() ? std::filesystem::path("out") / run.name
-                                                           : std::filesystem::path(hybrid_out);
-      return simulate_command(run, dir, hybrid_json, out, err);
-    }
-    if (*twofold) return filippov_twofold_command(filippov_file, hybrid_json, out, err);
-    if (*fmap) return filippov_map_command(filippov_file, filippov_out, filippov_threads, hybrid_json, out, err);
-    if (*futures) return filippov_futures_command(filippov_file, filippov_out, filippov_samples, hybrid_json, out, err);
-    if (*fcont) return filippov_continue_command(filippov_file, filippov_out, hybrid_json, out, err);
-    if (*classify) return extremal_classify_command(read_extremal_run(extremal_file), hybrid_json, out, err);
-    if (*econtinue || *etrack) {
-      const ExtremalRun run = read_extremal_run(extremal_file);
-      const std::filesystem::path dir = extremal_out.empty() ? std::filesystem::path("out") / run.name
-                                                             : std::filesystem::path(extremal_out);
-      return *econtinue ? extremal_continue_command(run, dir, hybrid_json, out, err)
-                        : extremal_track_command(run, dir, hybrid_json, out, err);
-    }
-    if (*solutions)
-      return extremal_solutions_command(read_extremal_run(extremal_file), pose[0], pose[1], pose[2], box, hybrid_json,
-                                        out, err);
-    if (*lyap) return lyapunov_command(read_hybrid_run(hybrid_file), hybrid_out, hybrid_json, out, err);
-    if (*periodic) {
-      const HybridRun run = read_hybrid_run(hybrid_file);
-      const std::filesystem::path dir = hybrid_out.empty() ? std::filesystem::path("out") / run.name
-                                                           : std::filesystem::path(hybrid_out);
-      return periodic_command(run, dir, hybrid_json, out, err);
-    }
-    if (*sweep) {
-      const HybridRun run = read_hybrid_run(hybrid_file);
-      if (!run.sweep) throw RunFileError("run file " + hybrid_file + ": 'sweep' is missing");
-      const std::filesystem::path dir = hybrid_out.empty() ? std::filesystem::path("out") / run.name
-                                                           : std::filesystem::path(hybrid_out);
-      return sweep_command(run, dir, hybrid_json, out, err);
-    }
+    return cli.run(out, err);
   } catch (const RunFileError& e) {
     err << "saltus: " << error_message(e) << '\n';
     return 1;
@@ -242,7 +243,6 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     err << "saltus: error: " << error_message(e) << '\n';
     return 1;
   }
-  return 0;
 }
 
 }  // namespace saltus::drivers

@@ -127,7 +127,7 @@ std::vector<NamedBranch> run_periodic(const RunFile& run, const TestFunctions& t
   }
   branches.push_back(
       {"branch", orbit_branch(problem, y0, with_progress(run.options, "branch", progress), tests, kPeriodicHint), shooting});
-  if (!branches.front().branch.ok()) return branches;
+  if (!branches.front().branch.usable()) return branches;
 
   std::shared_ptr<periodic::ShootingSystem> system = shooting;
   for (int level = 1; level <= pr.doublings; ++level) {
@@ -157,7 +157,7 @@ std::vector<NamedBranch> run_periodic(const RunFile& run, const TestFunctions& t
       b = not_started(doubled, std::string("the doubled branch could not start: ") + e.what());
     }
     branches.push_back({name, std::move(b), system});
-    if (!branches.back().branch.ok()) break;
+    if (!branches.back().branch.usable()) break;
   }
   return branches;
 }
@@ -239,7 +239,7 @@ std::vector<NamedBranch> run_continuation(const RunFile& run, const Progress& pr
   std::vector<NamedBranch> branches;
   branches.reserve(5);  // the first branch, fold and Hopf curves, a switched branch, cycles: references stay valid
   branches.push_back({"branch", continue_branch(problem, y0, with_progress(run.options, "branch", progress), tests)});
-  if (!branches.front().branch.ok()) return branches;
+  if (!branches.front().branch.usable()) return branches;
 
   try {
     follow_ups(run, problem, tests, progress, &branches);

@@ -24,6 +24,32 @@ std::vector<double> numbers(const Json& value, const fs::path& path, const std::
   return out;
 }
 
+// An "expression" curve: x(s) and y(s) (each parsed alone first, so an
+// error names its key), scale and period.
+void read_expression_curve(const Json& object, const fs::path& path, const std::string& key,
+                           const std::string& name, models::AnyShape* shape) {
+  const std::string where = key + ".";
+  only_keys(object, {"type", "name", "x", "y", "scale", "period"}, path, where);
+  auto text = [&](const char* field) {
+    if (!object.contains(field)) fail(path, "'" + where + field + "' is missing (curve type 'expression')");
+    const std::string value = string(object[field], path, where + field);
+    try {
+      models::Expression::parse(value, {"s"});
+    } catch (const std::exception& e) {
+      fail(path, "'" + where + field + "' = \"" + value + "\": " + e.what());
+    }
+    return value;
+  };
+  const std::string x = text("x"), y = text("y");
+  const double scale = object.contains("scale") ? number(object["scale"], path, where + "scale") : 1.0;
+  const double period = object.contains("period") ? number(object["period"], path, where + "period") : 0.0;
+  try {
+    shape->shape = models::ExpressionCurve::make(x, y, name, scale, period);
+  } catch (const std::exception& e) {
+    fail(path, "'" + key + "': " + e.what());
+  }
+}
+
 // Reads one curve object; `key` is "curve1" or "curve2".
 models::AnyShape read_curve(const Json& object, const fs::path& path, const std::string& key,
                             const std::string& default_name) {
@@ -81,26 +107,7 @@ models::AnyShape read_curve(const Json& object, const fs::path& path, const std:
     if (object.contains("b")) f.b = numbers(object["b"], path, where + "b");
     shape.shape = f;
   } else if (type == "expression") {
-    only_keys(object, {"type", "name", "x", "y", "scale", "period"}, path, where);
-    const std::string x = string(required("x"), path, where + "x");
-    const std::string y = string(required("y"), path, where + "y");
-    const double scale = get("scale", 1.0), period = get("period", 0.0);
-    models::ExpressionCurve curve;
-    try {
-      curve.x = models::Expression::parse(x, {"s"});
-    } catch (const std::exception& e) {
-      fail(path, "'" + where + "x' = \"" + x + "\": " + e.what());
-    }
-    try {
-      curve.y = models::Expression::parse(y, {"s"});
-    } catch (const std::exception& e) {
-      fail(path, "'" + where + "y' = \"" + y + "\": " + e.what());
-    }
-    try {
-      shape.shape = models::ExpressionCurve::make(x, y, name, scale, period);
-    } catch (const std::exception& e) {
-      fail(path, "'" + key + "': " + e.what());
-    }
+    read_expression_curve(object, path, key, name, &shape);
   } else {
     fail(path, "'" + where + "type' = '" + type +
                    "' is not a curve type (known: circle, ellipse, polynomial, graph, fourier, expression)");
@@ -334,89 +341,108 @@ int extremal_classify_command(const ExtremalRun& run, bool json, std::ostream& o
   return 0;
 }
 
+namespace {
+
+// What `extremal solutions` found at one pose, and what the normal form predicts.
+struct SolutionsReport {
+  Eigen::Vector3d pose;
+  double box = 0.0;
+  models::ExtremalPoints found;
+  ContactClassification classification;
+  bool decided = false;  // classified: the prediction exists
+  int predicted = -1;
+  std::vector<double> mu;  // the normal form's coefficients at the pose
+};
+
+Json solutions_json(const ExtremalRun& run, const SolutionsReport& s) {
+  const ContactClassification& r = s.classification;
+  Json j;
+  j["name"] = run.name;
+  j["run_file"] = run.path.string();
+  j["pose"] = {{"x", s.pose[0]}, {"y", s.pose[1]}, {"phi", s.pose[2]}};
+  j["degenerate_point"] = point_json(r.degenerate_point);
+  j["box"] = s.box;
+  j["grid"] = run.grid;
+  j["count"] = s.found.count;
+  j["opposing_count"] = s.found.opposing_count;
+  Json list = Json::array();
+  for (const auto& p : s.found.solutions) {
+    Json e;
+    e["s1"] = p.s1;
+    e["s2"] = p.s2;
+    e["residual"] = p.residual;
+    e["det"] = p.geometry.det_arclength;
+    e["d"] = p.geometry.d;
+    e["opposing"] = p.geometry.opposing();
+    e["degenerate"] = p.degenerate;
+    list.push_back(e);
+  }
+  j["solutions"] = list;
+  j["status"] = status_name(r.status);
+  j["type"] = r.type;
+  j["codimension"] = r.codimension;
+  if (s.decided) {
+    j["predicted_count"] = s.predicted;
+    j["normal_form_coefficients"] = s.mu;
+    j["agrees"] = s.predicted == s.found.count;
+  } else {
+    j["predicted_count"] = nullptr;
+    j["message"] = r.message;
+  }
+  j["search"] = s.found.message;
+  return j;
+}
+
+void print_solutions(const ExtremalRun& run, const SolutionsReport& s, std::ostream& out) {
+  out << run.name << ": pose x = " << fmt(s.pose[0]) << ", y = " << fmt(s.pose[1]) << ", phi = " << fmt(s.pose[2])
+      << "; box |s_i - s_i*| <= " << fmt(s.box) << " around (s1*, s2*) = (" << fmt(run.point[0]) << ", "
+      << fmt(run.point[1]) << ")\n";
+  out << "count: " << s.found.count << " extremal points (" << s.found.opposing_count << " opposing)\n";
+  for (const auto& p : s.found.solutions)
+    out << "  s1 = " << fmt(p.s1) << ", s2 = " << fmt(p.s2) << ", d = " << fmt(p.geometry.d)
+        << ", det J = " << fmt(p.geometry.det_arclength) << (p.degenerate ? " (degenerate)" : "") << '\n';
+  if (s.decided) {
+    const ContactClassification& r = s.classification;
+    out << "normal form (" << r.type << ", " << normal_form_equation(r.codimension) << "): mu =";
+    for (double m : s.mu) out << ' ' << fmt(m);
+    out << "\npredicted count: " << s.predicted << (s.predicted == s.found.count ? " (agrees)" : " (DISAGREES)")
+        << '\n';
+  }
+}
+
+}  // namespace
+
 int extremal_solutions_command(const ExtremalRun& run, double x, double y, double phi, double box, bool json,
                                std::ostream& out, std::ostream& err) {
-  const Eigen::Vector3d pose(x, y, phi);
-  if (!pose.allFinite()) {
+  SolutionsReport s;
+  s.pose = Eigen::Vector3d(x, y, phi);
+  if (!s.pose.allFinite()) {
     err << "saltus extremal solutions: the pose must be finite, got " << fmt(x) << ' ' << fmt(y) << ' ' << fmt(phi)
         << '\n';
     return 1;
   }
-  if (!(box > 0)) box = run.box;
-  ContactClassification r;
-  if (!classify_run(run, "solutions", &r, err)) return 1;
+  s.box = box > 0 ? box : run.box;
+  if (!classify_run(run, "solutions", &s.classification, err)) return 1;
   models::ExtremalSearchOptions search;
   search.s1_centre = run.point[0];
   search.s2_centre = run.point[1];
-  search.half_width = box;
+  search.half_width = s.box;
   search.grid = run.grid;
-  models::ExtremalPoints found;
   try {
-    found = models::find_extremal_points(run.problem, pose, search);
+    s.found = models::find_extremal_points(run.problem, s.pose, search);
   } catch (const std::exception& e) {
     err << "saltus extremal solutions: " << run.path.string() << ": " << e.what() << '\n';
     return 1;
   }
-  const bool decided = r.status == ClassificationStatus::kClassified;
-  int predicted = -1;
-  std::vector<double> mu;
-  if (decided) {
-    predicted = predicted_solution_count(r, pose);
-    mu = normal_form_coefficients(r, pose);
+  s.decided = s.classification.status == ClassificationStatus::kClassified;
+  if (s.decided) {
+    s.predicted = predicted_solution_count(s.classification, s.pose);
+    s.mu = normal_form_coefficients(s.classification, s.pose);
   }
-
-  if (json) {
-    Json j;
-    j["name"] = run.name;
-    j["run_file"] = run.path.string();
-    j["pose"] = {{"x", x}, {"y", y}, {"phi", phi}};
-    j["degenerate_point"] = point_json(r.degenerate_point);
-    j["box"] = box;
-    j["grid"] = run.grid;
-    j["count"] = found.count;
-    j["opposing_count"] = found.opposing_count;
-    Json list = Json::array();
-    for (const auto& s : found.solutions) {
-      Json e;
-      e["s1"] = s.s1;
-      e["s2"] = s.s2;
-      e["residual"] = s.residual;
-      e["det"] = s.geometry.det_arclength;
-      e["d"] = s.geometry.d;
-      e["opposing"] = s.geometry.opposing();
-      e["degenerate"] = s.degenerate;
-      list.push_back(e);
-    }
-    j["solutions"] = list;
-    j["status"] = status_name(r.status);
-    j["type"] = r.type;
-    j["codimension"] = r.codimension;
-    if (decided) {
-      j["predicted_count"] = predicted;
-      j["normal_form_coefficients"] = mu;
-      j["agrees"] = predicted == found.count;
-    } else {
-      j["predicted_count"] = nullptr;
-      j["message"] = r.message;
-    }
-    j["search"] = found.message;
-    out << j.dump(2) << '\n';
-  } else {
-    out << run.name << ": pose x = " << fmt(x) << ", y = " << fmt(y) << ", phi = " << fmt(phi) << "; box |s_i - s_i*| <= "
-        << fmt(box) << " around (s1*, s2*) = (" << fmt(run.point[0]) << ", " << fmt(run.point[1]) << ")\n";
-    out << "count: " << found.count << " extremal points (" << found.opposing_count << " opposing)\n";
-    for (const auto& s : found.solutions)
-      out << "  s1 = " << fmt(s.s1) << ", s2 = " << fmt(s.s2) << ", d = " << fmt(s.geometry.d)
-          << ", det J = " << fmt(s.geometry.det_arclength) << (s.degenerate ? " (degenerate)" : "") << '\n';
-    if (decided) {
-      out << "normal form (" << r.type << ", " << normal_form_equation(r.codimension) << "): mu =";
-      for (double m : mu) out << ' ' << fmt(m);
-      out << "\npredicted count: " << predicted << (predicted == found.count ? " (agrees)" : " (DISAGREES)")
-          << '\n';
-    }
-  }
-  if (!decided) {
-    err << "saltus extremal solutions: " << run.path.string() << ": " << r.message
+  if (json) out << solutions_json(run, s).dump(2) << '\n';
+  else print_solutions(run, s, out);
+  if (!s.decided) {
+    err << "saltus extremal solutions: " << run.path.string() << ": " << s.classification.message
         << "; no predicted count\n";
     return 2;
   }

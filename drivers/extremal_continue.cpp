@@ -5,21 +5,32 @@
 #include <sstream>
 
 #include "analyses/contact/continuation.h"
+#include "drivers/options_json.h"
 #include "drivers/output.h"
 
 namespace saltus::drivers {
 
 namespace fs = std::filesystem;
 
-const char* const kExtremalContinueHelp =
+namespace {
+
+const char* const kExtremalRunFileKeys =
     "Run-file keys (besides curve1, curve2, point, options, search; see examples/extremal/):\n"
     "  \"continue\": {\"start\": {\"s1\", \"s2\", \"x\", \"y\", \"phi\"} (defaults: point's),\n"
     "               \"parameter\": \"x\" | \"y\" | \"phi\" (x), \"fold_curve\": [\"x\", \"y\"] (optional),\n"
-    "               \"cusp_curve\": false, \"ds\": 0.005, \"ds_max\": 0.02, \"max_points\": 200,\n"
-    "               \"bounds\": {\"s1\": [min, max], ...} (default: point +- 0.5)}\n"
+    "               \"cusp_curve\": false, \"bounds\": {\"s1\": [min, max], ...} (default: point +- 0.5),\n"
+    "               and the continuation options below}\n"
     "  \"track\":    {\"x\": \"expr of t\", \"y\": ..., \"phi\": ... (default: point's), \"t\": [t0, t1],\n"
-    "               \"box\": H, \"grid\": G (default: search's), \"ds\": 0.01, \"ds_max\": 0.05,\n"
-    "               \"max_points\": 400, \"max_events\": 20}\n";
+    "               \"box\": H, \"grid\": G (default: search's), \"max_events\": 20,\n"
+    "               and the continuation options below}\n"
+    "Continuation options (\"continue\", \"track\"; default in parentheses):\n";
+
+}  // namespace
+
+const std::string& extremal_continue_help() {
+  static const std::string help = kExtremalRunFileKeys + option_help(continuation_option_table(), "  ");
+  return help;
+}
 
 namespace {
 
@@ -47,8 +58,9 @@ ContinueSpec read_continue(const ExtremalRun& run) {
   if (run.continue_json.is_null()) fail(path, "'continue' is missing (needed by `extremal continue`)");
   const Json& c = run.continue_json;
   if (!c.is_object()) fail(path, "'continue' must be an object {\"start\", \"parameter\", \"fold_curve\", ...}");
-  only_keys(c, {"start", "parameter", "fold_curve", "cusp_curve", "ds", "ds_max", "max_points", "bounds"}, path,
-            "continue.");
+  std::set<std::string> allowed = continuation_keys();
+  allowed.insert({"start", "parameter", "fold_curve", "cusp_curve"});
+  only_keys(c, allowed, path, "continue.");
   if (c.contains("start")) {
     const Json& s = c["start"];
     if (!s.is_object()) fail(path, "'continue.start' must be an object {\"s1\", \"s2\", \"x\", \"y\", \"phi\"}");
@@ -70,23 +82,14 @@ ContinueSpec read_continue(const ExtremalRun& run) {
   if (c.contains("cusp_curve")) spec.cusp_curve = boolean(c["cusp_curve"], path, "continue.cusp_curve");
   if (spec.cusp_curve && !spec.fold_curve)
     fail(path, "'continue.cusp_curve' needs 'continue.fold_curve' (the cusp curve starts from a cusp of the fold curve)");
+  // The continuation options from the table (drivers/options_json.h); the
+  // bounds default to the pose +- 0.5, and given ones replace them per name.
   ContinuationOptions o;
-  o.ds = c.contains("ds") ? number(c["ds"], path, "continue.ds") : 0.005;
-  o.ds_max = c.contains("ds_max") ? number(c["ds_max"], path, "continue.ds_max") : 0.02;
-  o.max_points = c.contains("max_points") ? integer(c["max_points"], path, "continue.max_points") : 200;
+  read_option_keys(c, continuation_option_table(), &o, path, "continue.");
   for (int i = 0; i < 5; ++i) o.bounds[kNames[i]] = Bound{run.point[i] - 0.5, run.point[i] + 0.5};
   if (c.contains("bounds")) {
-    const Json& b = c["bounds"];
-    if (!b.is_object()) fail(path, "'continue.bounds' must be an object {\"s1\": [min, max], ...}");
-    only_keys(b, {"s1", "s2", "x", "y", "phi"}, path, "continue.bounds.");
-    for (const auto& [name, range] : b.items()) {
-      const std::string key = "continue.bounds." + name;
-      if (!range.is_array() || range.size() != 2) fail(path, "'" + key + "' must be [min, max], got " + range.dump());
-      const double lo = number(range[0], path, key + "[0]"), hi = number(range[1], path, key + "[1]");
-      if (!(lo < hi)) fail(path, "'" + key + "' = [" + models::format_number(lo) + ", " + models::format_number(hi) +
-                                     "] must have min < max");
-      o.bounds[name] = Bound{lo, hi};
-    }
+    if (c["bounds"].is_object()) only_keys(c["bounds"], {"s1", "s2", "x", "y", "phi"}, path, "continue.bounds.");
+    read_bounds(c, &o.bounds, path, "continue.");
   }
   if (const std::string why = o.check(); !why.empty()) fail(path, "'continue': " + why);
   spec.options.branch = spec.options.fold_curve = spec.options.cusp_curve = o;

@@ -54,7 +54,7 @@
 namespace saltus::drivers {
 
 // The run-file help for the two commands (CLI footers).
-extern const char* const kExtremalContinueHelp;
+const std::string& extremal_continue_help();  // the run-file keys of `extremal continue | track`
 
 int extremal_continue_command(const ExtremalRun& run, const std::filesystem::path& dir, bool json, std::ostream& out,
                               std::ostream& err);

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "analyses/two_fold/continuation.h"
+#include "drivers/options_json.h"
 #include "drivers/output.h"
 
 #include "analyses/two_fold/two_fold.h"
@@ -14,7 +15,9 @@
 
 namespace saltus::drivers {
 
-const char* const kFilippovRunFileHelp = R"(Run file keys (JSON):
+namespace {
+
+const char* const kFilippovRunFileKeys = R"(Run file keys (JSON):
   name, description  strings
   model          "wheel_turntable" (state r, v, omega; Szalai & Jeffrey (1)-(7))
   parameters     {d, m, c1, c2, beta, r0, omega0, mu, gamma, kappa, k2}: defaults are the
@@ -30,8 +33,17 @@ const char* const kFilippovRunFileHelp = R"(Run file keys (JSON):
                  arrival_distance, approach_time, escape_radius, max_liftoff_time, simulate_time,
                  max_step}: defaults 16, 5, 2e-3, 1e-6, 50, 2e-3, 2, 30, 0.05
   continuation   (filippov continue) {parameter (default "k2"; one of d m c1 c2 beta r0 omega0 gamma
-                 kappa k2), ds (0.01), ds_max (0.05), max_points (200 each way),
-                 bounds: {NAME: [min, max]} over r, v, omega and the parameter})";
+                 kappa k2), bounds: {NAME: [min, max]} over r, v, omega and the parameter, and the
+                 continuation options below (max_points: each way)}
+Continuation options (default in parentheses):
+)";
+
+}  // namespace
+
+const std::string& filippov_run_file_help() {
+  static const std::string help = kFilippovRunFileKeys + option_help(continuation_option_table(), "  ");
+  return help;
+}
 
 namespace {
 
@@ -180,28 +192,15 @@ int filippov_twofold_command(const std::filesystem::path& file, bool json_out, s
 
 namespace {
 
-ContinuationOptions read_continuation_options(const Json& c, const std::filesystem::path& file,
-                                              TwoFoldContinuationOptions* options) {
-  only_keys(c, {"parameter", "ds", "ds_max", "max_points", "bounds"}, file, "continuation.");
-  ContinuationOptions o;
-  o.ds = 0.01;
-  o.ds_max = 0.05;
-  o.max_points = 200;
+// The "continuation" object: the parameter, then the continuation options
+// from the table (drivers/options_json.h).
+ContinuationOptions read_two_fold_continuation(const Json& c, const std::filesystem::path& file,
+                                               TwoFoldContinuationOptions* options) {
+  std::set<std::string> allowed = continuation_keys();
+  allowed.insert("parameter");
+  only_keys(c, allowed, file, "continuation.");
   if (c.contains("parameter")) options->parameter = string(c["parameter"], file, "continuation.parameter");
-  if (c.contains("ds")) o.ds = number(c["ds"], file, "continuation.ds");
-  if (c.contains("ds_max")) o.ds_max = number(c["ds_max"], file, "continuation.ds_max");
-  if (c.contains("max_points")) o.max_points = integer(c["max_points"], file, "continuation.max_points");
-  if (c.contains("bounds")) {
-    const Json& b = c["bounds"];
-    if (!b.is_object()) fail(file, "'continuation.bounds' must be an object {NAME: [min, max]}");
-    for (const auto& [key, value] : b.items()) {
-      if (!value.is_array() || value.size() != 2)
-        fail(file, "'continuation.bounds." + key + "' must be [min, max]");
-      o.bounds[key] = Bound{number(value[0], file, "continuation.bounds." + key + "[0]"),
-                            number(value[1], file, "continuation.bounds." + key + "[1]")};
-    }
-  }
-  return o;
+  return read_continuation_options(c, ContinuationOptions{}, file, "continuation.");
 }
 
 }  // namespace
@@ -211,8 +210,7 @@ int filippov_continue_command(const std::filesystem::path& file, const std::file
   const FilippovRun run = read_filippov_run(file);
   if (!run.has_guess) fail(file, "'guess' is missing: give {r, v, omega} near the two-fold to continue");
   TwoFoldContinuationOptions options;
-  options.continuation =
-      read_continuation_options(run.json.value("continuation", Json::object()), file, &options);
+  options.continuation = read_two_fold_continuation(run.json.value("continuation", Json::object()), file, &options);
   if (const std::string bad = options.check(); !bad.empty()) fail(file, "'continuation': " + bad);
   for (const auto& [key, bound] : options.continuation.bounds)
     if (key != "r" && key != "v" && key != "omega" && key != options.parameter)

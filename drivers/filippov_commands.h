@@ -8,7 +8,7 @@
 //                                                sampled futures out of it, CSV and a figure
 //   continue RUNFILE [--out DIR]                 the two-fold continued in one constant, with the case
 //                                                boundaries located
-// Run files: examples/wheel_turntable.json; keys in kFilippovRunFileHelp.
+// Run files: examples/wheel_turntable.json; keys in filippov_run_file_help().
 
 #include <filesystem>
 #include <ostream>
@@ -51,6 +51,6 @@ bool render_gnuplot(const std::filesystem::path& dir, const std::string& stem, c
 // The output folder: out_dir, else out/<name>.
 std::filesystem::path output_folder(const FilippovRun& run, const std::filesystem::path& out_dir);
 
-extern const char* const kFilippovRunFileHelp;
+const std::string& filippov_run_file_help();  // the run-file keys (CLI footers)
 
 }  // namespace saltus::drivers

@@ -35,26 +35,11 @@ Json exponents_json(const Vector& v) {
 
 }  // namespace
 
-int simulate_command(const HybridRun& run, const fs::path& dir, bool json, std::ostream& out, std::ostream& err) {
-  const flow::HybridSystem& system = *run.system;
-  int mode = run.mode;
-  Vector x0 = run.initial;
-  if (run.transient > 0) {
-    flow::SimulationOptions plain = run.simulation;
-    plain.variational = false;
-    plain.output_interval = 0.0;
-    const flow::Trajectory warm = flow::simulate(system, mode, run.t0 - run.transient, x0, run.t0, plain);
-    if (!warm.ok()) {
-      err << "saltus simulate: " << run.path.string() << ": during the transient: " << warm.message << '\n';
-      return 2;
-    }
-    mode = warm.mode_end;
-    x0 = warm.x_end;
-  }
-  const flow::Trajectory tr =
-      flow::simulate(system, mode, run.t0, x0, run.t1, run.simulation, {}, run.sections());
-  const auto names = system.state_names();
+namespace {
 
+Json trajectory_summary(const HybridRun& run, const flow::Trajectory& tr) {
+  const flow::HybridSystem& system = *run.system;
+  const auto names = system.state_names();
   Json summary;
   summary["name"] = run.name;
   summary["run_file"] = run.path.string();
@@ -75,7 +60,14 @@ int simulate_command(const HybridRun& run, const fs::path& dir, bool json, std::
   }
   summary["transition_matrix"] = rows;
 
-  fs::create_directories(dir);
+  summary["section_hits"] = tr.section_hits.size();
+  return summary;
+}
+
+// trajectory.csv, events.csv and (with a section) sections.csv.
+void write_trajectory_files(const HybridRun& run, const flow::Trajectory& tr, const fs::path& dir) {
+  const flow::HybridSystem& system = *run.system;
+  const auto names = system.state_names();
   write_file_atomically(dir / "trajectory.csv", [&](std::ostream& o) {
     o << "t,mode";
     for (const auto& n : names) o << ',' << n;
@@ -110,9 +102,10 @@ int simulate_command(const HybridRun& run, const fs::path& dir, bool json, std::
         o << '\n';
       }
     });
-  summary["section_hits"] = tr.section_hits.size();
-  write_file_atomically(dir / "summary.json", [&](std::ostream& o) { o << summary.dump(2) << '\n'; });
+}
 
+void draw_trajectory(const HybridRun& run, const flow::Trajectory& tr, const fs::path& dir, std::ostream& err) {
+  const auto names = run.system->state_names();
   // Figures: the phase portrait (angles wrapped into (-pi, pi], the line
   // broken where they wrap), the first component against time with the
   // events, and the Poincare section.
@@ -145,6 +138,33 @@ int simulate_command(const HybridRun& run, const fs::path& dir, bool json, std::
     draw_warn(section, "section");
   }
 
+}
+
+}  // namespace
+
+int simulate_command(const HybridRun& run, const fs::path& dir, bool json, std::ostream& out, std::ostream& err) {
+  const flow::HybridSystem& system = *run.system;
+  int mode = run.mode;
+  Vector x0 = run.initial;
+  if (run.transient > 0) {
+    flow::SimulationOptions plain = run.simulation;
+    plain.variational = false;
+    plain.output_interval = 0.0;
+    const flow::Trajectory warm = flow::simulate(system, mode, run.t0 - run.transient, x0, run.t0, plain);
+    if (!warm.ok()) {
+      err << "saltus simulate: " << run.path.string() << ": during the transient: " << warm.message << '\n';
+      return 2;
+    }
+    mode = warm.mode_end;
+    x0 = warm.x_end;
+  }
+  const flow::Trajectory tr =
+      flow::simulate(system, mode, run.t0, x0, run.t1, run.simulation, {}, run.sections());
+  const Json summary = trajectory_summary(run, tr);
+  fs::create_directories(dir);
+  write_trajectory_files(run, tr, dir);
+  write_file_atomically(dir / "summary.json", [&](std::ostream& o) { o << summary.dump(2) << '\n'; });
+  draw_trajectory(run, tr, dir, err);
   if (json) {
     out << summary.dump(2) << '\n';
   } else {
@@ -231,17 +251,14 @@ struct SweepPoint {
   int events = 0;
 };
 
-}  // namespace
-
-int sweep_command(const HybridRun& run, const fs::path& dir, bool json, std::ostream& out, std::ostream& err) {
+// The sweep's values, each simulated (transient, then record) on `chunks`
+// threads, each chunk of values starting from the state the previous value
+// ended in; progress on err.
+std::vector<SweepPoint> sweep_points(const HybridRun& run, int chunks, std::ostream& err) {
   const SweepSpec& spec = *run.sweep;
-  const auto names = run.system->state_names();
-  const int plot = index_of(names, spec.plot);
   std::vector<SweepPoint> points(spec.steps);
   for (int k = 0; k < spec.steps; ++k)
     points[k].value = spec.steps == 1 ? spec.from : spec.from + (spec.to - spec.from) * k / (spec.steps - 1);
-  const int cores = std::max(1u, std::thread::hardware_concurrency());
-  const int chunks = std::min(spec.threads > 0 ? spec.threads : cores, spec.steps);
   std::atomic<int> done{0};
   const auto sections = run.sections();
   flow::SimulationOptions plain = run.simulation;
@@ -294,6 +311,19 @@ int sweep_command(const HybridRun& run, const fs::path& dir, bool json, std::ost
     }
   }
   for (auto& w : workers) w.join();
+
+  return points;
+}
+
+}  // namespace
+
+int sweep_command(const HybridRun& run, const fs::path& dir, bool json, std::ostream& out, std::ostream& err) {
+  const SweepSpec& spec = *run.sweep;
+  const auto names = run.system->state_names();
+  const int plot = index_of(names, spec.plot);
+  const int cores = std::max(1u, std::thread::hardware_concurrency());
+  const int chunks = std::min(spec.threads > 0 ? spec.threads : cores, spec.steps);
+  const std::vector<SweepPoint> points = sweep_points(run, chunks, err);
 
   fs::create_directories(dir);
   int failures = 0, hits = 0;
@@ -418,36 +448,36 @@ void draw_orbit(const HybridRun& run, const periodic::ShootingSystem& system, co
 
 }  // namespace
 
-int periodic_command(const HybridRun& run, const fs::path& dir, bool json, std::ostream& out, std::ostream& err) {
-  const ShootingStart start = shooting_start(run);
-  if (!start.ok) {
-    err << "saltus periodic: " << run.path.string() << ": no guess of a periodic orbit: " << start.message << '\n';
-    return 2;
-  }
-  const PeriodicSpec& spec = *run.periodic;
-  const auto& system = start.system;
-  const ContinuationProblem& problem = *start.problem;
-  const int p = problem.size() - 1;  // the parameter's index in y
+namespace {
 
-  // The orbit: the guess corrected with the parameter fixed.
-  ContinuationOptions one = spec.options;
-  one.max_points = 1;
-  one.bounds.clear();
-  const Branch first = continue_branch(problem, start.y, one);
-  if (!first.ok()) {
-    err << "saltus periodic: " << run.path.string() << ": no periodic orbit near the guess (" << start.source
-        << "): " << first.message << '\n';
-    return 2;
-  }
-  const Vector orbit = first.points[0].y;
-  const Vector u = problem.u(orbit);
-  std::complex<double> trivial;
-  const Eigen::VectorXcd mu = orbit_multipliers(*system, u, &trivial);
-  const double period = system->period(u);
+// The periodic command's orbit and what is drawn of it: the figure's
+// ordinate is the sweep's variable (else plot.y) at the run's section;
+// without a section, the first state component at t0.
+struct PeriodicContext {
+  const HybridRun& run;
+  const ShootingStart& start;
+  const ContinuationProblem& problem;
+  int p;              // the parameter's index in y
+  std::string shown;  // the ordinate's state component
+  int iv;             // its index
+};
+
+// The ordinate's values of the orbit u: at the section, or the component at t0.
+std::vector<double> shown_values(const PeriodicContext& c, const Vector& y) {
+  if (c.run.section) return section_values(c.run, *c.start.system, c.problem.u(y), c.iv);
+  return {y[c.iv]};
+}
+
+Json orbit_summary(const PeriodicContext& c, const Vector& orbit, const Eigen::VectorXcd& mu,
+                   std::complex<double> trivial) {
+  const HybridRun& run = c.run;
+  const PeriodicSpec& spec = *run.periodic;
+  const auto& system = c.start.system;
+  const Vector u = c.problem.u(orbit);
   Json summary;
   summary["name"] = run.name;
   summary["autonomous"] = spec.autonomous;
-  summary["period"] = period;
+  summary["period"] = system->period(u);
   summary["t0"] = system->start_time(u);
   summary["mode"] = run.system->mode_name(system->options().mode);
   summary["multipliers"] = complex_pairs(mu);
@@ -457,119 +487,172 @@ int periodic_command(const HybridRun& run, const fs::path& dir, bool json, std::
   const auto names = run.system->state_names();
   for (std::size_t i = 0; i < names.size(); ++i) state[names[i]] = orbit[i];
   summary["state"] = state;
-  summary["parameters"] = {{start.parameter, orbit[p]}};
-  summary["guess"] = {{"source", start.source}, {"period", system->period(problem.u(start.y))}};
-  if (start.source == "section") {
-    summary["guess"]["section_returns"] = start.returns;
-    summary["guess"]["distance"] = start.distance;
+  summary["parameters"] = {{c.start.parameter, orbit[c.p]}};
+  summary["guess"] = {{"source", c.start.source}, {"period", system->period(c.problem.u(c.start.y))}};
+  if (c.start.source == "section") {
+    summary["guess"]["section_returns"] = c.start.returns;
+    summary["guess"]["distance"] = c.start.distance;
   }
-  // The figure's ordinate: the sweep's variable (else plot.y) at the run's
-  // section; without a section, the first state component at t0.
-  const std::string shown = run.sweep ? run.sweep->plot : run.section ? run.plot_y : names[0];
-  const int iv = index_of(names, shown);
   if (run.section) {
     Json values = Json::array();
-    for (double v : section_values(run, *system, u, iv)) values.push_back(v);
-    summary["section_" + shown] = values;
+    for (double v : section_values(run, *system, u, c.iv)) values.push_back(v);
+    summary["section_" + c.shown] = values;
   }
+  return summary;
+}
+
+// Stability and the ordinate's values at each point of the branch.
+struct OrbitRow {
+  double parameter, period;
+  bool stable;
+  Eigen::VectorXcd mu;
+  std::vector<double> values;
+};
+
+std::vector<OrbitRow> orbit_rows(const PeriodicContext& c, const Branch& b) {
+  std::vector<OrbitRow> rows;
+  for (const auto& pt : b.points) {
+    const Vector up = c.problem.u(pt.y);
+    std::complex<double> t;
+    OrbitRow r{pt.y[c.p], c.start.system->period(up), false, orbit_multipliers(*c.start.system, up, &t), {}};
+    r.stable = r.mu.size() == 0 || std::abs(r.mu[0]) < 1.0;
+    r.values = shown_values(c, pt.y);
+    rows.push_back(std::move(r));
+  }
+  return rows;
+}
+
+// The brute-force diagram underneath: a named sweep CSV, else the run's sweep.
+std::vector<std::pair<double, double>> diagram_under(const PeriodicContext& c, const fs::path& dir,
+                                                     std::ostream& err) {
+  const HybridRun& run = c.run;
+  std::vector<std::pair<double, double>> diagram;
+  std::string warning;
+  if (!run.periodic->diagram.empty()) {
+    diagram = read_diagram(run.periodic->diagram, c.start.parameter, c.shown, &warning);
+  } else if (run.sweep && run.section) {
+    std::ostringstream quiet;
+    if (sweep_command(run, dir, false, quiet, err) == 0)
+      diagram = read_diagram(dir / "sweep.csv", run.sweep->parameter, c.shown, &warning);
+    if (run.sweep->parameter != c.start.parameter)
+      warning = "the sweep is in " + run.sweep->parameter + ", the branch in " + c.start.parameter, diagram.clear();
+  }
+  if (!warning.empty()) err << "saltus periodic: warning: " << warning << '\n';
+  return diagram;
+}
+
+Figure branch_figure(const PeriodicContext& c, const Branch& b, const std::vector<OrbitRow>& rows,
+                     const std::vector<std::pair<double, double>>& diagram) {
+  const HybridRun& run = c.run;
+  std::ostringstream ylabel;
+  if (run.section) ylabel << c.shown << " at the section " << run.section->variable << " = " << run.section->value;
+  else ylabel << c.shown << "(t0)";
+  Figure f{run.name + ": periodic orbits", c.start.parameter, ylabel.str(), {}, {}};
+  Figure::Series brute{"brute-force diagram", diagram, "points", "pt 7 ps 0.25 lc rgb '#999999'"},
+      stable{"stable orbit", {}, "points", "pt 7 ps 0.6"}, unstable{"unstable orbit", {}, "points", "pt 6 ps 0.6"};
+  for (const auto& r : rows)
+    for (double v : r.values) (r.stable ? stable : unstable).points.emplace_back(r.parameter, v);
+  if (!diagram.empty()) f.series.push_back(brute);
+  f.series.push_back(stable);
+  f.series.push_back(unstable);
+  for (const auto& sp : b.special_points)
+    for (double v : shown_values(c, sp.y)) f.labels.push_back({sp.y[c.p], v, sp.label()});
+  return f;
+}
+
+// The orbit's branch in the run's parameter with LPC, PD, NS (and GR)
+// located: branch.csv, orbits.csv, branch.png and summary.json; the branch
+// and its special points (with their multipliers) go into *summary.
+void continue_orbit(const PeriodicContext& c, const Vector& orbit, const fs::path& dir, Json* summary,
+                    std::ostream& err) {
+  const PeriodicSpec& spec = *c.run.periodic;
+  TestFunctions tests = {std::make_shared<FoldTest>("LPC"), std::make_shared<PeriodDoublingTest>(),
+                         std::make_shared<NeimarkSackerTest>()};
+  // Grazing ("GR") stops the branch: past it the orbits have another event
+  // sequence. A fresh GrazingTest, since it keeps the first orbit's events.
+  if (spec.grazing) tests.push_back(std::make_shared<GrazingTest>());
+  const Branch b = continue_branch(c.problem, orbit, spec.options, tests);
+  fs::create_directories(dir);
+  write_file_atomically(dir / "branch.csv", [&](std::ostream& o) { b.write_csv(o); });
+  Json branch = b.summary();
+  (*summary)["branch"] = branch;
+  (*summary)["special_points"] = branch["special_points"];
+  for (std::size_t k = 0; k < b.special_points.size(); ++k) {
+    std::complex<double> t;
+    const Eigen::VectorXcd m = orbit_multipliers(*c.start.system, c.problem.u(b.special_points[k].y), &t);
+    (*summary)["special_points"][k]["multipliers"] = complex_pairs(m);
+  }
+  const std::vector<OrbitRow> rows = orbit_rows(c, b);
+  write_file_atomically(dir / "orbits.csv", [&](std::ostream& o) {
+    o << c.start.parameter << ",period,stable,max_abs_multiplier," << c.shown << '\n' << std::setprecision(15);
+    for (const auto& r : rows)
+      for (double v : r.values)
+        o << r.parameter << ',' << r.period << ',' << r.stable << ',' << (r.mu.size() ? std::abs(r.mu[0]) : 0.0)
+          << ',' << v << '\n';
+  });
+  const auto diagram = diagram_under(c, dir, err);
+  std::string warning;
+  draw(branch_figure(c, b, rows, diagram), dir, "branch", &warning);
+  if (!warning.empty()) err << "saltus periodic: warning: " << warning << '\n';
+  write_file_atomically(dir / "summary.json", [&](std::ostream& o) { o << summary->dump(2) << '\n'; });
+}
+
+void print_orbit(const PeriodicContext& c, const Vector& orbit, const Json& summary, const Eigen::VectorXcd& mu,
+                 std::complex<double> trivial, const std::vector<std::string>& written, std::ostream& out) {
+  const bool autonomous = c.run.periodic->autonomous;
+  out << c.run.name << ": periodic orbit at " << c.start.parameter << " = " << std::setprecision(10) << orbit[c.p]
+      << ", period " << summary["period"].get<double>() << (autonomous ? " (autonomous)" : "") << ", "
+      << (summary["stable"].get<bool>() ? "stable" : "unstable") << "\n  multipliers";
+  for (int i = 0; i < mu.size(); ++i) out << " [" << mu[i].real() << ", " << mu[i].imag() << "]";
+  if (autonomous) out << "\n  trivial multiplier [" << trivial.real() << ", " << trivial.imag() << "]";
+  out << '\n';
+  if (summary.contains("special_points"))
+    for (const auto& sp : summary["special_points"])
+      out << "  " << sp["type"].get<std::string>() << ' ' << sp["status"].get<std::string>() << ' '
+          << sp["parameters"].dump() << '\n';
+  for (const auto& w : written) out << "wrote " << w << '\n';
+}
+
+}  // namespace
+
+int periodic_command(const HybridRun& run, const fs::path& dir, bool json, std::ostream& out, std::ostream& err) {
+  const ShootingStart start = shooting_start(run);
+  if (!start.ok) {
+    err << "saltus periodic: " << run.path.string() << ": no guess of a periodic orbit: " << start.message << '\n';
+    return 2;
+  }
+  const PeriodicSpec& spec = *run.periodic;
+  const ContinuationProblem& problem = *start.problem;
+  const auto names = run.system->state_names();
+  const std::string shown = run.sweep ? run.sweep->plot : run.section ? run.plot_y : names[0];
+  const PeriodicContext c{run, start, problem, problem.size() - 1, shown, index_of(names, shown)};
+
+  // The orbit: the guess corrected with the parameter fixed.
+  ContinuationOptions one = spec.options;
+  one.max_points = 1;
+  one.bounds.clear();
+  const Branch first = continue_branch(problem, start.y, one);
+  if (!first.usable()) {
+    err << "saltus periodic: " << run.path.string() << ": no periodic orbit near the guess (" << start.source
+        << "): " << first.message << '\n';
+    return 2;
+  }
+  const Vector orbit = first.points[0].y;
+  const Vector u = problem.u(orbit);
+  std::complex<double> trivial;
+  const Eigen::VectorXcd mu = orbit_multipliers(*start.system, u, &trivial);
+  Json summary = orbit_summary(c, orbit, mu, trivial);
 
   std::vector<std::string> written;
   fs::create_directories(dir);
-  draw_orbit(run, *system, u, dir, err);
+  draw_orbit(run, *start.system, u, dir, err);
   if (spec.parameter.empty()) written.push_back(dir.string());
-  if (!spec.parameter.empty()) {
-    TestFunctions tests = {
-        std::make_shared<FoldTest>("LPC"), std::make_shared<PeriodDoublingTest>(), std::make_shared<NeimarkSackerTest>()};
-    // Grazing ("GR") stops the branch: past it the orbits have another event
-    // sequence. A fresh GrazingTest, since it keeps the first orbit's events.
-    if (spec.grazing) tests.push_back(std::make_shared<GrazingTest>());
-    const Branch b = continue_branch(problem, orbit, spec.options, tests);
-    fs::create_directories(dir);
-    write_file_atomically(dir / "branch.csv", [&](std::ostream& o) { b.write_csv(o); });
-    Json branch = b.summary();
-    summary["branch"] = branch;
-    summary["special_points"] = branch["special_points"];
-    // Each special point with its multipliers.
-    for (std::size_t k = 0; k < b.special_points.size(); ++k) {
-      std::complex<double> t;
-      const Eigen::VectorXcd m = orbit_multipliers(*system, problem.u(b.special_points[k].y), &t);
-      summary["special_points"][k]["multipliers"] = complex_pairs(m);
-    }
-    // Stability and section values along the branch.
-    struct Row {
-      double parameter, period;
-      bool stable;
-      Eigen::VectorXcd mu;
-      std::vector<double> values;
-    };
-    std::vector<Row> rows;
-    for (const auto& pt : b.points) {
-      const Vector up = problem.u(pt.y);
-      std::complex<double> t;
-      Row r{pt.y[p], system->period(up), false, orbit_multipliers(*system, up, &t), {}};
-      r.stable = r.mu.size() == 0 || std::abs(r.mu[0]) < 1.0;
-      if (run.section) r.values = section_values(run, *system, up, iv);
-      else r.values = {pt.y[iv]};
-      rows.push_back(std::move(r));
-    }
-    write_file_atomically(dir / "orbits.csv", [&](std::ostream& o) {
-      o << start.parameter << ",period,stable,max_abs_multiplier," << shown << '\n' << std::setprecision(15);
-      for (const auto& r : rows)
-        for (double v : r.values)
-          o << r.parameter << ',' << r.period << ',' << r.stable << ',' << (r.mu.size() ? std::abs(r.mu[0]) : 0.0)
-            << ',' << v << '\n';
-    });
-    // The brute-force diagram underneath: a named sweep CSV, else the run's sweep.
-    std::vector<std::pair<double, double>> diagram;
-    std::string warning;
-    if (!spec.diagram.empty()) {
-      diagram = read_diagram(spec.diagram, start.parameter, shown, &warning);
-    } else if (run.sweep && run.section) {
-      std::ostringstream quiet;
-      if (sweep_command(run, dir, false, quiet, err) == 0)
-        diagram = read_diagram(dir / "sweep.csv", run.sweep->parameter, shown, &warning);
-      if (run.sweep->parameter != start.parameter)
-        warning = "the sweep is in " + run.sweep->parameter + ", the branch in " + start.parameter, diagram.clear();
-    }
-    if (!warning.empty()) err << "saltus periodic: warning: " << warning << '\n';
-    std::ostringstream ylabel;
-    if (run.section) ylabel << shown << " at the section " << run.section->variable << " = " << run.section->value;
-    else ylabel << shown << "(t0)";
-    Figure f{run.name + ": periodic orbits", start.parameter, ylabel.str(), {}, {}};
-    Figure::Series brute{"brute-force diagram", diagram, "points", "pt 7 ps 0.25 lc rgb '#999999'"},
-        stable{"stable orbit", {}, "points", "pt 7 ps 0.6"},
-        unstable{"unstable orbit", {}, "points", "pt 6 ps 0.6"};
-    for (const auto& r : rows)
-      for (double v : r.values) (r.stable ? stable : unstable).points.emplace_back(r.parameter, v);
-    if (!diagram.empty()) f.series.push_back(brute);
-    f.series.push_back(stable);
-    f.series.push_back(unstable);
-    for (const auto& sp : b.special_points) {
-      const Vector us = problem.u(sp.y);
-      const std::vector<double> values = run.section ? section_values(run, *system, us, iv) : std::vector<double>{sp.y[iv]};
-      for (double v : values) f.labels.push_back({sp.y[p], v, sp.label()});
-    }
-    warning.clear();
-    draw(f, dir, "branch", &warning);
-    if (!warning.empty()) err << "saltus periodic: warning: " << warning << '\n';
-    write_file_atomically(dir / "summary.json", [&](std::ostream& o) { o << summary.dump(2) << '\n'; });
+  else {
+    continue_orbit(c, orbit, dir, &summary, err);
     written.push_back(dir.string());
   }
-  if (json) {
-    out << summary.dump(2) << '\n';
-  } else {
-    out << run.name << ": periodic orbit at " << start.parameter << " = " << std::setprecision(10) << orbit[p]
-        << ", period " << period << (spec.autonomous ? " (autonomous)" : "") << ", "
-        << (summary["stable"].get<bool>() ? "stable" : "unstable") << "\n  multipliers";
-    for (int i = 0; i < mu.size(); ++i) out << " [" << mu[i].real() << ", " << mu[i].imag() << "]";
-    if (spec.autonomous) out << "\n  trivial multiplier [" << trivial.real() << ", " << trivial.imag() << "]";
-    out << '\n';
-    if (summary.contains("special_points"))
-      for (const auto& sp : summary["special_points"])
-        out << "  " << sp["type"].get<std::string>() << ' ' << sp["status"].get<std::string>() << ' '
-            << sp["parameters"].dump() << '\n';
-    for (const auto& w : written) out << "wrote " << w << '\n';
-  }
+  if (json) out << summary.dump(2) << '\n';
+  else print_orbit(c, orbit, summary, mu, trivial, written, out);
   return 0;
 }
 

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <map>
 
+#include "drivers/options_json.h"
 #include "drivers/run_file.h"
 #include "models/expression.h"
 #include "models/filippov_expression.h"
@@ -23,10 +24,7 @@ static const char* const kHybridRunFileKeys = R"(Run file keys (JSON):
                  initial state, stick on v = v0 where static friction holds)
   time           [t0, t1]  the simulated span
   transient      simulate: time integrated from t0 before [t0, t1] is recorded (default 0)
-  simulation     absolute_tolerance, relative_tolerance (1e-12), initial_step (1e-4),
-                 max_step, event_tolerance (1e-14), max_events, zeno_interval, zeno_events,
-                 output_interval (0: every step), method ("dopri5" or "dop853": the
-                 Runge-Kutta method, default the simulator's)
+  simulation     {key: value}  the simulation options (below)
   section        {variable, value, angle}  a Poincare section: crossings of variable = value
                  (upwards; with "angle": true, of value modulo 2 pi)
   lyapunov       transient (0), duration (100), interval (1): for `saltus lyapunov`,
@@ -34,9 +32,9 @@ static const char* const kHybridRunFileKeys = R"(Run file keys (JSON):
   sweep          {parameter, from, to, steps (100), transient (100), record (100), threads (0:
                  all cores), plot}: `saltus sweep` draws the section's hits of `plot` against
                  the parameter, each value starting from the state the previous one ended in
-  periodic       {t0, period, parameter, direction, ds, ds_min, ds_max, max_points, bounds,
-                 event_tolerance, transient, record, max_returns (8), return_tolerance (1e-3),
-                 diagram, grazing (true)}: for `saltus periodic`: a periodic orbit by shooting,
+  periodic       {t0, period, parameter, transient, record, max_returns (8), return_tolerance
+                 (1e-3), diagram, grazing (true), bounds, and the continuation options below}:
+                 for `saltus periodic`: a periodic orbit by shooting,
                  its Floquet multipliers (orbit.png: the orbit in the plot's plane, events
                  marked), and with "parameter" (any parameter the model does not decide on as a
                  number: not a restitution or friction coefficient) its branch with the folds of
@@ -51,10 +49,14 @@ static const char* const kHybridRunFileKeys = R"(Run file keys (JSON):
   plot           {x, y}  state names for the phase portrait (default: the first two)
 Output folder: simulate: trajectory.csv, events.csv, sections.csv, summary.json, phase.png/.svg,
 time.png/.svg; lyapunov (with --out): lyapunov.csv, lyapunov.json, lyapunov.png/.svg;
-sweep: sweep.csv, sweep.json, sweep.png/.svg.)";
+sweep: sweep.csv, sweep.json, sweep.png/.svg.
+Simulation options ("simulation"; default in parentheses):
+)";
 
 const std::string& hybrid_run_file_help() {
-  static const std::string help = std::string(kHybridRunFileKeys) + "\n" + models::kHybridExpressionHelp + "\n" +
+  static const std::string help = std::string(kHybridRunFileKeys) + option_help(simulation_option_table(), "  ") +
+                                  "Continuation options (\"periodic\"; default in parentheses):\n" +
+                                  option_help(continuation_option_table(), "  ") + "\n" + models::kHybridExpressionHelp + "\n" +
                                   models::kMechanicalExpressionHelp + "\n" + models::kFilippovExpressionHelp +
                                   "\n  forcing_period an expression of the parameters (\"2*pi/w\"): a forced system; a "
                                   "periodic orbit's period follows it along a branch\n  angles         state names "
@@ -103,21 +105,39 @@ std::vector<flow::Section> HybridRun::sections() const {
   return {{[i, value](double, const Vector& x) { return x[i] - value; }, flow::Crossing::kRising}};
 }
 
-HybridRun read_hybrid_run(const std::filesystem::path& path) {
-  const Json json = read_json(path);
+namespace {
+
+// Reads a hybrid run file step by step, each step a method that reads the
+// keys its comment names; the steps share the run built so far.
+class HybridRunReader {
+ public:
+  explicit HybridRunReader(const std::filesystem::path& file) : path(file), json(read_json(file)) {}
+  HybridRunReader(const HybridRunReader&) = delete;
+  HybridRunReader& operator=(const HybridRunReader&) = delete;
+
+  HybridRun read() {
   if (!json.is_object()) fail(path, "the top level must be an object");
   only_keys(json, {"name", "description", "model", "parameters", "links", "g", "initial", "mode", "time", "transient", "periodic", "simulation",
                    "section", "lyapunov", "sweep", "plot", "states", "modes", "forcing_period", "angles",
                    "coordinates", "mass", "forces", "constraints", "stick_velocity", "filippov", "definitions"},
             path, "");
-  HybridRun run;
   run.path = path;
   run.name = json.contains("name") ? string(json["name"], path, "name") : path.stem().string();
   check_run_name(run.name, path);
   if (json.contains("description")) run.description = string(json["description"], path, "description");
+    read_system();
+    read_start();
+    read_simulation();
+    read_section_and_sweep();
+    read_periodic();
+    read_plot();
+    return run;
+  }
+
+ private:
+  // model, or the run's own system (states, modes, ...); parameters; the forcing period.
+  void read_system() {
   // A registered model by name, or the run file's own system by expressions.
-  models::HybridModel own;
-  const models::HybridModel* model = &own;
   if (json.contains("model")) {
     for (const char* key : {"states", "modes", "coordinates", "mass", "forces", "constraints", "stick_velocity",
                             "filippov", "definitions", "forcing_period", "angles"})
@@ -143,7 +163,6 @@ HybridRun read_hybrid_run(const std::filesystem::path& path) {
   const Json parameters = model == &own ? Json::object() : json.value("parameters", Json::object());
   if (!parameters.is_object()) fail(path, "'parameters' must be an object {name: value}");
   const auto base = model->make();
-  std::set<std::string> known;
   for (const auto& p : base->parameters()) known.insert(p.name);
   only_keys(parameters, known, path, "parameters.");
   std::map<std::string, double> values;
@@ -173,7 +192,11 @@ HybridRun read_hybrid_run(const std::filesystem::path& path) {
                      " at the run's parameters: it must be positive");
   }
 
-  const auto names = run.system->state_names();
+  }
+
+  // initial, time, transient, mode.
+  void read_start() {
+  names = run.system->state_names();
   run.angles.assign(names.size(), false);
   for (int i : model->angles) run.angles[i] = true;
   const Json initial = json.value("initial", Json::object());
@@ -211,33 +234,12 @@ HybridRun read_hybrid_run(const std::filesystem::path& path) {
     fail(path, std::string("'initial': ") + e.what());
   }
 
-  if (json.contains("simulation")) {
-    const Json& s = json["simulation"];
-    only_keys(s, {"absolute_tolerance", "relative_tolerance", "initial_step", "max_step", "event_tolerance",
-                  "max_events", "zeno_interval", "zeno_events", "output_interval", "method"},
-              path, "simulation.");
-    auto real = [&](const char* key, double* field) {
-      if (s.contains(key)) *field = number(s[key], path, std::string("simulation.") + key);
-    };
-    real("absolute_tolerance", &run.simulation.absolute_tolerance);
-    real("relative_tolerance", &run.simulation.relative_tolerance);
-    real("initial_step", &run.simulation.initial_step);
-    real("max_step", &run.simulation.max_step);
-    real("event_tolerance", &run.simulation.event_tolerance);
-    real("zeno_interval", &run.simulation.zeno_interval);
-    real("output_interval", &run.simulation.output_interval);
-    if (s.contains("max_events")) run.simulation.max_events = integer(s["max_events"], path, "simulation.max_events");
-    if (s.contains("zeno_events")) run.simulation.zeno_events = integer(s["zeno_events"], path, "simulation.zeno_events");
-    if (s.contains("method")) {
-      const std::string method = string(s["method"], path, "simulation.method");
-      try {
-        run.simulation.method = flow::integration_method_from_string(method);
-      } catch (const std::invalid_argument& e) {
-        fail(path, std::string("'simulation.method': ") + e.what());
-      }
-    }
   }
-  if (const std::string why = run.simulation.check(); !why.empty()) fail(path, "'simulation': " + why);
+
+  // simulation, lyapunov.
+  void read_simulation() {
+  if (json.contains("simulation"))
+    run.simulation = read_simulation_options(json["simulation"], run.simulation, path, "simulation.");
   run.lyapunov.simulation = run.simulation;
   run.lyapunov.simulation.output_interval = 0.0;
   if (json.contains("lyapunov")) {
@@ -249,17 +251,22 @@ HybridRun read_hybrid_run(const std::filesystem::path& path) {
   }
   if (const std::string why = run.lyapunov.check(); !why.empty()) fail(path, "'lyapunov': " + why);
 
-  auto parameter_name = [&](const std::string& name, const std::string& key) {
+  }
+
+  void parameter_name(const std::string& name, const std::string& key) const {
     if (!known.count(name)) {
       std::string list;
       for (const auto& p : known) list += (list.empty() ? "" : ", ") + p;
       fail(path, "'" + key + "' = '" + name + "' is not a parameter of " + run.model + " (known: " + list + ")");
     }
-  };
-  auto state_name = [&](const std::string& name, const std::string& key) {
+  }
+  void state_name(const std::string& name, const std::string& key) const {
     if (std::find(names.begin(), names.end(), name) == names.end())
       fail(path, "'" + key + "' = '" + name + "' is not a state component");
-  };
+  }
+
+  // section, sweep.
+  void read_section_and_sweep() {
   if (json.contains("section")) {
     const Json& s = json["section"];
     only_keys(s, {"variable", "value", "angle"}, path, "section.");
@@ -296,12 +303,16 @@ HybridRun read_hybrid_run(const std::filesystem::path& path) {
     run.sweep = spec;
   }
 
+  }
+
+  // periodic: the orbit, its search and its continuation.
+  void read_periodic() {
   if (json.contains("periodic")) {
     const Json& p = json["periodic"];
     if (!p.is_object()) fail(path, "'periodic' must be an object");
-    std::set<std::string> allowed = {"t0", "period", "parameter", "direction", "ds", "ds_min", "ds_max",
-                                     "max_points", "bounds", "event_tolerance", "transient", "record",
-                                     "max_returns", "return_tolerance", "diagram", "grazing"};
+    std::set<std::string> allowed = continuation_keys();
+    allowed.insert({"t0", "period", "parameter", "transient", "record", "max_returns", "return_tolerance", "diagram",
+                    "grazing"});
     only_keys(p, allowed, path, "periodic.");
     if (run.fixed_parameter.empty())
       fail(path, "'periodic': periodic orbits of model '" + run.model + "' are not supported");
@@ -345,27 +356,14 @@ HybridRun read_hybrid_run(const std::filesystem::path& path) {
         fail(path, "'periodic.parameter' = '" + spec.parameter + "': " + e.what());
       }
     }
-    real("ds", &spec.options.ds);
-    real("ds_min", &spec.options.ds_min);
-    real("ds_max", &spec.options.ds_max);
-    real("event_tolerance", &spec.options.event_tolerance);
-    if (p.contains("direction")) spec.options.direction = integer(p["direction"], path, "periodic.direction");
-    if (p.contains("max_points")) spec.options.max_points = integer(p["max_points"], path, "periodic.max_points");
-    if (p.contains("bounds")) {
-      const Json& b = p["bounds"];
-      if (!b.is_object()) fail(path, "'periodic.bounds' must be {name: [min, max]}");
-      for (const auto& [name, range] : b.items()) {
-        if (!range.is_array() || range.size() != 2) fail(path, "'periodic.bounds." + name + "' must be [min, max]");
-        Bound bound;
-        if (!range[0].is_null()) bound.min = number(range[0], path, "periodic.bounds." + name + "[0]");
-        if (!range[1].is_null()) bound.max = number(range[1], path, "periodic.bounds." + name + "[1]");
-        spec.options.bounds[name] = bound;
-      }
-    }
-    if (const std::string why = spec.options.check(); !why.empty()) fail(path, "'periodic': " + why);
+    spec.options = read_continuation_options(p, spec.options, path, "periodic.");
     run.periodic = spec;
   }
 
+  }
+
+  // plot.
+  void read_plot() {
   run.plot_x = names[0];
   run.plot_y = names.size() > 1 ? names[names.size() / 2] : names[0];
   if (json.contains("plot")) {
@@ -376,7 +374,19 @@ HybridRun read_hybrid_run(const std::filesystem::path& path) {
     state_name(run.plot_x, "plot.x");
     state_name(run.plot_y, "plot.y");
   }
-  return run;
-}
+  }
+
+  const std::filesystem::path path;
+  const Json json;
+  HybridRun run;
+  models::HybridModel own;                    // the run's own system, when it defines one
+  const models::HybridModel* model = &own;    // the model read
+  std::set<std::string> known;                // its parameters
+  std::vector<std::string> names;             // its state components
+};
+
+}  // namespace
+
+HybridRun read_hybrid_run(const std::filesystem::path& path) { return HybridRunReader(path).read(); }
 
 }  // namespace saltus::drivers

@@ -72,6 +72,7 @@ std::vector<fs::path> draw(const Figure& figure, const fs::path& dir, const std:
         << "set grid lc rgb '#dddddd'\nset key outside right top\nset offsets graph 0.03, graph 0.03, graph 0.05, graph 0.05\n"
         << "set style line 1 lc rgb '#1f77b4' lw 2\nset style line 2 lc rgb '#ff7f0e' lw 2\n"
         << "set style line 3 lc rgb '#2ca02c' lw 2\nset style line 4 lc rgb '#9467bd' lw 2\n"
+        << (figure.equal_axes ? "set size ratio -1\n" : "")  // one unit is as long in x as in y
         << "do for [format in 'png svg'] {\n"
         << "  if (format eq 'png') { set terminal pngcairo size 960,640 font ',11' }\n"
         << "  else { set terminal svg size 960,640 font 'sans,11' }\n"

@@ -31,6 +31,7 @@ struct Figure {
   };
   std::vector<Label> labels;
   std::string labels_title = "special points";
+  bool equal_axes = false;  // the same length per unit on both axes (geometry: circles stay circles)
 };
 
 // Writes <stem>.dat and <stem>.gp into dir and runs gnuplot on them to make

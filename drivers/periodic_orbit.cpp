@@ -26,6 +26,54 @@ flow::SimulationOptions plain(const flow::SimulationOptions& options) {
   return o;
 }
 
+// An autonomous orbit's guess from a simulation after the transient `warm`:
+// successive returns to the section; the first that comes back to an earlier
+// one (with up to max_returns crossings in between) closes the orbit and
+// gives x, the mode, the cut time and the period. False, with s->message, when
+// none does.
+bool close_from_returns(const HybridRun& run, const flow::HybridSystem& hybrid, const flow::Trajectory& warm,
+                        Vector* x, periodic::ShootingOptions* shooting, ShootingStart* s) {
+  const PeriodicSpec& spec = *run.periodic;
+  const int n = static_cast<int>(run.initial.size());
+  const flow::Trajectory rec = flow::simulate(hybrid, warm.mode_end, warm.t_end, *x, warm.t_end + spec.record,
+                                              plain(run.simulation), {}, run.sections());
+  if (!rec.ok()) {
+    s->message = "the simulation for the guess ended early: " + rec.message;
+    return false;
+  }
+  const auto& hits = rec.section_hits;
+  const int k = static_cast<int>(hits.size()) - 1;
+  double closest = std::numeric_limits<double>::infinity();
+  int closest_m = 0;
+  for (int m = 1; m <= spec.max_returns && k - m >= 0; ++m) {
+    const double d = distance(run, hits[k].x, hits[k - m].x);
+    if (d < closest) closest = d, closest_m = m;
+    if (d <= spec.return_tolerance * (1.0 + hits[k].x.norm())) {
+      s->source = "section";
+      s->returns = m;
+      s->distance = d;
+      *x = hits[k].x;
+      // Angles into [-pi, pi], where the shooting system keeps them.
+      for (int i = 0; i < n; ++i)
+        if (run.angles[i]) (*x)[i] = std::remainder((*x)[i], 2 * M_PI);
+      shooting->mode = hits[k].mode;
+      shooting->t0 = hits[k].t;
+      shooting->period = hits[k].t - hits[k - m].t;
+      return true;
+    }
+  }
+  std::ostringstream why;
+  why << hits.size() << " crossings of the section over record = " << spec.record << "; ";
+  if (closest_m > 0)
+    why << "the closest return (after " << closest_m << " crossings) is " << closest
+        << " away, above return_tolerance = " << spec.return_tolerance
+        << " (relative): lengthen 'transient', or the attractor is not periodic here";
+  else
+    why << "too few to close an orbit: lengthen 'record' or check the section";
+  s->message = why.str();
+  return false;
+}
+
 }  // namespace
 
 ShootingStart shooting_start(const HybridRun& run) {
@@ -64,49 +112,7 @@ ShootingStart shooting_start(const HybridRun& run) {
     shooting.mode = warm.mode_end;
     shooting.t0 = warm.t_end;
     s.source = "transient";
-    if (spec.autonomous) {
-      // Successive returns to the section; the first that comes back to an
-      // earlier one (with up to max_returns crossings in between) closes the orbit.
-      const flow::Trajectory rec = flow::simulate(*hybrid, warm.mode_end, warm.t_end, x, warm.t_end + spec.record,
-                                                  plain(run.simulation), {}, run.sections());
-      if (!rec.ok()) {
-        s.message = "the simulation for the guess ended early: " + rec.message;
-        return s;
-      }
-      const auto& hits = rec.section_hits;
-      const int k = static_cast<int>(hits.size()) - 1;
-      double closest = std::numeric_limits<double>::infinity();
-      int closest_m = 0;
-      for (int m = 1; m <= spec.max_returns && k - m >= 0; ++m) {
-        const double d = distance(run, hits[k].x, hits[k - m].x);
-        if (d < closest) closest = d, closest_m = m;
-        if (d <= spec.return_tolerance * (1.0 + hits[k].x.norm())) {
-          s.source = "section";
-          s.returns = m;
-          s.distance = d;
-          x = hits[k].x;
-          // Angles into [-pi, pi], where the shooting system keeps them.
-          for (int i = 0; i < n; ++i)
-            if (run.angles[i]) x[i] = std::remainder(x[i], 2 * M_PI);
-          shooting.mode = hits[k].mode;
-          shooting.t0 = hits[k].t;
-          shooting.period = hits[k].t - hits[k - m].t;
-          break;
-        }
-      }
-      if (s.source != "section") {
-        std::ostringstream why;
-        why << hits.size() << " crossings of the section over record = " << spec.record << "; ";
-        if (closest_m > 0)
-          why << "the closest return (after " << closest_m << " crossings) is " << closest
-              << " away, above return_tolerance = " << spec.return_tolerance
-              << " (relative): lengthen 'transient', or the attractor is not periodic here";
-        else
-          why << "too few to close an orbit: lengthen 'record' or check the section";
-        s.message = why.str();
-        return s;
-      }
-    }
+    if (spec.autonomous && !close_from_returns(run, *hybrid, warm, &x, &shooting, &s)) return s;
   }
 
   if (shooting.period_of) {

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "continuation/autodiff_system.h"
+#include "drivers/options_json.h"
 #include "models/bratu.h"
 #include "models/brusselator_1d.h"
 #include "models/expression_system.h"
@@ -18,7 +19,9 @@
 
 namespace saltus::drivers {
 
-const char* const kRunFileHelp = R"(Run file keys (JSON):
+namespace {
+
+const char* const kRunFileKeys = R"(Run file keys (JSON):
   name           string   name of the run (default: the file name without .json)
   description    string   free text
   unknowns       [string] names of the unknowns x
@@ -37,13 +40,12 @@ const char* const kRunFileHelp = R"(Run file keys (JSON):
     direction    +1 | -1  initial direction of the parameter (default +1)
     bounds       {name: [min, max]}  the branch ends ("EP") where a component leaves;
                           null for an open side
-    ds, ds_min, ds_max    step in arclength (defaults 0.01, 1e-8, 0.1)
-    step_growth, step_cut, easy_iterations, max_points (default 500),
-    newton_tolerance, residual_tolerance, max_newton_iterations,
-    min_tangent_cosine, event_tolerance (default 1e-10), max_event_iterations
     detect       [string] built-in test functions: "LP" (folds), "BP" (branch
                           points); default both
-  events         [{name, expression, stop}]  user test functions: a "UZ" point where
+    and the continuation options (default in parentheses):
+)";
+
+const char* const kRunFileMoreKeys = R"(  events         [{name, expression, stop}]  user test functions: a "UZ" point where
                           the expression (of unknowns and parameters) changes sign;
                           with "stop": true the branch ends there
   fold_curve     object   continue the fold curve from the n-th LP of the first branch:
@@ -87,8 +89,7 @@ const char* const kRunFileHelp = R"(Run file keys (JSON):
     autonomous   bool     the period is unknown, fixed by a moving Poincare plane (default:
                           true unless the equations use t)
     t0           number   where the orbit is cut (default 0)
-    simulation   {absolute_tolerance, relative_tolerance (1e-10), initial_step, max_step,
-                  method ("dopri5" or "dop853"; dop853 is faster on smooth orbits)}
+    simulation   {key: value}  the simulation options (below)
     from_simulation {transient (50), max_period (10), return_tolerance (0.01)}: the guess
                           from a simulation started at "start": after the transient, the first
                           return near its end point gives x and the period
@@ -100,54 +101,22 @@ const char* const kRunFileHelp = R"(Run file keys (JSON):
 Output folder: branch.csv (and fold_curve.csv, switched.csv), summary.json,
 branch.png/.svg (and fold_curve.png/.svg) with the gnuplot scripts that drew them; periodic
 runs: doubled<k>.csv, branch.png (stable orbits filled, unstable open), orbits.png (the orbits
-at the special points in the phase plane).)";
+at the special points in the phase plane).
+Simulation options (periodic.simulation; default in parentheses):
+)";
+
+}  // namespace
+
+const std::string& run_file_help() {
+  static const std::string help = std::string(kRunFileKeys) +
+                                  option_help(continuation_option_table(), "      ") + kRunFileMoreKeys +
+                                  option_help(simulation_option_table(), "  ");
+  return help;
+}
 
 namespace {
 
-const std::set<std::string> kOptionKeys = {
-    "ds", "ds_min", "ds_max", "step_growth", "step_cut", "easy_iterations", "max_points",
-    "direction", "newton_tolerance", "residual_tolerance", "max_newton_iterations",
-    "min_tangent_cosine", "event_tolerance", "max_event_iterations", "bounds"};
-
-// Reads the continuation options present in `object` over `base`.
-ContinuationOptions read_options(const Json& object, ContinuationOptions base,
-                                 const std::filesystem::path& path, const std::string& where) {
-  auto real = [&](const char* key, double* field) {
-    if (object.contains(key)) *field = number(object[key], path, where + key);
-  };
-  auto whole = [&](const char* key, int* field) {
-    if (object.contains(key)) *field = integer(object[key], path, where + key);
-  };
-  real("ds", &base.ds);
-  real("ds_min", &base.ds_min);
-  real("ds_max", &base.ds_max);
-  real("step_growth", &base.step_growth);
-  real("step_cut", &base.step_cut);
-  whole("easy_iterations", &base.easy_iterations);
-  whole("max_points", &base.max_points);
-  whole("direction", &base.direction);
-  real("newton_tolerance", &base.newton_tolerance);
-  real("residual_tolerance", &base.residual_tolerance);
-  whole("max_newton_iterations", &base.max_newton_iterations);
-  real("min_tangent_cosine", &base.min_tangent_cosine);
-  real("event_tolerance", &base.event_tolerance);
-  whole("max_event_iterations", &base.max_event_iterations);
-  if (object.contains("bounds")) {
-    const Json& bounds = object["bounds"];
-    if (!bounds.is_object()) fail(path, "'" + where + "bounds' must be an object {name: [min, max]}");
-    base.bounds.clear();
-    for (const auto& [name, range] : bounds.items()) {
-      const std::string key = where + "bounds." + name;
-      if (!range.is_array() || range.size() != 2) fail(path, "'" + key + "' must be [min, max]");
-      Bound b;
-      if (!range[0].is_null()) b.min = number(range[0], path, key + "[0]");
-      if (!range[1].is_null()) b.max = number(range[1], path, key + "[1]");
-      base.bounds[name] = b;
-    }
-  }
-  if (const std::string why = base.check(); !why.empty()) fail(path, "'" + where + "': " + why);
-  return base;
-}
+const std::set<std::string> kOptionKeys = continuation_keys();
 
 // The built-in systems a run file can name with "model".
 std::shared_ptr<const System> built_in_model(const std::string& name, const Json& options,
@@ -190,34 +159,8 @@ FollowUp read_follow_up(const Json& object, const ContinuationOptions& base, boo
   }
   ContinuationOptions inherited = base;
   inherited.bounds.clear();
-  f.options = read_options(object, inherited, path, where + ".");
+  f.options = read_continuation_options(object, inherited, path, where + ".");
   return f;
-}
-
-// The "simulation" key of a shooting study (`where`: "periodic", ...) over
-// its defaults: tolerances 1e-10.
-void read_shooting_simulation(const Json& object, const std::filesystem::path& path, const std::string& where,
-                              flow::SimulationOptions* simulation) {
-  simulation->absolute_tolerance = simulation->relative_tolerance = 1e-10;
-  if (!object.contains("simulation")) return;
-  const Json& sim = object["simulation"];
-  const std::string prefix = where + ".simulation";
-  if (!sim.is_object()) fail(path, "'" + prefix + "' must be an object");
-  only_keys(sim, {"absolute_tolerance", "relative_tolerance", "initial_step", "max_step", "method"}, path, prefix + ".");
-  auto real = [&](const char* key, double* field) {
-    if (sim.contains(key)) *field = number(sim[key], path, prefix + "." + key);
-  };
-  real("absolute_tolerance", &simulation->absolute_tolerance);
-  real("relative_tolerance", &simulation->relative_tolerance);
-  real("initial_step", &simulation->initial_step);
-  real("max_step", &simulation->max_step);
-  if (sim.contains("method")) {
-    try {
-      simulation->method = flow::integration_method_from_string(string(sim["method"], path, prefix + ".method"));
-    } catch (const std::invalid_argument& e) {
-      fail(path, "'" + prefix + ".method': " + e.what());
-    }
-  }
 }
 
 // The two unknowns of an orbit figure (`where`.phase), default the first two.
@@ -275,14 +218,16 @@ HopfCycles read_hopf_cycles(const Json& object, const std::vector<std::string>& 
   if (h.from < 1) fail(path, "'hopf_cycles.from' = " + std::to_string(h.from) + " must be 1 or more");
   if (object.contains("amplitude")) h.amplitude = number(object["amplitude"], path, "hopf_cycles.amplitude");
   if (!(h.amplitude > 0)) fail(path, "'hopf_cycles.amplitude' must be positive (the first cycle's size)");
-  read_shooting_simulation(object, path, "hopf_cycles", &h.shooting.simulation);
+  if (object.contains("simulation"))
+    h.shooting.simulation =
+        read_simulation_options(object["simulation"], h.shooting.simulation, path, "hopf_cycles.simulation.");
   h.shooting.autonomous = true;
   if (const std::string why = h.shooting.check(); !why.empty()) fail(path, "'hopf_cycles': " + why);
   h.phase = read_phase(object, unknowns, path, "hopf_cycles");
   ContinuationOptions inherited = base;
   inherited.bounds.clear();
   inherited.eigenvalues = false;
-  h.options = read_options(object, inherited, path, "hopf_cycles.");
+  h.options = read_continuation_options(object, inherited, path, "hopf_cycles.");
   for (const auto& [name, bound] : h.options.bounds)
     if (name != parameter && name != "T" && std::find(unknowns.begin(), unknowns.end(), name) == unknowns.end())
       fail(path, "'hopf_cycles.bounds." + name + "' names neither an unknown, \"T\" nor the continuation parameter");
@@ -313,7 +258,8 @@ void read_periodic(const Json& object, const std::shared_ptr<const flow::HybridS
     fail(path, "'periodic.autonomous' is true, but the equations use the time t: a forced orbit has the forcing's "
                "period; set \"autonomous\": false and give it as 'periodic.period'");
   if (object.contains("t0")) shooting.t0 = number(object["t0"], path, "periodic.t0");
-  read_shooting_simulation(object, path, "periodic", &shooting.simulation);
+  if (object.contains("simulation"))
+    shooting.simulation = read_simulation_options(object["simulation"], shooting.simulation, path, "periodic.simulation.");
   if (object.contains("from_simulation")) {
     if (!shooting.autonomous) fail(path, "'periodic.from_simulation' is for autonomous orbits; a forced one starts from 'start'");
     const Json& g = object["from_simulation"];
@@ -384,28 +330,22 @@ void check_run_name(const std::string& name, const std::filesystem::path& path) 
   if (!ok) fail(path, "'name' = '" + name + "': a run name is letters, digits, '_', '-' and '.' (it names the output folder)");
 }
 
-RunFile parse_run_file(const std::string& text, const std::filesystem::path& path) {
-  const Json json = parse_json(text, path);
-  if (!json.is_object()) fail(path, "the top level must be an object");
-  only_keys(json, {"name", "description", "unknowns", "parameters", "equations", "start", "model",
-                   "model_options", "continuation", "events", "fold_curve", "switch_branch", "plot", "periodic",
-                   "equilibria", "hopf_cycles", "hopf_curve"},
-            path, "");
+namespace {
 
-  RunFile run;
-  run.path = path;
-  run.name = json.contains("name") ? string(json["name"], path, "name") : path.stem().string();
-  check_run_name(run.name, path);
-  if (json.contains("description")) run.description = string(json["description"], path, "description");
-
-  // The system.
+// The system's names, shared by the steps of parse_run_file.
+struct Names {
   std::vector<std::string> unknowns, parameters;
-  Json parameter_values = json.value("parameters", Json::object());
-  if (!parameter_values.is_object()) fail(path, "'parameters' must be an object {name: value}");
+};
+
+// model | unknowns and equations (the rates x' = f when "periodic" is given):
+// run->system, or *flow_system for a periodic run.
+void read_system(const Json& json, const std::filesystem::path& path, const Json& parameter_values, RunFile* run,
+                 Names* names, std::shared_ptr<const flow::HybridSystem>* flow_system) {
+  std::vector<std::string>& unknowns = names->unknowns;
+  std::vector<std::string>& parameters = names->parameters;
   if (json.contains("model_options") && !json.contains("model"))
     fail(path, "'model_options' is given without 'model'");
   const bool periodic = json.contains("periodic");
-  std::shared_ptr<const flow::HybridSystem> flow_system;
   if (periodic) {
     // The ODE: parameters ride in its state, after the unknowns.
     if (json.contains("model")) {
@@ -414,10 +354,10 @@ RunFile parse_run_file(const std::string& text, const std::filesystem::path& pat
       const std::string model = string(json["model"], path, "model");
       if (json.contains("model_options")) only_keys(json["model_options"], {}, path, "model_options.");
       if (model != "lorenz") fail(path, "unknown periodic model '" + model + "' (known: lorenz; or give 'equations')");
-      flow_system = models::lorenz_flow();
-      const auto names = flow_system->state_names();
-      unknowns.assign(names.begin(), names.begin() + 3);
-      parameters.assign(names.begin() + 3, names.end());
+      *flow_system = models::lorenz_flow();
+      const auto state = (*flow_system)->state_names();
+      unknowns.assign(state.begin(), state.begin() + 3);
+      parameters.assign(state.begin() + 3, state.end());
     } else {
       if (!json.contains("unknowns")) fail(path, "'unknowns' is missing (or name a built-in 'model')");
       if (!json.contains("equations")) fail(path, "'equations' is missing: give the rates x' = f(x, p, t)");
@@ -426,7 +366,7 @@ RunFile parse_run_file(const std::string& text, const std::filesystem::path& pat
       for (const auto& name : unknowns) check_identifier(name, path, "unknowns");
       for (const auto& name : parameters) check_identifier(name, path, "parameters");
       try {
-        flow_system = models::make_expression_ode(unknowns, parameters, strings(json["equations"], path, "equations"));
+        *flow_system = models::make_expression_ode(unknowns, parameters, strings(json["equations"], path, "equations"));
       } catch (const std::invalid_argument& e) {
         fail(path, e.what());
       }
@@ -434,10 +374,10 @@ RunFile parse_run_file(const std::string& text, const std::filesystem::path& pat
   } else if (json.contains("model")) {
     if (json.contains("equations") || json.contains("unknowns"))
       fail(path, "give either 'model' or 'unknowns' with 'equations', not both");
-    run.system = built_in_model(string(json["model"], path, "model"),
+    run->system = built_in_model(string(json["model"], path, "model"),
                                 json.value("model_options", Json::object()), path);
-    unknowns = run.system->state_names();
-    parameters = run.system->parameter_names();
+    unknowns = run->system->state_names();
+    parameters = run->system->parameter_names();
   } else {
     if (!json.contains("unknowns")) fail(path, "'unknowns' is missing (or name a built-in 'model')");
     if (!json.contains("equations")) fail(path, "'equations' is missing");
@@ -446,45 +386,59 @@ RunFile parse_run_file(const std::string& text, const std::filesystem::path& pat
     for (const auto& name : unknowns) check_identifier(name, path, "unknowns");
     for (const auto& name : parameters) check_identifier(name, path, "parameters");
     try {
-      run.system = models::make_expression_system(unknowns, parameters,
+      run->system = models::make_expression_system(unknowns, parameters,
                                                   strings(json["equations"], path, "equations"));
     } catch (const std::invalid_argument& e) {
       fail(path, e.what());
     }
   }
-  const int n = static_cast<int>(unknowns.size());
+}
+
+// equilibria: true | {count}; sets run->equilibria (and detect_hopf) and
+// returns the number of eigenvalues to compute (0: all).
+int read_equilibria(const Json& json, const std::filesystem::path& path, int n, RunFile* run) {
   int eigenvalue_count = 0;
   if (json.contains("equilibria")) {
     const Json& e = json["equilibria"];
     if (e.is_object()) {
       only_keys(e, {"count"}, path, "equilibria.");
-      run.equilibria = true;
+      run->equilibria = true;
       if (e.contains("count")) eigenvalue_count = integer(e["count"], path, "equilibria.count");
       if (eigenvalue_count < 1 || eigenvalue_count > n - 2)
         fail(path, "'equilibria.count' = " + std::to_string(eigenvalue_count) + " must be in 1.." +
                        std::to_string(n - 2) + " (the eigenvalues of smallest modulus; \"equilibria\": true for all)");
     } else {
-      run.equilibria = boolean(e, path, "equilibria");
+      run->equilibria = boolean(e, path, "equilibria");
     }
   }
-  if (run.equilibria && periodic)
+  if (run->equilibria && json.contains("periodic"))
     fail(path, "'equilibria' follows equilibria of the rates, 'periodic' their orbits: give one of them");
-  if (json.contains("hopf_cycles") && !run.equilibria)
+  if (json.contains("hopf_cycles") && !run->equilibria)
     fail(path, "'hopf_cycles' starts from a Hopf point of equilibria: set \"equilibria\": true");
   if (json.contains("hopf_cycles") && json.contains("model"))
     fail(path, "'hopf_cycles' needs the rates as 'equations' (a built-in 'model' has no flow to shoot)");
-  run.detect_hopf = run.equilibria;
+  run->detect_hopf = run->equilibria;
+  return eigenvalue_count;
+}
 
+// parameters (values) and start: every expression parameter and unknown is
+// given; a built-in model's default to 0.
+void read_values(const Json& json, const std::filesystem::path& path, const Json& parameter_values,
+                 const Names& names, RunFile* run) {
+  const std::vector<std::string>& unknowns = names.unknowns;
+  const std::vector<std::string>& parameters = names.parameters;
+  const int n = static_cast<int>(unknowns.size());
+  const bool periodic = json.contains("periodic");
   // Parameter values: every expression parameter is given; model parameters default to 0.
-  run.parameters = Vector::Zero(static_cast<int>(parameters.size()));
+  run->parameters = Vector::Zero(static_cast<int>(parameters.size()));
   for (const auto& [name, value] : parameter_values.items()) {
     auto it = std::find(parameters.begin(), parameters.end(), name);
     if (it == parameters.end()) fail(path, "'parameters." + name + "' is not a parameter of the model");
-    run.parameters[it - parameters.begin()] = number(value, path, "parameters." + name);
+    run->parameters[it - parameters.begin()] = number(value, path, "parameters." + name);
   }
 
   // Start values: required for expression systems, default 0 for models.
-  run.start_state = Vector::Zero(n);
+  run->start_state = Vector::Zero(n);
   const Json start = json.value("start", Json::object());
   if (!start.is_object()) fail(path, "'start' must be an object {unknown: value}");
   // "prefix*" gives every unknown whose name starts with prefix (a grid's
@@ -503,16 +457,16 @@ RunFile parse_run_file(const std::string& text, const std::filesystem::path& pat
   for (int i = 0; i < n; ++i) {
     const std::string key = start.contains(unknowns[i]) ? unknowns[i] : pattern_for(unknowns[i]);
     if (!key.empty())
-      run.start_state[i] = number(start[key], path, "start." + key);
+      run->start_state[i] = number(start[key], path, "start." + key);
     else if (!json.contains("model") || periodic)
       fail(path, "'start." + unknowns[i] + "' is missing: give a start value for every unknown");
   }
-  if (periodic) {
-    read_periodic(json["periodic"], flow_system, unknowns, parameters, path, &run);
-    unknowns = run.system->state_names();  // with "T" when autonomous
-  }
+}
 
-  // The first branch.
+// continuation: the parameter, the detected special points, the options
+// (and the period doublings' options of a periodic run).
+void read_first_branch(const Json& json, const std::filesystem::path& path, const Names& names, RunFile* run) {
+  const std::vector<std::string>& parameters = names.parameters;
   if (!json.contains("continuation")) fail(path, "'continuation' is missing");
   const Json& c = json["continuation"];
   if (!c.is_object()) fail(path, "'continuation' must be an object");
@@ -521,60 +475,55 @@ RunFile parse_run_file(const std::string& text, const std::filesystem::path& pat
   only_keys(c, allowed, path, "continuation.");
   if (c.contains("parameter") && c.contains("parameters"))
     fail(path, "give 'continuation.parameter' or 'continuation.parameters', not both");
-  if (c.contains("parameter")) run.continuation_parameters = {string(c["parameter"], path, "continuation.parameter")};
-  else if (c.contains("parameters")) run.continuation_parameters = strings(c["parameters"], path, "continuation.parameters");
-  if (run.continuation_parameters.size() != 1)
+  if (c.contains("parameter")) run->continuation_parameters = {string(c["parameter"], path, "continuation.parameter")};
+  else if (c.contains("parameters")) run->continuation_parameters = strings(c["parameters"], path, "continuation.parameters");
+  if (run->continuation_parameters.size() != 1)
     fail(path, "'continuation.parameter' must name exactly one parameter");
-  if (std::find(parameters.begin(), parameters.end(), run.continuation_parameters[0]) == parameters.end())
-    fail(path, "'continuation.parameter' = '" + run.continuation_parameters[0] + "' is not a parameter");
-  run.options = read_options(c, ContinuationOptions{}, path, "continuation.");
+  if (std::find(parameters.begin(), parameters.end(), run->continuation_parameters[0]) == parameters.end())
+    fail(path, "'continuation.parameter' = '" + run->continuation_parameters[0] + "' is not a parameter");
+  run->options = read_continuation_options(c, ContinuationOptions{}, path, "continuation.");
   if (c.contains("detect")) {
     const auto detect = strings(c["detect"], path, "continuation.detect");
-    run.detect_folds = run.detect_branch_points = false;
-    if (run.periodic) {
-      run.periodic->detect_lpc = run.periodic->detect_pd = run.periodic->detect_ns = false;
+    run->detect_folds = run->detect_branch_points = false;
+    if (run->periodic) {
+      run->periodic->detect_lpc = run->periodic->detect_pd = run->periodic->detect_ns = false;
       for (const auto& d : detect) {
-        if (d == "LPC") run.periodic->detect_lpc = true;
-        else if (d == "PD") run.periodic->detect_pd = true;
-        else if (d == "NS") run.periodic->detect_ns = true;
+        if (d == "LPC") run->periodic->detect_lpc = true;
+        else if (d == "PD") run->periodic->detect_pd = true;
+        else if (d == "NS") run->periodic->detect_ns = true;
         else fail(path, "'continuation.detect' has '" + d + "'; known for periodic orbits: LPC, PD, NS");
       }
     } else {
-      run.detect_hopf = false;
+      run->detect_hopf = false;
       for (const auto& d : detect) {
-        if (d == "LP") run.detect_folds = true;
-        else if (d == "BP") run.detect_branch_points = true;
-        else if (d == "HB" && run.equilibria) run.detect_hopf = true;
-        else fail(path, "'continuation.detect' has '" + d + "'; known: LP, BP" + (run.equilibria ? ", HB" : "") +
+        if (d == "LP") run->detect_folds = true;
+        else if (d == "BP") run->detect_branch_points = true;
+        else if (d == "HB" && run->equilibria) run->detect_hopf = true;
+        else fail(path, "'continuation.detect' has '" + d + "'; known: LP, BP" + (run->equilibria ? ", HB" : "") +
                             (d == "HB" ? " (HB needs \"equilibria\": true)" : ""));
       }
     }
   }
-  run.options.eigenvalues = run.equilibria;
-  run.options.eigenvalue_count = eigenvalue_count;
-  if (run.periodic) {
-    run.detect_folds = run.detect_branch_points = false;  // LPC, PD, NS instead
+  if (run->periodic) {
+    run->detect_folds = run->detect_branch_points = false;  // LPC, PD, NS instead
     if (json.contains("fold_curve") || json.contains("switch_branch"))
       fail(path, "'fold_curve' and 'switch_branch' need second derivatives, which shooting does not have; "
                  "for periodic orbits use 'periodic.period_doubling'");
-    if (run.periodic->doublings > 0 && !run.periodic->detect_pd)
+    if (run->periodic->doublings > 0 && !run->periodic->detect_pd)
       fail(path, "'periodic.period_doubling' starts from a PD, but 'continuation.detect' has no \"PD\"");
-    if (run.periodic->doublings > 0) {
-      ContinuationOptions base = run.options;
-      run.periodic->doubling_options = read_options(json["periodic"]["period_doubling"], base, path,
+    if (run->periodic->doublings > 0) {
+      ContinuationOptions base = run->options;
+      run->periodic->doubling_options = read_continuation_options(json["periodic"]["period_doubling"], base, path,
                                                     "periodic.period_doubling.");
     }
   }
 
-  std::vector<std::string> names = unknowns;
-  names.insert(names.end(), parameters.begin(), parameters.end());
-  for (const auto& [name, bound] : run.options.bounds)
-    if (name != run.continuation_parameters[0] && std::find(unknowns.begin(), unknowns.end(), name) == unknowns.end())
-      fail(path, "'continuation.bounds." + name + "' names neither an unknown nor the continuation parameter");
+}
 
-  if (json.contains("events")) run.events = read_events(json["events"], names, path, "events");
-
-  // Follow-ups are checked here, before anything runs.
+// fold_curve, hopf_curve, switch_branch, hopf_cycles: checked here, before anything runs.
+void read_follow_ups(const Json& json, const std::filesystem::path& path, const Names& names, RunFile* run) {
+  const std::vector<std::string>& unknowns = names.unknowns;
+  const std::vector<std::string>& parameters = names.parameters;
   auto check_bounds = [&](const FollowUp& f, const std::vector<std::string>& free, const std::string& where) {
     for (const auto& [name, bound] : f.options.bounds)
       if (std::find(free.begin(), free.end(), name) == free.end() &&
@@ -582,55 +531,102 @@ RunFile parse_run_file(const std::string& text, const std::filesystem::path& pat
         fail(path, "'" + where + ".bounds." + name + "' names neither an unknown nor a continuation parameter");
   };
   if (json.contains("fold_curve")) {
-    run.fold_curve = read_follow_up(json["fold_curve"], run.options, true, path, "fold_curve");
-    const auto& fp = run.fold_curve->parameters;
+    run->fold_curve = read_follow_up(json["fold_curve"], run->options, true, path, "fold_curve");
+    const auto& fp = run->fold_curve->parameters;
     for (const auto& p : fp)
       if (std::find(parameters.begin(), parameters.end(), p) == parameters.end())
         fail(path, "'fold_curve.parameters' names '" + p + "', which is not a parameter");
-    if (fp[0] != run.continuation_parameters[0])
+    if (fp[0] != run->continuation_parameters[0])
       fail(path, "'fold_curve.parameters' must start with the continuation parameter '" +
-                     run.continuation_parameters[0] + "'");
+                     run->continuation_parameters[0] + "'");
     if (fp[0] == fp[1]) fail(path, "'fold_curve.parameters' must name two different parameters");
-    if (!run.detect_folds) fail(path, "'fold_curve' starts from an LP, but 'continuation.detect' has no \"LP\"");
-    check_bounds(*run.fold_curve, fp, "fold_curve");
+    if (!run->detect_folds) fail(path, "'fold_curve' starts from an LP, but 'continuation.detect' has no \"LP\"");
+    check_bounds(*run->fold_curve, fp, "fold_curve");
   }
   if (json.contains("hopf_curve")) {
-    if (!run.detect_hopf) fail(path, "'hopf_curve' starts from an HB: set \"equilibria\": true and detect \"HB\"");
-    run.hopf_curve = read_follow_up(json["hopf_curve"], run.options, true, path, "hopf_curve");
-    const auto& hp = run.hopf_curve->parameters;
+    if (!run->detect_hopf) fail(path, "'hopf_curve' starts from an HB: set \"equilibria\": true and detect \"HB\"");
+    run->hopf_curve = read_follow_up(json["hopf_curve"], run->options, true, path, "hopf_curve");
+    const auto& hp = run->hopf_curve->parameters;
     for (const auto& p : hp)
       if (std::find(parameters.begin(), parameters.end(), p) == parameters.end())
         fail(path, "'hopf_curve.parameters' names '" + p + "', which is not a parameter");
-    if (hp[0] != run.continuation_parameters[0])
+    if (hp[0] != run->continuation_parameters[0])
       fail(path, "'hopf_curve.parameters' must start with the continuation parameter '" +
-                     run.continuation_parameters[0] + "'");
+                     run->continuation_parameters[0] + "'");
     if (hp[0] == hp[1]) fail(path, "'hopf_curve.parameters' must name two different parameters");
-    check_bounds(*run.hopf_curve, hp, "hopf_curve");
+    check_bounds(*run->hopf_curve, hp, "hopf_curve");
   }
   if (json.contains("switch_branch")) {
-    run.switch_branch = read_follow_up(json["switch_branch"], run.options, false, path, "switch_branch");
-    if (!run.detect_branch_points)
+    run->switch_branch = read_follow_up(json["switch_branch"], run->options, false, path, "switch_branch");
+    if (!run->detect_branch_points)
       fail(path, "'switch_branch' starts from a BP, but 'continuation.detect' has no \"BP\"");
-    check_bounds(*run.switch_branch, run.continuation_parameters, "switch_branch");
+    check_bounds(*run->switch_branch, run->continuation_parameters, "switch_branch");
   }
   if (json.contains("hopf_cycles")) {
-    if (!run.detect_hopf) fail(path, "'hopf_cycles' starts from an HB, but 'continuation.detect' has no \"HB\"");
-    run.hopf_cycles = read_hopf_cycles(json["hopf_cycles"], unknowns, parameters, strings(json["equations"], path, "equations"),
-                                       run.options, run.continuation_parameters[0], path);
+    if (!run->detect_hopf) fail(path, "'hopf_cycles' starts from an HB, but 'continuation.detect' has no \"HB\"");
+    run->hopf_cycles = read_hopf_cycles(json["hopf_cycles"], unknowns, parameters, strings(json["equations"], path, "equations"),
+                                        run->options, run->continuation_parameters[0], path);
   }
+}
 
-  run.plot.x = run.continuation_parameters[0];
-  run.plot.y = run.periodic && run.periodic->shooting->options().autonomous ? "T" : n == 1 ? unknowns[0] : "max";
+// plot: the figure's axes.
+void read_plot(const Json& json, const std::filesystem::path& path, const Names& names,
+               const std::vector<std::string>& all, int n, RunFile* run) {
+  const std::vector<std::string>& unknowns = names.unknowns;
+  run->plot.x = run->continuation_parameters[0];
+  run->plot.y = run->periodic && run->periodic->shooting->options().autonomous ? "T" : n == 1 ? unknowns[0] : "max";
   if (json.contains("plot")) {
     const Json& p = json["plot"];
     if (!p.is_object()) fail(path, "'plot' must be an object {x, y}");
     only_keys(p, {"x", "y"}, path, "plot.");
-    if (p.contains("x")) run.plot.x = string(p["x"], path, "plot.x");
-    if (p.contains("y")) run.plot.y = string(p["y"], path, "plot.y");
-    for (const auto& axis : {run.plot.x, run.plot.y})
-      if (axis != "max" && axis != "norm" && std::find(names.begin(), names.end(), axis) == names.end())
+    if (p.contains("x")) run->plot.x = string(p["x"], path, "plot.x");
+    if (p.contains("y")) run->plot.y = string(p["y"], path, "plot.y");
+    for (const auto& axis : {run->plot.x, run->plot.y})
+      if (axis != "max" && axis != "norm" && std::find(all.begin(), all.end(), axis) == all.end())
         fail(path, "'plot' axis '" + axis + "' is not an unknown, a parameter, \"max\" or \"norm\"");
   }
+}
+
+}  // namespace
+
+RunFile parse_run_file(const std::string& text, const std::filesystem::path& path) {
+  const Json json = parse_json(text, path);
+  if (!json.is_object()) fail(path, "the top level must be an object");
+  only_keys(json, {"name", "description", "unknowns", "parameters", "equations", "start", "model",
+                   "model_options", "continuation", "events", "fold_curve", "switch_branch", "plot", "periodic",
+                   "equilibria", "hopf_cycles", "hopf_curve"},
+            path, "");
+
+  RunFile run;
+  run.path = path;
+  run.name = json.contains("name") ? string(json["name"], path, "name") : path.stem().string();
+  check_run_name(run.name, path);
+  if (json.contains("description")) run.description = string(json["description"], path, "description");
+
+  const Json parameter_values = json.value("parameters", Json::object());
+  if (!parameter_values.is_object()) fail(path, "'parameters' must be an object {name: value}");
+  Names names;
+  std::shared_ptr<const flow::HybridSystem> flow_system;
+  read_system(json, path, parameter_values, &run, &names, &flow_system);
+  const int n = static_cast<int>(names.unknowns.size());
+  read_values(json, path, parameter_values, names, &run);
+  const int eigenvalue_count = read_equilibria(json, path, n, &run);
+  if (json.contains("periodic")) {
+    read_periodic(json["periodic"], flow_system, names.unknowns, names.parameters, path, &run);
+    names.unknowns = run.system->state_names();  // with "T" when autonomous
+  }
+  read_first_branch(json, path, names, &run);
+  run.options.eigenvalues = run.equilibria;  // the follow-ups inherit them
+  run.options.eigenvalue_count = eigenvalue_count;
+  std::vector<std::string> all = names.unknowns;
+  all.insert(all.end(), names.parameters.begin(), names.parameters.end());
+  for (const auto& [name, bound] : run.options.bounds)
+    if (name != run.continuation_parameters[0] && std::find(names.unknowns.begin(), names.unknowns.end(), name) == names.unknowns.end())
+      fail(path, "'continuation.bounds." + name + "' names neither an unknown nor the continuation parameter");
+
+  if (json.contains("events")) run.events = read_events(json["events"], all, path, "events");
+  read_follow_ups(json, path, names, &run);
+  read_plot(json, path, names, all, n, &run);
   return run;
 }
 

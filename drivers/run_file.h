@@ -1,6 +1,6 @@
 #pragma once
 // Run files: JSON that defines an algebraic system and a continuation study
-// without recompiling. The keys are documented in kRunFileHelp (printed by
+// without recompiling. The keys are documented in run_file_help() (printed by
 // `saltus continue --help`); read_run_file() checks every key and value and
 // throws RunFileError naming the file, the key and what to do.
 
@@ -96,6 +96,6 @@ void check_identifier(const std::string& name, const std::filesystem::path& path
 void check_run_name(const std::string& name, const std::filesystem::path& path);
 RunFile parse_run_file(const std::string& text, const std::filesystem::path& path);
 
-extern const char* const kRunFileHelp;
+const std::string& run_file_help();  // the run-file keys, for `saltus continue --help`
 
 }  // namespace saltus::drivers

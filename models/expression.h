@@ -31,7 +31,7 @@ class ExpressionError : public std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
-namespace expression_detail {
+namespace detail {
 
 // ceres::Jet (possibly nested) needs the special handling below; any other
 // class scalar, such as the engine's Boost.Math autodiff fvar for second
@@ -195,7 +195,7 @@ T tanh_stable(const T& x) {
   }
 }
 
-}  // namespace expression_detail
+}  // namespace detail
 
 // The values an expression reads (x, p, t, ...), on the stack for small
 // systems: the expression-defined functors fill one per evaluation, at every
@@ -307,7 +307,7 @@ template <class T>
 T Expression::run(const Instruction* ip, const Instruction* end, const T* values, T* stack) {
   using std::abs, std::acos, std::asin, std::atan, std::atan2, std::cos, std::cosh, std::exp,
       std::log, std::pow, std::sin, std::sinh, std::sqrt, std::tan, std::tanh;
-  namespace d = expression_detail;
+  namespace d = detail;
   // `s` points one past the top of the stack. Pushes construct in place because the
   // inline stack storage of evaluate() is left uninitialised on purpose.
   T* s = stack;

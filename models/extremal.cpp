@@ -1,5 +1,7 @@
 #include "models/extremal.h"
 
+#include "continuation/newton.h"
+
 #include <algorithm>
 #include <cmath>
 #include <sstream>
@@ -85,7 +87,7 @@ double parameter_distance(double a, double b, double period) {
   return delta;
 }
 
-struct NewtonResult {
+struct StartResult {
   bool converged = false;
   bool non_regular = false;
   Eigen::Vector2d s;
@@ -93,63 +95,45 @@ struct NewtonResult {
   int iterations = 0;
 };
 
-// Damped Newton on f(s1, s2) at a fixed pose. A step is halved (up to 30
-// times) until |f|_inf decreases; a start that leaves the box by more than
-// its width, meets a singular Jacobian or a non-regular point is abandoned.
-NewtonResult newton(const System& system, const Eigen::Vector2d& start, const Eigen::Vector3d& pose,
+// Damped Newton (continuation/newton.h) on f(s1, s2) at a fixed pose. A step
+// is halved (up to 30 times) until |f|_inf decreases or falls below a
+// thousandth of the tolerance; a start that leaves the box by more than its
+// width, meets a singular Jacobian or a non-regular point is abandoned. A
+// root where the residual is small enough is a root even when the step test
+// fails (a degenerate root converges only linearly, or stalls at rounding).
+StartResult newton(const System& system, const Eigen::Vector2d& start, const Eigen::Vector3d& pose,
                     const ExtremalSearchOptions& options) {
-  NewtonResult result;
-  Vector u = extremal_u(start[0], start[1], pose);
-  Eigen::Vector2d f, trial_f;
-  Matrix J;
+  StartResult result;
+  auto at = [&pose](const Vector& s) { return extremal_u(s[0], s[1], pose); };
   const Eigen::Vector2d centre(options.s1_centre, options.s2_centre);
+  saltus::NewtonProblem problem;
+  problem.residual = [&](const Vector& s, Vector* f) {
+    f->resize(2);
+    system.residual(at(s).data(), f->data());
+  };
+  problem.jacobian = [&](const Vector& s, Matrix* J) { *J = system.jacobian(at(s)).leftCols<2>(); };
+  problem.solve = [](const Matrix& J, const Vector& f, Vector* ds) {
+    const Eigen::Matrix2d Js = J;
+    if (!Js.allFinite() || Js.determinant() == 0.0) return false;
+    *ds = Js.partialPivLu().solve(Eigen::Vector2d(f));
+    return true;
+  };
+  problem.admissible = [&](const Vector& s) {
+    return !((s - centre).cwiseAbs().array() > 3.0 * options.half_width).any();
+  };
+  NewtonOptions settings;
+  settings.max_iterations = options.max_iterations;
+  settings.residual_tolerance = options.residual_tolerance;
+  settings.step_tolerance = options.step_tolerance;
+  settings.accept_residual = options.residual_tolerance * 1e-3;
   try {
-    system.residual(u.data(), f.data());
-    double norm = f.lpNorm<Eigen::Infinity>();
-    for (int it = 1; it <= options.max_iterations; ++it) {
-      system.jacobian(u.data(), &J);
-      const Eigen::Matrix2d Js = J.leftCols<2>();
-      if (!Js.allFinite() || Js.determinant() == 0.0) return result;
-      const Eigen::Vector2d step = -Js.partialPivLu().solve(f);
-      if (!step.allFinite()) return result;
-      double lambda = 1.0;
-      Vector trial = u;
-      bool accepted = false;
-      for (int halving = 0; halving <= 30; ++halving, lambda *= 0.5) {
-        trial.head<2>() = u.head<2>() + lambda * step;
-        system.residual(trial.data(), trial_f.data());
-        const double trial_norm = trial_f.lpNorm<Eigen::Infinity>();
-        if (std::isfinite(trial_norm) && (trial_norm < norm || trial_norm <= options.residual_tolerance * 1e-3)) {
-          accepted = true;
-          break;
-        }
-      }
-      if (!accepted) {
-        // No decrease along the Newton direction: either converged to
-        // rounding or stuck at a local minimum of |f|.
-        result.converged = norm <= options.residual_tolerance;
-        result.s = u.head<2>();
-        result.residual = norm;
-        result.iterations = it;
-        return result;
-      }
-      const double moved = (lambda * step).lpNorm<Eigen::Infinity>();
-      u = trial;
-      f = trial_f;
-      norm = f.lpNorm<Eigen::Infinity>();
-      result.iterations = it;
-      if (((u.head<2>() - centre).cwiseAbs().array() > 3.0 * options.half_width).any()) return result;
-      if (norm <= options.residual_tolerance &&
-          moved <= options.step_tolerance * (1.0 + u.head<2>().lpNorm<Eigen::Infinity>())) {
-        result.converged = true;
-        break;
-      }
-    }
-    // Out of iterations: a root where the residual is small enough (a
-    // degenerate root converges only linearly) is still a root.
-    result.converged = result.converged || norm <= options.residual_tolerance;
-    result.s = u.head<2>();
-    result.residual = norm;
+    const saltus::NewtonResult r = damped_newton(problem, start, settings);
+    if (r.status == NewtonStatus::kSingular || r.status == NewtonStatus::kLeftDomain) return result;
+    result.converged = r.residual <= options.residual_tolerance;
+    result.s = r.x;
+    result.residual = r.residual;
+    // A step that found no decrease counts as an iteration too.
+    result.iterations = r.iterations + (r.status == NewtonStatus::kNoDescent ? 1 : 0);
   } catch (const std::invalid_argument&) {
     result.non_regular = true;  // the iterate met a non-regular point of a curve
     result.converged = false;
@@ -178,18 +162,18 @@ ExtremalPoints find_extremal_points(const ExtremalProblem& problem, const Eigen:
   const double cell = 2.0 * H / options.grid;
   const double box_slack = 1e-12 * std::max(1.0, H);
   const double period1 = problem.curve1->period(), period2 = problem.curve2->period();
-  std::vector<NewtonResult> roots;
+  std::vector<StartResult> roots;
   for (int i = 0; i < options.grid; ++i) {
     for (int j = 0; j < options.grid; ++j) {
       const Eigen::Vector2d start(options.s1_centre - H + (i + 0.5) * cell, options.s2_centre - H + (j + 0.5) * cell);
       ++out.starts;
-      const NewtonResult r = newton(*problem.system, start, pose, options);
+      const StartResult r = newton(*problem.system, start, pose, options);
       if (r.non_regular) ++out.non_regular;
       if (!r.converged) continue;
       if (std::abs(r.s[0] - options.s1_centre) > H + box_slack || std::abs(r.s[1] - options.s2_centre) > H + box_slack)
         continue;
       ++out.converged;
-      auto same = std::find_if(roots.begin(), roots.end(), [&](const NewtonResult& other) {
+      auto same = std::find_if(roots.begin(), roots.end(), [&](const StartResult& other) {
         return parameter_distance(r.s[0], other.s[0], period1) <= options.duplicate_tolerance &&
                parameter_distance(r.s[1], other.s[1], period2) <= options.duplicate_tolerance;
       });
@@ -197,10 +181,10 @@ ExtremalPoints find_extremal_points(const ExtremalProblem& problem, const Eigen:
       else if (r.residual < same->residual) *same = r;
     }
   }
-  std::sort(roots.begin(), roots.end(), [](const NewtonResult& a, const NewtonResult& b) {
+  std::sort(roots.begin(), roots.end(), [](const StartResult& a, const StartResult& b) {
     return a.s[0] != b.s[0] ? a.s[0] < b.s[0] : a.s[1] < b.s[1];
   });
-  for (const NewtonResult& r : roots) {
+  for (const StartResult& r : roots) {
     ExtremalPoint p;
     p.s1 = r.s[0];
     p.s2 = r.s[1];

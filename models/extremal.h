@@ -1,6 +1,6 @@
 #pragma once
 // The plane extremal-point (contact-point) problem of Damerau & Low 2016
-// (../shared/papers/000_10e801069febc040.txt, Sec. 2 and 4.1), rederived.
+// (J. Comput. Nonlinear Dynam. 11(6), doi:10.1115/1.4034393, Sec. 2 and 4.1), rederived.
 //
 // Body 1 is fixed; body 2's boundary c2_b(s2), given in its own frame, is
 // posed in body 1's frame by (x, y, phi):
@@ -9,7 +9,7 @@
 //
 // The unknowns are u = (s1, s2), the parameters (x, y, phi); the equations
 // are eq. (3) with UNIT tangents and normals (the paper's examples reproduce
-// with those; see ../shared/papers/NOTES.md):
+// with those, not with the unnormalised vectors its text suggests):
 //
 //   f1 = (c2 - c1) . t1,    f2 = n1 . t2,                                         (3)
 //
@@ -62,7 +62,7 @@
 
 namespace saltus::models {
 
-namespace extremal_detail {
+namespace detail {
 
 // Point and unit tangent of a shape at s, on any scalar T: c'(s) is the
 // first coefficient of the shape evaluated on the series s + t. Throws (see
@@ -86,7 +86,7 @@ void point_and_tangent(const Shape& shape, const T& s, T* point, T* tangent) {
   tangent[1] = xy[1][1] / speed;
 }
 
-}  // namespace extremal_detail
+}  // namespace detail
 
 // f(s1, s2; x, y, phi) of eq. (3): u = (s1, s2, x, y, phi), two equations.
 // Shape1, Shape2: any shape of planar_curve.h (or AnyShape).
@@ -104,8 +104,8 @@ struct ExtremalEquations {
   void operator()(const T* u, T* f) const {
     using std::cos, std::sin;
     T p1[2], t1[2], p2[2], t2[2];
-    extremal_detail::point_and_tangent(curve1, u[0], p1, t1);
-    extremal_detail::point_and_tangent(curve2, u[1], p2, t2);
+    detail::point_and_tangent(curve1, u[0], p1, t1);
+    detail::point_and_tangent(curve2, u[1], p2, t2);
     const T c = cos(u[4]), s = sin(u[4]);
     // c2 = A(phi) c2_b + (x, y) and t2 = A(phi) t2_b, eq. (2).
     const T q0 = c * p2[0] - s * p2[1] + u[2];
@@ -134,7 +134,7 @@ ExtremalProblem make_extremal_problem(Shape1 curve1, Shape2 curve2) {
   problem.curve1 = make_curve(curve1);  // checks
   problem.curve2 = make_curve(curve2);
   ExtremalEquations<Shape1, Shape2> equations{std::move(curve1), std::move(curve2)};
-  problem.degeneracy = std::make_shared<extremal_detail::Degeneracy<ExtremalEquations<Shape1, Shape2>>>(equations);
+  problem.degeneracy = std::make_shared<detail::Degeneracy<ExtremalEquations<Shape1, Shape2>>>(equations);
   problem.system = make_system(std::move(equations));
   return problem;
 }

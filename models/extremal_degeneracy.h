@@ -61,7 +61,7 @@ class ExtremalDegeneracy {
   virtual Eigen::Vector3d evaluate(const Vector& u, Eigen::Matrix<double, 3, 5>* gradient = nullptr) const = 0;
 };
 
-namespace extremal_detail {
+namespace detail {
 
 // f(s + t dir) as series to order K (the pose components constant).
 template <int K, class T, class Equations>
@@ -148,6 +148,6 @@ class Degeneracy : public ExtremalDegeneracy {
   Equations equations_;
 };
 
-}  // namespace extremal_detail
+}  // namespace detail
 
 }  // namespace saltus::models

@@ -1,7 +1,7 @@
 #pragma once
 // Filippov systems with a switching force linear in lambda (Szalai & Jeffrey,
-// Phys. Rev. E 90, 022914 (2014), Sec. IV; ../shared/papers/002_ddae6c3745ce7225.txt,
-// slips in ../shared/papers/NOTES.md).
+// "Nondeterministic dynamics of a mechanical system", Phys. Rev. E 90, 022914
+// (2014), Sec. IV, doi:10.1103/PhysRevE.90.022914).
 //
 //   x' = f(x, lambda) = f(x, 0) + lambda f_lambda(x, 0),                     (13)
 //   lambda in mu sign(h(x))  where h(x) != 0,   lambda in [-mu, mu]  on h = 0, (12)
@@ -75,6 +75,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "continuation/newton.h"
 #include "continuation/system.h"
 #include "continuation/taylor.h"
 
@@ -404,21 +405,33 @@ Matrix scaled_sliding_jacobian(const M& model, const Vector& x) {
 }
 
 // The point of Sigma reached from x by Newton steps along the gradient,
-// x <- x - h(x) h_x / |h_x|^2, until |h| <= tolerance. Throws
-// std::invalid_argument where the surface is not regular on the way, and
-// std::runtime_error when max_projection_iterations do not reach it.
+// x <- x - h(x) h_x / |h_x|^2 (the minimum-norm Newton step of the one
+// equation h = 0; continuation/newton.h without damping), until
+// |h| <= tolerance. Throws std::invalid_argument where the surface is not
+// regular on the way, and std::runtime_error when max_projection_iterations
+// do not reach it.
 template <Model M>
 Vector project_onto_surface(const M& model, const Vector& x0, double tolerance = 1e-14,
                             const Options& options = {}) {
   detail::check_point(x0, model.state_size(), "project_onto_surface");
-  Vector x = x0;
-  for (int it = 0; it <= options.max_projection_iterations; ++it) {
-    const double h = model.switching(x.data());
-    if (std::abs(h) <= tolerance) return x;
+  NewtonProblem problem;
+  problem.residual = [&model](const Vector& x, Vector* h) { *h = Vector::Constant(1, model.switching(x.data())); };
+  problem.jacobian = [&model, &options](const Vector& x, Matrix* J) {
     const Vector h_x = gradient(model, x);
     detail::require_regular(x, h_x, options.gradient_tolerance, "project_onto_surface");
-    x -= (h / h_x.squaredNorm()) * h_x;
-  }
+    *J = h_x.transpose();
+  };
+  problem.solve = [](const Matrix& J, const Vector& h, Vector* dx) {
+    const Vector h_x = J.row(0).transpose();
+    *dx = (h[0] / h_x.squaredNorm()) * h_x;
+    return true;
+  };
+  NewtonOptions newton;
+  newton.max_iterations = options.max_projection_iterations;
+  newton.residual_tolerance = tolerance;
+  newton.damping = false;
+  const NewtonResult r = damped_newton(problem, x0, newton);
+  if (r.converged()) return r.x;
   throw std::runtime_error("filippov::project_onto_surface: no point with |h| <= " +
                            std::to_string(tolerance) + " reached from x = " + detail::format_point(x0) +
                            " in " + std::to_string(options.max_projection_iterations) + " Newton steps");

@@ -81,13 +81,13 @@ std::vector<double> curvature_series(const CurveTaylor& jet, int k) {
 
 }  // namespace
 
-namespace curve_detail {
+namespace detail {
 double variation(const std::vector<double>& coefficients) {
   double sum = 0.0;
   for (std::size_t i = 1; i < coefficients.size(); ++i) sum += std::abs(coefficients[i]);
   return sum;
 }
-}  // namespace curve_detail
+}  // namespace detail
 
 void Circle::check() const {
   check_positive("circle", name, "radius", radius);

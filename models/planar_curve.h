@@ -3,7 +3,7 @@
 // the plane extremal-distance (contact-point) problem of Damerau & Low,
 // "Classification of solutions to the plane extremal distance problem for
 // bodies with smooth boundaries", J. Comput. Nonlinear Dynam. 11(6), 2016
-// (../shared/papers/000_10e801069febc040.txt).
+// (doi:10.1115/1.4034393).
 //
 // Conventions (those of the paper, Sec. 2 and eq. (17), rederived):
 // - The parameter runs so that the body lies to the LEFT of the direction of
@@ -106,7 +106,7 @@ struct Ellipse {
   }
 };
 
-namespace curve_detail {
+namespace detail {
 // sum_i coefficients[i] s^i by Horner's rule.
 template <class T>
 T polynomial(const std::vector<double>& coefficients, const T& s) {
@@ -116,7 +116,7 @@ T polynomial(const std::vector<double>& coefficients, const T& s) {
 }
 // sum_{i >= 1} |coefficients[i]|: bounds |p(s) - p(0)| on |s| <= 1.
 double variation(const std::vector<double>& coefficients);
-}  // namespace curve_detail
+}  // namespace detail
 
 // x(s) = sum_i x[i] s^i, y(s) = sum_i y[i] s^i (ascending powers), e.g. the
 // paper's (31) c1 = -(s, s^4): x = {0, -1}, y = {0, 0, 0, 0, -1}.
@@ -127,12 +127,12 @@ struct ParametricPolynomial {
   std::string name = "polynomial";
 
   void check() const;
-  double scale() const { return curve_detail::variation(x) + curve_detail::variation(y); }
+  double scale() const { return detail::variation(x) + detail::variation(y); }
   double period() const { return 0.0; }
   template <class T>
   void eval(const T& s, T* xy) const {
-    xy[0] = curve_detail::polynomial(x, s);
-    xy[1] = curve_detail::polynomial(y, s);
+    xy[0] = detail::polynomial(x, s);
+    xy[1] = detail::polynomial(y, s);
   }
 };
 
@@ -144,12 +144,12 @@ struct PolynomialGraph {
   std::string name = "graph";
 
   void check() const;
-  double scale() const { return 1.0 + curve_detail::variation(p); }
+  double scale() const { return 1.0 + detail::variation(p); }
   double period() const { return 0.0; }
   template <class T>
   void eval(const T& s, T* xy) const {
     xy[0] = s;
-    xy[1] = curve_detail::polynomial(p, s);
+    xy[1] = detail::polynomial(p, s);
   }
 };
 

@@ -1,6 +1,6 @@
 #pragma once
 // The wheel on a turntable (Szalai & Jeffrey, Phys. Rev. E 90, 022914 (2014),
-// Sec. II, eqs. (1)-(7), Appendices A and B; ../shared/papers/002_ddae6c3745ce7225.txt).
+// Sec. II, eqs. (1)-(7), Appendices A and B; doi:10.1103/PhysRevE.90.022914).
 //
 // Two discs turn on one axis: the bottom one at the constant rate omega0, the
 // top one (inertia Theta = beta^2 m) at omega = phi'. A slider (mass m) runs
@@ -32,76 +32,9 @@
 // psi(|h|/|g|) is along h_x, and (22) differentiates h_x.F+- only along
 // F+-, which are tangent to h = 0 at a two-fold (tested).
 //
-// What was checked and derived (the text's slips; see also NOTES.md)
-// -----------------------------------------------------------------
-// Kinematics (App. A). With e1 along the slit and e2 normal to it, the slider
-// is at P = r e1 + d e2 in the disc frame, so its acceleration is
-//   (r'' - d phi'' - r phi'^2) e1 + (r phi'' + 2 r' phi' - d phi'^2) e2,
-// the left sides of (32) and of (31) (the latter along -e2). The relative
-// velocity of the wheel over the bottom disc is
-//   (v - d (omega - omega0)) e1 + r (omega - omega0) e2,
-// whose components along n = sin(gamma) e1 + cos(gamma) e2 (the wheel axis) and
-// along the rolling direction -cos(gamma) e1 + sin(gamma) e2 are -h and g,
-// (4)-(5). The friction force opposes the lateral slip, F n with F =
-// sign(h) |F|, so it enters (31) (along -e2) as -F cos(gamma) and (32) as
-// +F sin(gamma):
-//   m (-r phi'' + d phi'^2 - 2 r' phi') = R1 - F cos(gamma),                  (31), corrected
-//   m (r'' - d phi'' - r phi'^2)      = R2 + F sin(gamma),                   (32), corrected
-//   Theta phi''                       = -c1 phi' + d R2 + r R1 + M,          (33)
-// with R2 = k2 (r0 - r) - c2 r'. The text prints "+F cos(gamma)" in (31) and
-// "-F cos(gamma)" in (32) (and "r phi-dot^2" as r (phi^2)-dot); eliminating
-// R1 from those does not give (2)-(3) (it gives -F r cos(gamma) in (3)).
-// Eliminating R1 from the corrected ones: (31) gives R1; (33) then gives
-//   m (beta^2 + r^2) omega_dot = d p1 - (c1 + 2 m r v) omega + F r cos(gamma) + M
-// (d R2 + m r d omega^2 = d p1), and (32) times (beta^2 + r^2) with this gives
-//   m (beta^2 + r^2) v_dot = (beta^2 + d^2 + r^2) p1 - d (c1 + 2 m r v) omega
-//                            + F (d r cos(gamma) + (beta^2 + r^2) sin(gamma)) + d M.
-// So (2)-(3) are right as printed, in the time tau with dt = m (beta^2 + r^2)
-// dtau; then dr/dtau = m (beta^2 + r^2) v is (1) (r' = m(beta^2 + r^2) v is
-// right, not a typo). newton_euler() solves (31)-(33) as corrected; the test
-// compares it with field() and shows the printed signs fail.
-// The damping c1 omega (not c1 (omega - omega0)) follows (2), (3), (11).
-//
-// Tyre (App. B). The stretched string with sigma = 0 has q(x) = (a - x) tan(phi);
-// the pressure k q is capped at the static limit delta and slips at rho delta
-// for x < x_s = a - delta cot(phi) / k. Integrating F = int p dx and
-// M = -int x p dx over [-a, a]:
-//   no slip      F = 2 a^2 k tan(phi),          M = (2/3) a^3 k tan(phi),
-//   partial slip F = 2 a rho delta + (delta^2 / (2k)) (1 - 2 rho) cot(phi),
-//                M = (delta^2 cot(phi) / k)(s/3 - a/2) + rho delta (a s - s^2/2),  s = delta cot(phi)/k,
-//   full slip    F = 2 a rho delta,  M = 0.
-// The text's partial and full slip forces lack the factor rho on 2 a delta
-// (and its no-slip F reads -2ak(a + delta) tan(phi) for 2ak(a + sigma)
-// tan(phi)). With the text's choices sigma = 0, rho = 2/3, delta = k =
-// 1/(3 kappa), a = 3 kappa the partial-slip branch is exactly
-//   F = 4/3 - cot(phi) / (18 kappa),   M = cot(phi) / 6,
-// valid for cot(phi) < 6 kappa (x_s > -a); at cot(phi) = 6 kappa, F = 1 and
-// M = kappa. (6)-(7) keep this branch and squeeze the no-slip part
-// [0, arccot(6 kappa)] out by phi -> psi (the "scaling" of App. B), which
-// makes F and M jump at h = 0: lim_{h -> 0+-} F = +-mu, M -> +-sign(g) mu kappa.
-//
-// Two-fold design (Sec. III, (9)-(11)). h = 0 at (r*, v*, omega*) gives
-// v* = (omega* - omega0)(d - r* cot(gamma)) (9). With Fh = 1, Mh = s kappa
-// (s = sign(g*)) and h_x = (-(omega - omega0) cos(gamma), -sin(gamma),
-// d sin(gamma) - r cos(gamma)):
-//   h_x . f_lambda = -(beta^2 sin^2(gamma) + r^2) - s kappa r cos(gamma) = 0
-//     =>  kappa = -s (2 r*^2 + beta^2 (1 - cos 2 gamma)) / (2 r* cos(gamma)),    (10) for s = +1
-//   h_x . f(x, 0) = -p1 p2 + r cos(gamma) (c1 + 2 m r v) omega
-//                   - m (omega - omega0)(beta^2 + r^2) v cos(gamma) = 0,
-// solved for k2 in p1, is (11) exactly as printed. On h = 0, g = r (omega -
-// omega0) / sin(gamma). design_two_fold() implements (9)-(11) with the sign s.
-//
-// Special cases (Sec. VI). gamma = 0: h = -r (omega - omega0); with
-// omega* = omega0, h_x.f_lambda = -r (r + s kappa) vanishes at r* = -s kappa
-// (the text's "r* = kappa" should read -kappa, for s = +1), where f_lambda = 0
-// altogether (F+ = F-: a degenerate two-fold), and h_x.f(x,0) = -r omega'
-// = 0 gives
-//   v* = (d [k2 (r0 + s kappa) - m s kappa omega0^2] - c1 omega0) / (d c2 - 2 m s kappa omega0),
-// the text's formula for s = +1; the point is consistent when sign(g*) =
-// sign(-v*) = s (gamma_zero_two_folds()). gamma = pi/2: h = d (omega - omega0)
-// - v and h_x . f_lambda = -(beta^2 + r^2) Fh < 0 everywhere, so F+ and F-
-// never share a tangency: no two-folds, and no escaping region (H+ - H- =
-// 2 mu h_x . f_lambda < 0).
+// The derivation of (1)-(7), of the tyre law (App. B) and of the two-fold
+// design (9)-(11) from the mechanics, with the slips of the printed text it
+// found and the special cases of Sec. VI, is in docs/wheel_turntable.md.
 
 #include <Eigen/Dense>
 #include <cmath>

@@ -1,7 +1,7 @@
 #pragma once
 // The case boundaries of a two-fold singularity as test functions (Szalai &
-// Jeffrey, Phys. Rev. E 90, 022914 (2014), Sec. IV and Fig. 4;
-// ../shared/papers/002_ddae6c3745ce7225.txt). The two-fold itself, its
+// Jeffrey, Phys. Rev. E 90, 022914 (2014), Sec. IV and Fig. 4,
+// doi:10.1103/PhysRevE.90.022914). The two-fold itself, its
 // constants and its classification are in analyses/two_fold/two_fold.h; its
 // continuation, which uses these test functions, in
 // analyses/two_fold/continuation.h.

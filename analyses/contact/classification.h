@@ -1,7 +1,7 @@
 #pragma once
 // Classification of a degenerate extremal (contact) point of two smooth
 // planar curves: Damerau & Low 2016, Sec. 4.2-4.4
-// (../shared/papers/000_10e801069febc040.txt; slips in ../shared/papers/NOTES.md).
+// (J. Comput. Nonlinear Dynam. 11(6), doi:10.1115/1.4034393).
 //
 // Setting. f(s1, s2; x, y, phi) = 0 is eq. (3) (models/extremal.h: unit
 // tangents, outward normals n = (t_y, -t_x), kappa > 0 convex). At a

@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <sstream>
 #include <stdexcept>
 
+#include "continuation/newton.h"
 #include "continuation/pseudo_arclength.h"
 #include "testfunctions/fold.h"
 
@@ -162,19 +164,47 @@ LocatedContactPoint refine_contact_point(const models::ExtremalProblem& problem,
       for (int j = 0; j < n; ++j) jac->col(j) = full.col(columns[j]);
     }
   };
-  Vector r;
-  Matrix jac;
-  try {
-    for (int it = 0; it < options.polish_iterations; ++it) {
-      evaluate(u, &r, &jac);
-      const Vector step = -jac.fullPivLu().solve(r);
-      if (!step.allFinite()) break;
-      for (int j = 0; j < n; ++j) u[columns[j]] += step[j];
-      if (step.lpNorm<Eigen::Infinity>() <= options.polish_tolerance * (1.0 + u.lpNorm<Eigen::Infinity>())) {
-        out.polished = true;
-        break;
-      }
+  // Plain Newton (continuation/newton.h, no damping) on the chosen columns,
+  // converged when the step is below polish_tolerance (1 + |u|_inf).
+  auto with = [&](const Vector& x) {
+    Vector full = u;
+    for (int j = 0; j < n; ++j) full[columns[j]] = x[j];
+    return full;
+  };
+  // The residual comes with its Jacobian (the degeneracy's exact gradient);
+  // the Jacobian of the last residual is kept for the step from there.
+  Vector cached_x;
+  Matrix cached_jac;
+  NewtonProblem newton;
+  newton.residual = [&](const Vector& x, Vector* res) {
+    evaluate(with(x), res, &cached_jac);
+    cached_x = x;
+  };
+  newton.jacobian = [&](const Vector& x, Matrix* jac) {
+    if (!(cached_x.size() == x.size() && cached_x == x)) {
+      Vector ignored;
+      evaluate(with(x), &ignored, &cached_jac);
+      cached_x = x;
     }
+    *jac = cached_jac;
+  };
+  newton.solve = [](const Matrix& jac, const Vector& res, Vector* step) {
+    *step = jac.fullPivLu().solve(res);
+    return true;
+  };
+  newton.scale = [&](const Vector& x) { return 1.0 + with(x).lpNorm<Eigen::Infinity>(); };
+  NewtonOptions settings;
+  settings.max_iterations = options.polish_iterations;
+  settings.residual_tolerance = std::numeric_limits<double>::infinity();
+  settings.step_tolerance = options.polish_tolerance;
+  settings.damping = false;
+  Vector r;
+  try {
+    Vector x(n);
+    for (int j = 0; j < n; ++j) x[j] = u[columns[j]];
+    const NewtonResult polished = damped_newton(newton, x, settings);
+    out.polished = polished.converged();
+    u = with(polished.x);
     if (out.polished) evaluate(u, &r, nullptr);
   } catch (const std::invalid_argument&) {
     out.polished = false;  // Newton met a non-regular curve point: keep the located point

@@ -1,7 +1,7 @@
 #pragma once
 // Folds, cusps and swallowtails of the extremal-point problem located by
-// continuation, then classified (Damerau & Low 2016, Sec. 4; the issue's
-// "locating codim-k points").
+// continuation, then classified (Damerau & Low 2016, Sec. 4,
+// doi:10.1115/1.4034393).
 //
 //  1. A branch of extremal points f(s1, s2; x, y, phi) = 0 in one pose
 //     parameter: folds "LP" where the parameter component of the tangent

@@ -56,7 +56,7 @@ std::optional<std::array<S, 2>> solve2(const S& m00, const S& m01, const S& m10,
 // With a = J11, b = J12, c = J21, e = J22 (J_s in the arc lengths):
 //   v1 = (b, e) or (a, c): the eigenvector of lambda1 = a + e (J_s singular).
 //   v2 = (e, -c) / lambda1, which is (kappa2, kappa1) / lambda1 for eps = -1
-//        (the v2); when kappa1 = kappa2 = 0 (case 1) this vanishes and
+//        (the basis vector v2 of Sec. 4.3); when kappa1 = kappa2 = 0 (case 1) this vanishes and
 //        v2 = (-b, a) / lambda1 = (1, -1) / (-1) = (-1, 1) is used: then p^2 =
 //        sigma2 to first order, which reproduces (26) and the scaling of (33),
 //        (36) (c_2 = 3 for (31): 3 s2^2 + phi = 0, rederived in
@@ -67,7 +67,7 @@ std::optional<std::array<S, 2>> solve2(const S& m00, const S& m01, const S& m10,
 //   v3p: J v3p = v2 using only sigma1 and x' (case 1, where that is singular:
 //        sigma1 and phi', v3p = (1, 0, 0, 0, 1)).
 //   v3 = v3p - e_y' - w,  v4 = -e_y' - w,  v5 = -w.
-// In case 2 this is the reconstruction and reproduces (41), (42),
+// In case 2 this basis (a reconstruction of the paper's) reproduces (41), (42),
 // (44), (45). In case 1 it gives v3 = (0, 0, 1, -1, 1), v4 = (-1, 0, 1, -1, 0),
 // v5 = (-1, 0, 1, 0, 0): no parameter direction moves sigma2, so p^2 = sigma2
 // exactly; it reproduces (32), (35), (36), the second row (0, -6, -6) of (38)

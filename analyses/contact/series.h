@@ -420,7 +420,7 @@ Series<S> sqrt(const Series<S>& u) {
   return u.compose(phi);
 }
 
-namespace series_detail {
+namespace detail {
 // phi_k of sin (which = 0) or cos (which = 1) at u_0.
 template <class S>
 std::vector<S> trig_coefficients(const S& u0, int w, int which) {
@@ -437,15 +437,15 @@ std::vector<S> trig_coefficients(const S& u0, int w, int which) {
   }
   return phi;
 }
-}  // namespace series_detail
+}  // namespace detail
 
 template <class S>
 Series<S> sin(const Series<S>& u) {
-  return u.compose(series_detail::trig_coefficients(u.constant(), u.bound() ? u.set()->max_weight() : 0, 0));
+  return u.compose(detail::trig_coefficients(u.constant(), u.bound() ? u.set()->max_weight() : 0, 0));
 }
 template <class S>
 Series<S> cos(const Series<S>& u) {
-  return u.compose(series_detail::trig_coefficients(u.constant(), u.bound() ? u.set()->max_weight() : 0, 1));
+  return u.compose(detail::trig_coefficients(u.constant(), u.bound() ? u.set()->max_weight() : 0, 1));
 }
 
 }  // namespace saltus::contact

@@ -129,7 +129,7 @@ TwoFoldContinuation continue_two_fold(const WheelTurntable& wheel, const Vector&
   ContinuationOptions forward = options.continuation;
   Branch branch = continue_branch(problem, y0, forward, tests);
   explain_end(branch);
-  if (!branch.ok()) {
+  if (!branch.usable()) {
     out.message = "continuation in " + options.parameter + ": " + branch.message;
     out.branch = std::move(branch);
     return out;
@@ -139,7 +139,7 @@ TwoFoldContinuation continue_two_fold(const WheelTurntable& wheel, const Vector&
     backward.direction = -forward.direction;
     Branch back = continue_branch(problem, y0, backward, tests);
     explain_end(back);
-    if (back.ok() && back.points.size() > 1) {
+    if (back.usable() && back.points.size() > 1) {
       // Joined: the backward points reversed (without the shared start), then the forward ones.
       const int shift = static_cast<int>(back.points.size()) - 1;
       std::vector<BranchPoint> points;

@@ -1,8 +1,7 @@
 #pragma once
 // Continuation of a two-fold singularity of the wheel on a turntable in one
 // of its constants, with the case boundaries of Sec. IV as test functions
-// (Szalai & Jeffrey, Phys. Rev. E 90, 022914 (2014);
-// ../shared/papers/002_ddae6c3745ce7225.txt).
+// (Szalai & Jeffrey, Phys. Rev. E 90, 022914 (2014), doi:10.1103/PhysRevE.90.022914).
 //
 // The two-fold is a zero of (19) with h = 0,
 //
@@ -55,7 +54,7 @@ void set_wheel_parameter(models::WheelTurntable* wheel, const std::string& name,
 Vector wheel_parameters(const models::WheelTurntable& wheel);
 models::WheelTurntable wheel_with_parameters(const models::WheelTurntable& base, const Vector& p);
 
-namespace two_fold_detail {
+namespace detail {
 
 // The wheel with the surface values of the tyre as a filippov::Model over
 // constants of scalar type P: F = lambda, M = g_sign kappa lambda.
@@ -75,7 +74,7 @@ struct StickingWheel {
   }
 };
 
-}  // namespace two_fold_detail
+}  // namespace detail
 
 // G(x, p) of (19) with h = 0, u = (r, v, omega, d, m, c1, c2, beta, r0,
 // omega0, gamma, kappa, k2). base supplies mu and the time scaling.
@@ -95,7 +94,7 @@ struct WheelTwoFoldEquations {
     const double rolling = series::value_of(equations.rolling(u));
     // sign(g) is locally constant near a two-fold with g* != 0 (the design
     // requires it); at g = 0 take +1 (the text's form of (10)).
-    const two_fold_detail::StickingWheel<T> model{&equations, base.mu, rolling < 0.0 ? -1.0 : 1.0};
+    const detail::StickingWheel<T> model{&equations, base.mu, rolling < 0.0 ? -1.0 : 1.0};
     g[0] = equations.switching(u);
     filippov::split_lie_derivatives(model, u, &g[1], &g[2]);
   }

@@ -1,6 +1,8 @@
 #include "analyses/two_fold/futures.h"
 
 #include <boost/numeric/odeint.hpp>
+
+#include "continuation/locate.h"
 #include <cmath>
 #include <iomanip>
 #include <sstream>
@@ -27,8 +29,8 @@ std::string FuturesOptions::check() const {
                   {"escape_radius", escape_radius},
                   {"lift_offset", lift_offset},
                   {"simulate_time", simulate_time},
-                  {"abs_tolerance", abs_tolerance},
-                  {"rel_tolerance", rel_tolerance},
+                  {"absolute_tolerance", absolute_tolerance},
+                  {"relative_tolerance", relative_tolerance},
                   {"max_step", max_step},
                   {"event_tolerance", event_tolerance}};
   for (const auto& p : positive)
@@ -61,7 +63,7 @@ std::string segment_name(SegmentKind k) {
   return "?";
 }
 
-namespace futures_detail {
+namespace detail {
 
 namespace odeint = boost::numeric::odeint;
 using State = std::vector<double>;
@@ -81,7 +83,7 @@ Integration integrate(const Field& field, const Events& events, int n_events, co
     for (int i = 0; i < n; ++i) v[i] = s[i];
     return v;
   };
-  auto stepper = odeint::make_dense_output(options.abs_tolerance, options.rel_tolerance, options.max_step,
+  auto stepper = odeint::make_dense_output(options.absolute_tolerance, options.relative_tolerance, options.max_step,
                                            odeint::runge_kutta_dopri5<State>());
   State x(x0.data(), x0.data() + n), probe(n);
   out.t.push_back(t0);
@@ -118,21 +120,17 @@ Integration integrate(const Field& field, const Events& events, int n_events, co
         stepper.calc_state(t_right, probe);
         events(to_vector(probe), &values);
       }
-      // The first event to change sign in (t_left, t_right]: bisect each, keep the earliest.
+      // The first event to change sign in (t_left, t_right]: locate each (the
+      // engine's locator), keep the earliest; the bracket's far end is past it.
       for (int k = 0; k < n_events; ++k) {
         const double a = previous[k], b = values[k];
         if (!(a != 0.0 && ((a > 0.0 && b <= 0.0) || (a < 0.0 && b >= 0.0)))) continue;
-        double lo = t_left, hi = t_right;
-        while (hi - lo > options.event_tolerance) {
-          const double mid = 0.5 * (lo + hi);
-          stepper.calc_state(mid, probe);
+        const auto g = [&](double t) {
+          stepper.calc_state(t, probe);
           events(to_vector(probe), &vk);
-          if ((vk[k] > 0.0) == (a > 0.0) && vk[k] != 0.0)
-            lo = mid;
-          else
-            hi = mid;
-          if (hi - lo <= 1e-15 * std::max(1.0, std::abs(hi))) break;
-        }
+          return vk[k];
+        };
+        const double hi = locate_sign_change(g, t_left, t_right, a, b, {options.event_tolerance, false, 200}).hi;
         if (fired < 0 || hi < t_fire) {
           fired = k;
           t_fire = hi;
@@ -188,7 +186,7 @@ FuturesResult sample(const FilippovCallbacks& cb, const TwoFoldClassification& c
   result.two_fold = c;
   if (!(c.type == TwoFoldType::kInvisibleInvisible && c.twofold_case == TwoFoldCase::kCase1) ||
       c.sliding_quadrant == 0) {
-    result.message = "x* = " + two_fold_detail::format(c.x) + " is " + short_case(c) +
+    result.message = "x* = " + detail::format(c.x) + " is " + short_case(c) +
                      ", not a case-1 two-fold: its futures are unique (or the sectors undefined)";
     return result;
   }
@@ -342,6 +340,6 @@ FuturesResult sample(const FilippovCallbacks& cb, const TwoFoldClassification& c
   return result;
 }
 
-}  // namespace futures_detail
+}  // namespace detail
 
 }  // namespace saltus

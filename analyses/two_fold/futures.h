@@ -1,6 +1,6 @@
 #pragma once
 // Non-determinism at a case-1 two-fold (Szalai & Jeffrey, Phys. Rev. E 90,
-// 022914 (2014), Secs. IV-V, Figs. 3 and 5; ../shared/papers/002_ddae6c3745ce7225.txt).
+// 022914 (2014), Secs. IV-V, Figs. 3 and 5; doi:10.1103/PhysRevE.90.022914).
 //
 // Arrival. In case 1 both eigenvalues of (30) are negative: the sliding flow
 // (16) carries every orbit of the sliding sector near x* into x*, along the
@@ -26,7 +26,8 @@
 // tangency, or a return to within arrival_distance of x*).
 //
 // Integration: Boost.Odeint runge_kutta_dopri5 with dense output; events
-// bracketed between steps and bisected on the dense output.
+// bracketed between samples of the dense output and located there by the
+// engine's locator (continuation/locate.h).
 
 #include <functional>
 #include <string>
@@ -49,9 +50,9 @@ struct FuturesOptions {
   double lift_offset = 1e-12;      // the first point off Sigma: x + side offset h_x / |h_x|
   double simulate_time = 30.0;     // each future is simulated this long after lift-off
   int max_segments = 400;          // of one future (a chattering orbit stops here)
-  double abs_tolerance = 1e-11, rel_tolerance = 1e-10;  // dopri5
+  double absolute_tolerance = 1e-11, relative_tolerance = 1e-10;  // dopri5
   double max_step = 0.05;                               // dopri5 step bound (time units)
-  double event_tolerance = 1e-13;                       // bisection width of an event (time units)
+  double event_tolerance = 1e-13;                       // width of an event's final bracket (time units)
   double barrier_tolerance = 1e-8;                      // see sample_futures' barrier
   int event_samples = 8;       // event values per step (the dense output between the step's ends)
   filippov::Options filippov;  // tolerances of the region classification
@@ -103,7 +104,7 @@ struct FuturesResult {
   std::vector<Future> futures;
 };
 
-namespace futures_detail {
+namespace detail {
 
 using Field = std::function<void(const Vector& x, Vector* dx)>;
 using Events = std::function<void(const Vector& x, Vector* values)>;
@@ -133,7 +134,7 @@ struct FilippovCallbacks {
 FuturesResult sample(const FilippovCallbacks& cb, const TwoFoldClassification& two_fold,
                      const FuturesOptions& options);
 
-}  // namespace futures_detail
+}  // namespace detail
 
 // Classifies x_star (which must be a two-fold of case 1, else ok = false with
 // the reason), then the approaches and the futures. `barrier`, when given, is
@@ -149,7 +150,7 @@ FuturesResult sample_futures(const M& model, const Vector& x_star, const Futures
   if (const std::string bad = options.check(); !bad.empty())
     throw std::invalid_argument("sample_futures: " + bad);
   const TwoFoldClassification c = classify_two_fold(model, x_star, two_fold_options);
-  futures_detail::FilippovCallbacks cb;
+  detail::FilippovCallbacks cb;
   const double mu = model.mu;
   cb.plus = [&model, mu](const Vector& x, Vector* dx) {
     dx->resize(x.size());
@@ -178,7 +179,7 @@ FuturesResult sample_futures(const M& model, const Vector& x_star, const Futures
     return filippov::region_name(filippov::classify(model, x, o).region);
   };
   cb.barrier = std::move(barrier);
-  return futures_detail::sample(cb, c, options);
+  return detail::sample(cb, c, options);
 }
 
 }  // namespace saltus

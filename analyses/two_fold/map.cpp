@@ -88,7 +88,7 @@ TwoFoldMapPoint two_fold_map_point(const models::WheelTurntable& base, double r_
         (located.x - x_star).lpNorm<Eigen::Infinity>() / (1.0 + x_star.lpNorm<Eigen::Infinity>());
     if (distance > options.match_tolerance) {
       p.failure =
-          "Newton from the offset start found another two-fold, at " + two_fold_detail::format(located.x);
+          "Newton from the offset start found another two-fold, at " + detail::format(located.x);
       return p;
     }
     p.exists = true;
@@ -112,7 +112,7 @@ TwoFoldMapPoint two_fold_map_point(const models::WheelTurntable& base, double r_
 TwoFoldMap two_fold_map(const models::WheelTurntable& base, const TwoFoldMapOptions& options) {
   if (const std::string bad = options.check(); !bad.empty())
     throw std::invalid_argument("two_fold_map: " + bad);
-  two_fold_detail::check_options(options.two_fold, "two_fold_map");
+  detail::check_options(options.two_fold, "two_fold_map");
   {
     // The constants other than kappa, k2 must be valid (those two are designed per point).
     models::WheelTurntable probe = base;

@@ -1,6 +1,6 @@
 #pragma once
-// Fig. 4 of Szalai & Jeffrey (Phys. Rev. E 90, 022914 (2014);
-// ../shared/papers/002_ddae6c3745ce7225.txt): over a grid of the designed
+// Fig. 4 of Szalai & Jeffrey (Phys. Rev. E 90, 022914 (2014),
+// doi:10.1103/PhysRevE.90.022914): over a grid of the designed
 // two-fold position (r*, omega*), where each condition of a Teixeira
 // singularity in case 1 holds.
 //

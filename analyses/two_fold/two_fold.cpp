@@ -1,5 +1,7 @@
 #include "analyses/two_fold/two_fold.h"
 
+#include "continuation/newton.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -222,7 +224,7 @@ TwoFoldInvariants two_fold_invariants(const TwoFoldConstants& K, double zero_tol
   return inv;
 }
 
-namespace two_fold_detail {
+namespace detail {
 
 std::string format(const Vector& x) {
   std::ostringstream out;
@@ -308,81 +310,83 @@ TwoFoldClassification finish(const Vector& x, double residual, const Vector& h_x
 TwoFoldResult newton(const Evaluate& evaluate, const Vector& guess, const TwoFoldOptions& options) {
   TwoFoldResult r;
   r.guess = guess;
-  r.x = guess;
-  const int n = static_cast<int>(guess.size());
-  const int full_rank = std::min(3, n);
-  Vector G, G_trial;
-  Matrix J, J_trial;
-  evaluate(r.x, &G, &J);
-  const std::string what = "two-fold Newton on (h, h_x.f(x,0), h_x.f_lambda(x,0)) = 0 from " + format(guess);
-  for (int it = 0;; ++it) {
-    r.iterations = it;
-    r.residual = G.lpNorm<Eigen::Infinity>();
-    if (!G.allFinite() || !J.allFinite()) {
-      r.status = TwoFoldStatus::kNonFinite;
-      r.message = what + ": the residual or its Jacobian is not finite at x = " + format(r.x) + " after " +
-                  std::to_string(it) + " iterations";
-      return r;
+  const int full_rank = std::min(3, static_cast<int>(guess.size()));
+  // evaluate() gives G and G_x together: the Jacobian of the last residual is
+  // kept for the step from that point.
+  Vector cached_x;
+  Matrix cached_J;
+  NewtonProblem problem;
+  problem.residual = [&](const Vector& x, Vector* G) {
+    evaluate(x, G, &cached_J);
+    cached_x = x;
+  };
+  problem.jacobian = [&](const Vector& x, Matrix* J) {
+    if (!(cached_x.size() == x.size() && cached_x == x)) {
+      Vector G;
+      evaluate(x, &G, &cached_J);
+      cached_x = x;
     }
-    const bool converged = r.residual <= options.residual_tolerance;
-    if (!converged && it == options.max_iterations) {
-      r.status = TwoFoldStatus::kNotConverged;
-      r.message = what + ": not converged in " + std::to_string(it) +
-                  " iterations; |G|_inf = " + num(r.residual) +
-                  " > residual_tolerance = " + num(options.residual_tolerance) + " at x = " + format(r.x) +
-                  " (no two-fold near the guess?)";
-      return r;
-    }
+    *J = cached_J;
+  };
+  // The minimum-norm solution by a complete orthogonal decomposition; rank
+  // below min(3, n) means no transversal two-fold here.
+  int rank = full_rank;
+  problem.solve = [&](const Matrix& J, const Vector& G, Vector* dx) {
     Eigen::CompleteOrthogonalDecomposition<Matrix> cod(J.rows(), J.cols());
     cod.setThreshold(options.singular_tolerance);
     cod.compute(J);
-    if (cod.rank() < full_rank) {
-      if (converged) break;  // located; no polishing step
-      r.status = TwoFoldStatus::kSingularJacobian;
-      r.message =
-          what + ": the Jacobian of G has rank " + std::to_string(cod.rank()) + " < " +
-          std::to_string(full_rank) + " at x = " + format(r.x) + " after " + std::to_string(it) +
-          " iterations (|G|_inf = " + num(r.residual) +
-          "): h_x and the gradients of h_x.f(x,0), h_x.f_lambda are dependent, no transversal two-fold here";
-      return r;
-    }
-    const Vector dx = cod.solve(-G);
-    if (converged) {
-      // One polishing step, kept only if it lowers the residual.
-      evaluate(r.x + dx, &G_trial, &J_trial);
-      if (G_trial.allFinite() && G_trial.lpNorm<Eigen::Infinity>() < r.residual) {
-        r.x += dx;
-        r.residual = G_trial.lpNorm<Eigen::Infinity>();
-        r.iterations = it + 1;
-      }
+    rank = static_cast<int>(cod.rank());
+    if (rank < full_rank) return false;
+    *dx = cod.solve(G);
+    return true;
+  };
+  NewtonOptions settings;
+  settings.max_iterations = options.max_iterations;
+  settings.residual_tolerance = options.residual_tolerance;
+  settings.min_damping = std::ldexp(1.0, -options.max_backtracks);
+  settings.sufficient_decrease = 1e-4;  // Armijo on |G|_2: the Newton direction descends |G|_2^2
+  settings.norm = NewtonNorm::kTwo;
+  settings.polish = true;  // one more step, kept only if it lowers |G|_inf
+  const NewtonResult n = damped_newton(problem, guess, settings);
+  r.x = n.x;
+  r.residual = n.residual;
+  r.iterations = n.iterations;
+  const std::string what = "two-fold Newton on (h, h_x.f(x,0), h_x.f_lambda(x,0)) = 0 from " + format(guess);
+  const std::string at = " at x = " + format(r.x) + " after " + std::to_string(r.iterations) + " iterations";
+  switch (n.status) {
+    case NewtonStatus::kConverged:
+      r.status = TwoFoldStatus::kLocated;
+      r.message = "two-fold located in " + std::to_string(r.iterations) + " Newton iterations from " +
+                  format(guess) + ": x* = " + format(r.x) + ", |G|_inf = " + num(r.residual);
       break;
-    }
-    // Backtracking: the Newton direction is a descent direction of |G|_2^2.
-    const double norm0 = G.norm();
-    double t = 1.0;
-    for (int b = 0;; ++b) {
-      evaluate(r.x + t * dx, &G_trial, &J_trial);
-      if (G_trial.allFinite() && G_trial.norm() <= (1.0 - 1e-4 * t) * norm0) break;
-      if (b == options.max_backtracks) {
-        r.status = TwoFoldStatus::kNoDescent;
-        r.message = what + ": no step along the Newton direction lowers |G| at x = " + format(r.x) +
-                    " after " + std::to_string(it) + " iterations (|G|_inf = " + num(r.residual) +
-                    "): a minimum of |G| that is not a zero, no two-fold near the guess";
-        return r;
-      }
-      t *= 0.5;
-    }
-    r.x += t * dx;
-    G = G_trial;
-    J = J_trial;
+    case NewtonStatus::kNotConverged:
+    case NewtonStatus::kLeftDomain:
+      r.status = TwoFoldStatus::kNotConverged;
+      r.message = what + ": not converged in " + std::to_string(r.iterations) + " iterations; |G|_inf = " +
+                  num(r.residual) + " > residual_tolerance = " + num(options.residual_tolerance) + " at x = " +
+                  format(r.x) + " (no two-fold near the guess?)";
+      break;
+    case NewtonStatus::kSingular:
+      r.status = TwoFoldStatus::kSingularJacobian;
+      r.message = what + ": the Jacobian of G has rank " + std::to_string(rank) + " < " + std::to_string(full_rank) + at +
+                  " (|G|_inf = " + num(r.residual) +
+                  "): h_x and the gradients of h_x.f(x,0), h_x.f_lambda are dependent, no transversal two-fold here";
+      break;
+    case NewtonStatus::kNoDescent:
+      r.status = TwoFoldStatus::kNoDescent;
+      r.message = what + ": no step along the Newton direction lowers |G|" + at + " (|G|_inf = " +
+                  num(r.residual) + "): a minimum of |G| that is not a zero, no two-fold near the guess";
+      break;
+    case NewtonStatus::kNonFinite:
+    case NewtonStatus::kEvaluationFailed:
+      r.status = TwoFoldStatus::kNonFinite;
+      r.message = what + ": the residual or its Jacobian is not finite" + at;
+      break;
   }
-  r.status = TwoFoldStatus::kLocated;
-  r.message = "two-fold located in " + std::to_string(r.iterations) + " Newton iterations from " +
-              format(guess) + ": x* = " + format(r.x) + ", |G|_inf = " + num(r.residual);
   return r;
 }
 
-}  // namespace two_fold_detail
+}  // namespace detail
 
 std::string short_case(const TwoFoldInvariants& c) {
   return c.type == TwoFoldType::kInvisibleInvisible ? case_name(c.twofold_case) : type_name(c.type);

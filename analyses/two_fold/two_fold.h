@@ -1,7 +1,7 @@
 #pragma once
 // Two-fold singularities of Filippov systems (Szalai & Jeffrey, Phys. Rev. E
-// 90, 022914 (2014), Secs. III-IV; ../shared/papers/002_ddae6c3745ce7225.txt,
-// slips in ../shared/papers/NOTES.md; the Filippov layer is models/filippov.h).
+// 90, 022914 (2014), Secs. III-IV, doi:10.1103/PhysRevE.90.022914; the Filippov layer is
+// models/filippov.h).
 //
 // Setting: x' = f(x, lambda) = f0 + lambda f_lambda, lambda = mu sign(h) off
 // Sigma = {h = 0}, F+- = f(x, +-mu), H+- = h_x . F+- (the Lie derivatives).
@@ -217,7 +217,7 @@ struct TwoFoldScan {
   std::string message;
 };
 
-namespace two_fold_detail {
+namespace detail {
 
 using Evaluate = std::function<void(const Vector& x, Vector* G, Matrix* J)>;
 // Newton with backtracking on G(x) = 0, G: R^n -> R^3.
@@ -238,14 +238,14 @@ void check_model(const M& model) {
     throw std::invalid_argument("two-fold: the model's mu = " + std::to_string(model.mu) + " must be > 0");
 }
 
-}  // namespace two_fold_detail
+}  // namespace detail
 
 // The classification at x*. Throws std::invalid_argument if x* is not a
 // two-fold (|G|_inf > point_tolerance) or the surface is not regular there.
 template <filippov::Model M>
 TwoFoldClassification classify_two_fold(const M& model, const Vector& x, const TwoFoldOptions& options = {}) {
-  two_fold_detail::check_options(options, "classify_two_fold");
-  two_fold_detail::check_model(model);
+  detail::check_options(options, "classify_two_fold");
+  detail::check_model(model);
   const Vector h_x = filippov::gradient(model, x);
   filippov::detail::require_regular(x, h_x, options.gradient_tolerance, "classify_two_fold");
   Vector f0, fl;
@@ -253,11 +253,11 @@ TwoFoldClassification classify_two_fold(const M& model, const Vector& x, const T
   const double residual =
       std::max({std::abs(model.switching(x.data())), std::abs(h_x.dot(f0)), std::abs(h_x.dot(fl))});
   if (!(residual <= options.point_tolerance))
-    throw std::invalid_argument("classify_two_fold: x = " + two_fold_detail::format(x) +
+    throw std::invalid_argument("classify_two_fold: x = " + detail::format(x) +
                                 " is not a two-fold: |(h, h_x.f(x,0), h_x.f_lambda)|_inf = " +
                                 std::to_string(residual) + " > point_tolerance (locate it first)");
   const double mu = model.mu;
-  return two_fold_detail::finish(x, residual, h_x, f0, fl, filippov::field(model, x, mu),
+  return detail::finish(x, residual, h_x, f0, fl, filippov::field(model, x, mu),
                                  filippov::field(model, x, -mu), filippov::lie_gradient(model, x, mu),
                                  filippov::lie_gradient(model, x, -mu), options);
 }
@@ -267,8 +267,8 @@ TwoFoldClassification classify_two_fold(const M& model, const Vector& x, const T
 // surface is not regular; a search that fails is a status and a message.
 template <filippov::Model M>
 TwoFoldResult locate_two_fold(const M& model, const Vector& guess, const TwoFoldOptions& options = {}) {
-  two_fold_detail::check_options(options, "locate_two_fold");
-  two_fold_detail::check_model(model);
+  detail::check_options(options, "locate_two_fold");
+  detail::check_model(model);
   const Vector h_x = filippov::gradient(model, guess);
   filippov::detail::require_regular(guess, h_x, options.gradient_tolerance, "locate_two_fold");
   const auto evaluate = [&model](const Vector& x, Vector* G, Matrix* J) {
@@ -280,7 +280,7 @@ TwoFoldResult locate_two_fold(const M& model, const Vector& guess, const TwoFold
         },
         G);
   };
-  TwoFoldResult result = two_fold_detail::newton(evaluate, guess, options);
+  TwoFoldResult result = detail::newton(evaluate, guess, options);
   if (result.located()) result.classification = classify_two_fold(model, result.x, options);
   return result;
 }
@@ -292,7 +292,7 @@ TwoFoldScan scan_two_folds(const M& model, const TwoFoldScanOptions& options) {
   const int n = model.state_size();
   if (const std::string bad = options.check(n); !bad.empty())
     throw std::invalid_argument("scan_two_folds: " + bad);
-  two_fold_detail::check_model(model);
+  detail::check_model(model);
   TwoFoldScan scan;
   std::vector<int> index(n, 0);
   Vector start(n);
@@ -309,7 +309,7 @@ TwoFoldScan scan_two_folds(const M& model, const TwoFoldScanOptions& options) {
     }
     if (result && result->located()) {
       ++scan.located;
-      if (!two_fold_detail::in_box(result->x, options.lower, options.upper)) {
+      if (!detail::in_box(result->x, options.lower, options.upper)) {
         ++scan.outside;
       } else {
         bool duplicate = false;

@@ -44,6 +44,7 @@
 #include <cmath>
 #include <cstddef>
 #include <limits>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -124,6 +125,20 @@ struct Dop853Options {
   double min_factor = 1.0 / 3.0;
   double max_factor = 6.0;
   int max_rejections = 500;           // in a row: then do_step throws (odeint's failed_step_checker does the same)
+
+  // Empty when valid, else a message naming the first bad field and value.
+  std::string check() const {
+    std::ostringstream why;
+    if (!(absolute_tolerance >= 0) || !(relative_tolerance >= 0) || !(absolute_tolerance + relative_tolerance > 0))
+      why << "absolute_tolerance = " << absolute_tolerance << ", relative_tolerance = " << relative_tolerance
+          << ": both must be >= 0 and one > 0";
+    else if (!(max_step > 0)) why << "max_step = " << max_step << " must be > 0";
+    else if (!(safety > 0 && safety < 1)) why << "safety = " << safety << " must be in (0, 1)";
+    else if (!(min_factor > 0 && min_factor <= 1)) why << "min_factor = " << min_factor << " must be in (0, 1]";
+    else if (!(max_factor >= 1)) why << "max_factor = " << max_factor << " must be >= 1";
+    else if (max_rejections < 1) why << "max_rejections = " << max_rejections << " must be >= 1";
+    return why.str();
+  }
 };
 
 // The interface of odeint's dense-output steppers, which the simulator uses:
@@ -137,7 +152,10 @@ class Dop853 {
  public:
   using State = std::vector<double>;
 
-  explicit Dop853(const Dop853Options& options) : opt_(options) {}
+  // Throws std::invalid_argument on invalid options (Dop853Options::check).
+  explicit Dop853(const Dop853Options& options) : opt_(options) {
+    if (const std::string why = options.check(); !why.empty()) throw std::invalid_argument("Dop853Options: " + why);
+  }
 
   void initialize(const State& y0, double t0, double dt0) {
     y_ = y0;

@@ -105,7 +105,7 @@ class HybridSystem {
   double parameter(const std::string& name) const;
 };
 
-namespace hybrid_detail {
+namespace detail {
 
 // Scratch for n Jets: on the stack up to kInline, on the heap beyond, so
 // that a Jacobian pass of a small system allocates nothing.
@@ -165,7 +165,7 @@ inline void tangent_product(const Matrix& A, const Eigen::Ref<const Matrix>& P, 
   }
 }
 
-}  // namespace hybrid_detail
+}  // namespace detail
 
 inline void HybridSystem::field_and_tangent(int mode, double t, const Vector& x, const Eigen::Ref<const Matrix>& Phi_top,
                                             Vector* f, Eigen::Ref<Matrix> dPhi_top) const {
@@ -173,10 +173,10 @@ inline void HybridSystem::field_and_tangent(int mode, double t, const Vector& x,
   // stage, and a resize to the same size does not allocate.
   thread_local Matrix A;
   field_and_jacobian(mode, t, x, f, &A);
-  hybrid_detail::tangent_product(A, Phi_top, dPhi_top);
+  detail::tangent_product(A, Phi_top, dPhi_top);
 }
 
-namespace hybrid_detail {
+namespace detail {
 
 // A functor without guards (a smooth flow) completed with the members of
 // one that has them: no guard, so none of the others is ever called.
@@ -198,7 +198,7 @@ struct WithoutGuards : F {
 template <class F>
 using WithGuards = std::conditional_t<requires(const F& f) { f.guard_count(0); }, F, WithoutGuards<F>>;
 
-}  // namespace hybrid_detail
+}  // namespace detail
 
 // AutoDiffHybrid<F>: a HybridSystem from a functor with
 //
@@ -219,7 +219,7 @@ class AutoDiffHybrid : public HybridSystem {
   static constexpr int kStride = 4;
   using Jet = ceres::Jet<double, kStride>;
 
-  explicit AutoDiffHybrid(F functor) : f_(hybrid_detail::WithGuards<F>(std::move(functor))) {}
+  explicit AutoDiffHybrid(F functor) : f_(detail::WithGuards<F>(std::move(functor))) {}
   const F& functor() const { return f_; }
 
   int dimension() const override { return f_.dimension(); }
@@ -276,7 +276,7 @@ class AutoDiffHybrid : public HybridSystem {
     double* dP_data = dP.data();
     const Eigen::Index P_stride = P.outerStride(), dP_stride = dP.outerStride();
     // Constructed here, not zeroed in advance: values once, lanes per pass.
-    hybrid_detail::UninitializedJets<Jet> zs(n), rs(n);
+    detail::UninitializedJets<Jet> zs(n), rs(n);
     Jet* z = zs.data();
     Jet* r = rs.data();
     for (int i = 0; i < n; ++i) {
@@ -312,7 +312,7 @@ class AutoDiffHybrid : public HybridSystem {
   void guard_gradient(int mode, int k, double t, const Vector& x, Vector* h_x, double* h_t) const override {
     const int n = dimension();
     h_x->resize(n);
-    hybrid_detail::JetScratch<Jet> z(n + 1);
+    detail::JetScratch<Jet> z(n + 1);
     for (int j = 0; j < n; ++j) z[j] = Jet(x[j]);
     z[n] = Jet(t);
     for (int start = 0; start <= n; start += kStride) {
@@ -333,7 +333,7 @@ class AutoDiffHybrid : public HybridSystem {
     x_plus->resize(n);
     G_x->resize(n, n);
     G_t->resize(n);
-    hybrid_detail::JetScratch<Jet> z(n + 1), r(n);
+    detail::JetScratch<Jet> z(n + 1), r(n);
     for (int j = 0; j < n; ++j) z[j] = Jet(x[j]);
     z[n] = Jet(t);
     for (int start = 0; start <= n; start += kStride) {
@@ -392,7 +392,7 @@ class AutoDiffHybrid : public HybridSystem {
     const int n = dimension();
     A->resize(n, n);
     if (f) f->resize(n);
-    hybrid_detail::JetScratch<Jet> z(n), r(n);
+    detail::JetScratch<Jet> z(n), r(n);
     for (int j = 0; j < n; ++j) z[j] = Jet(x[j]);
     for (int start = 0; start < n; start += kStride) {
       const int width = std::min(kStride, n - start);
@@ -406,7 +406,7 @@ class AutoDiffHybrid : public HybridSystem {
     }
   }
 
-  hybrid_detail::WithGuards<F> f_;
+  detail::WithGuards<F> f_;
 };
 
 template <class F>

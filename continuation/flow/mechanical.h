@@ -59,7 +59,7 @@
 
 namespace saltus::flow {
 
-namespace mechanical_detail {
+namespace detail {
 
 // n (or m) when the model states it at compile time (a static constexpr
 // dof() / constraint_count()), else Eigen::Dynamic.
@@ -117,7 +117,7 @@ Rhs lu_solve(const Lu& lu, const Rhs& B) {
   return X;
 }
 
-}  // namespace mechanical_detail
+}  // namespace detail
 
 template <class Model>
 struct Mechanical {
@@ -154,11 +154,11 @@ struct Mechanical {
 
   // Compile-time sizes where the model gives them: n, the most constraints
   // (m, or the bitmask's 30 when only n is known), the saddle-point system.
-  static constexpr int kDof = mechanical_detail::static_dof<Model>();
+  static constexpr int kDof = detail::static_dof<Model>();
   static constexpr int kMaxConstraints =
       kDof == Eigen::Dynamic ? Eigen::Dynamic
-      : mechanical_detail::static_constraints<Model>() == Eigen::Dynamic ? 30
-                                                                          : mechanical_detail::static_constraints<Model>();
+      : detail::static_constraints<Model>() == Eigen::Dynamic ? 30
+                                                                          : detail::static_constraints<Model>();
   static constexpr int kMaxSystem = kDof == Eigen::Dynamic ? Eigen::Dynamic : kDof + kMaxConstraints;
   static constexpr int kState = kDof == Eigen::Dynamic ? Eigen::Dynamic : 2 * kDof;
 
@@ -363,9 +363,9 @@ struct Mechanical {
       // than LU at n = 3; LU where Cholesky fails (a model off its contract).
       const Eigen::LLT<MassMatrix<T>> llt(M);
       if (llt.info() == Eigen::Success)
-        *a = mechanical_detail::cholesky_solve(llt.matrixLLT(), f);
+        *a = detail::cholesky_solve(llt.matrixLLT(), f);
       else
-        *a = mechanical_detail::lu_solve(M.partialPivLu(), f);
+        *a = detail::lu_solve(M.partialPivLu(), f);
       if (lambda) lambda->resize(0);
       return;
     }
@@ -378,7 +378,7 @@ struct Mechanical {
     // Cholesky, with the substitutions of cholesky_solve (on Jets, not
     // Eigen's: see there).
     const auto solve = [](const auto& llt, auto rhs) {
-      return mechanical_detail::cholesky_solve(llt.matrixLLT(), rhs);
+      return detail::cholesky_solve(llt.matrixLLT(), rhs);
     };
     const Eigen::LLT<MassMatrix<T>> mass_llt(M);
     if (mass_llt.info() == Eigen::Success) {
@@ -404,7 +404,7 @@ struct Mechanical {
     SystemVector<T> rhs(n + k);
     rhs.head(n) = f;
     rhs.tail(k) = -gamma;
-    const SystemVector<T> solution = mechanical_detail::lu_solve(K.partialPivLu(), rhs);
+    const SystemVector<T> solution = detail::lu_solve(K.partialPivLu(), rhs);
     *a = solution.head(n);
     if (lambda) *lambda = solution.tail(k);
   }
@@ -458,14 +458,14 @@ struct Mechanical {
     const Eigen::LLT<MassMatrix<T>> mass_llt(M);
     const Columns MinvHt =
         mass_llt.info() == Eigen::Success
-            ? mechanical_detail::cholesky_solve(mass_llt.matrixLLT(), Columns(H.transpose()))
-            : mechanical_detail::lu_solve(M.partialPivLu(), Columns(H.transpose()));
+            ? detail::cholesky_solve(mass_llt.matrixLLT(), Columns(H.transpose()))
+            : detail::lu_solve(M.partialPivLu(), Columns(H.transpose()));
     const Square W = H * MinvHt;
     const ConstraintVector<T> rhs = target - vn;
     const Eigen::LLT<Square> w_llt(W);
     const ConstraintVector<T> impulse = w_llt.info() == Eigen::Success
-                                            ? mechanical_detail::cholesky_solve(w_llt.matrixLLT(), rhs)
-                                            : mechanical_detail::lu_solve(W.partialPivLu(), rhs);
+                                            ? detail::cholesky_solve(w_llt.matrixLLT(), rhs)
+                                            : detail::lu_solve(W.partialPivLu(), rhs);
     const Coordinates<T> dv = MinvHt * impulse;
     for (int i = 0; i < n; ++i) v_plus[i] = x[n + i] + dv[i];
   }
@@ -503,8 +503,8 @@ struct Mechanical {
       // No approach (a re-contact too short to resolve that did not stick): no impulse.
       StateT<double> xd;
       xd.resize(2 * n);
-      for (int i = 0; i < 2 * n; ++i) xd[i] = taylor_detail::value_of(x[i]);
-      if (on_values().normal_velocity(k, taylor_detail::value_of(t), xd.data()) >= 0.0) return;
+      for (int i = 0; i < 2 * n; ++i) xd[i] = series::value_of(x[i]);
+      if (on_values().normal_velocity(k, series::value_of(t), xd.data()) >= 0.0) return;
     }
     impact<T>(mode, k, stick, t, x, x_plus + n);
   }

@@ -39,7 +39,7 @@
 
 namespace saltus::flow {
 
-namespace parameters_detail {
+namespace detail {
 
 struct IgnoreField {
   template <class V>
@@ -51,13 +51,13 @@ double value_of(const V& v) {
   return series::value_of(v);
 }
 
-}  // namespace parameters_detail
+}  // namespace detail
 
 // A functor whose parameters are listed by a visitor (see above).
 template <class F>
 concept Parameterized = requires(F& f, const F& c) {
-  F::parameters(f, parameters_detail::IgnoreField{});
-  F::parameters(c, parameters_detail::IgnoreField{});
+  F::parameters(f, detail::IgnoreField{});
+  F::parameters(c, detail::IgnoreField{});
   c.template cast<double>();
 };
 
@@ -78,7 +78,7 @@ template <Parameterized F>
 std::vector<ParameterInfo> parameter_list(const F& f) {
   std::vector<ParameterInfo> out;
   F::parameters(f, [&](const char* name, const auto& v, const char* doc) {
-    out.push_back({name, parameters_detail::value_of(v), doc});
+    out.push_back({name, detail::value_of(v), doc});
   });
   return out;
 }
@@ -91,7 +91,7 @@ template <class To, class From>
 To cast_parameters(const From& from) {
   std::vector<double> values;
   From::parameters(from, [&](const char*, const auto& v, const char*) {
-    values.push_back(parameters_detail::value_of(v));
+    values.push_back(detail::value_of(v));
   });
   To to;
   std::size_t i = 0;

@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <type_traits>
 
-#include <boost/math/tools/toms748_solve.hpp>
+#include "continuation/locate.h"
 #include <boost/numeric/odeint.hpp>
 
 namespace saltus::flow {
@@ -244,6 +244,8 @@ Trajectory Simulator::run_with(Stepper& stepper, int mode0, double t0, const Vec
   std::vector<double> section_prev(sections_.size());
   for (std::size_t j = 0; j < sections_.size(); ++j) section_prev[j] = sections_[j].h(t, x0);
   double next_output = t0 + opt_.output_interval;
+  // Guards and sections: located on the dense output to event_tolerance, relative to 1 + |t|.
+  const LocateOptions event_location{opt_.event_tolerance, true, 200};
   int close_events = 0;
 
   auto finish = [&](SimulationStatus status, const std::string& message, double t_end, const State& zz) {
@@ -272,7 +274,7 @@ Trajectory Simulator::run_with(Stepper& stepper, int mode0, double t0, const Vec
     }
     const double ta = step.first, tb = std::min(step.second, t1);
     // A step shorter than the spacing of doubles at t leaves no interval to
-    // locate an event in (toms748 would throw on the empty bracket).
+    // locate an event in (the locator would throw on the empty bracket).
     if (!(tb > ta)) {
       std::ostringstream msg;
       msg << std::setprecision(12) << "at t = " << ta << " the step " << stepper.current_time_step()
@@ -330,12 +332,10 @@ Trajectory Simulator::run_with(Stepper& stepper, int mode0, double t0, const Vec
           stepper.calc_state(s, z_tmp);
           return guard_at(k, s, z_tmp);
         };
-        boost::uintmax_t iterations = 200;
-        const auto tol = [&](double lo, double hi) { return hi - lo <= opt_.event_tolerance * (1.0 + std::abs(hi)); };
         // The bracket's near end: the state at the event is still (by at most
         // |h'| event_tolerance) on the guard's before side, so after the
         // reset a new approach starts from there and cannot be missed.
-        root = boost::math::tools::toms748_solve(h, a, tb, ha, hb, tol, iterations).first;
+        root = locate_sign_change(h, a, tb, ha, hb, event_location).lo;
       }
       if (root < t_event || (root == t_event && event_guard < 0)) {
         t_event = root;
@@ -355,9 +355,7 @@ Trajectory Simulator::run_with(Stepper& stepper, int mode0, double t0, const Vec
         };
         double root = t_out_end;
         if (hb != 0.0) {
-          boost::uintmax_t iterations = 200;
-          const auto tol = [&](double lo, double hi) { return hi - lo <= opt_.event_tolerance * (1.0 + std::abs(hi)); };
-          root = boost::math::tools::toms748_solve(h, ta, t_out_end, section_prev[j], hb, tol, iterations).second;
+          root = locate_sign_change(h, ta, t_out_end, section_prev[j], hb, event_location).hi;
         }
         stepper.calc_state(root, z_tmp);
         out.section_hits.push_back({root, x_of(z_tmp), static_cast<int>(j), mode_});

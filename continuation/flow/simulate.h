@@ -67,22 +67,12 @@ struct SimulationOptions {
   // trajectory's transition_matrix is still the full matrix.
   int constant_components = 0;
 
-  // The Runge-Kutta method (see IntegrationMethod); dop853 by default. It
-  // needed fewer field evaluations at equal accuracy in every case measured:
-  // at the default tolerance the triple pendulum's first 40 / 60 impacts
-  // (bench/peer, e = 0.8 / 1) take 1952 / 2785 evaluations against dopri5's
-  // 5176 / 8910, with 3-5 times smaller impact-time errors;
-  // bench/peer/compare.sh puts saltus at 74-80 times scipy's fastest method
-  // at impact-time accuracy 1e-6 and 1e-8 (e = 0.8 and 1), against 28-60
-  // with dopri5; on the Lorenz branch of periodic orbits
-  // (bench/lorenz_branch.cpp) a PD error <= 1e-6 costs 0.30-0.35 ms per
-  // point against 0.48-0.53. Three tests changed their outcome when dop853
-  // became the default, and each was a bug of its own that it exposed: a
-  // "grazing" that was a release from the barrier read as a minimum of h
-  // (testfunctions/grazing.cpp), Jacobians of the constrained pendulum that
-  // jumped between rounding neighbours of the state (Eigen's triangular
-  // solves on Jets, flow/mechanical.h), and section values dropped for an
-  // orbit cut on the section (drivers/periodic_orbit.cpp).
+  // The Runge-Kutta method (see IntegrationMethod). dop853 by default: it
+  // needs fewer field evaluations at equal accuracy in every case measured
+  // (the triple pendulum's first 40 / 60 impacts in bench/peer: 1952 / 2785
+  // evaluations against dopri5's 5176 / 8910, with 3-5 times smaller
+  // impact-time errors; bench/lorenz_branch.cpp: a PD error <= 1e-6 at
+  // 0.30-0.35 ms per point against 0.48-0.53).
   IntegrationMethod method = IntegrationMethod::kDop853;
 
   std::string check() const;  // empty when valid, else names the bad field

@@ -5,7 +5,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include <Eigen/LU>
+#include "continuation/newton.h"
 
 namespace saltus::periodic {
 
@@ -33,73 +33,58 @@ OrbitSearch find_orbit(const System& shooting, const Vector& u0, const OrbitSear
                                 std::to_string(shooting.size()));
   if (!u0.allFinite()) throw std::invalid_argument("orbit guess is not finite");
   const int n = shooting.state_size();
-  OrbitSearch out;
-  out.u = u0;
-  out.residual_norm = std::numeric_limits<double>::infinity();
-  Vector F(n);
-  // The residual at u, or false with *why when its simulation fails.
-  auto evaluate = [&](const Vector& u, Vector* r, std::string* why) {
-    try {
-      shooting.residual(u.data(), r->data());
-      return r->allFinite();
-    } catch (const std::runtime_error& e) {
-      *why = e.what();
-      return false;
-    }
+  // Newton in the unknowns x = u.head(n); the parameters u.tail() are held.
+  auto with = [&u0, n](const Vector& x) {
+    Vector u = u0;
+    u.head(n) = x;
+    return u;
   };
-  std::string why;
-  if (!evaluate(out.u, &F, &why)) {
-    out.status = OrbitStatus::kSimulationFailed;
-    out.message = "the orbit from the guess cannot be simulated over one period: " + why +
-                  ". Start from another guess (or another cut t0)";
-    return out;
-  }
-  out.residual_norm = F.lpNorm<Eigen::Infinity>();
-  Matrix J;
-  for (out.iterations = 0; out.iterations < options.max_iterations; ++out.iterations) {
-    const double scale = 1.0 + out.u.head(n).lpNorm<Eigen::Infinity>();
-    if (out.residual_norm <= options.residual_tolerance * scale) {
+  NewtonProblem problem;
+  problem.residual = [&](const Vector& x, Vector* F) {
+    F->resize(n);
+    shooting.residual(with(x).data(), F->data());  // a failed simulation throws std::runtime_error
+  };
+  problem.jacobian = [&](const Vector& x, Matrix* J) {
+    Matrix full;
+    shooting.jacobian(with(x).data(), &full);
+    *J = full.leftCols(n);
+  };
+  NewtonOptions newton;
+  newton.max_iterations = options.max_iterations;
+  newton.residual_tolerance = options.residual_tolerance;
+  newton.relative_residual = true;
+  newton.min_damping = options.min_damping;
+  const NewtonResult r = damped_newton(problem, u0.head(n), newton);
+
+  OrbitSearch out;
+  out.u = with(r.x);
+  out.residual_norm = r.residual;
+  out.iterations = r.iterations;
+  std::ostringstream msg;
+  switch (r.status) {
+    case NewtonStatus::kConverged:
       out.status = OrbitStatus::kConverged;
-      std::ostringstream msg;
       msg << "converged in " << out.iterations << " iterations, |F| = " << out.residual_norm;
-      out.message = msg.str();
-      return out;
-    }
-    shooting.jacobian(out.u.data(), &J);
-    Eigen::PartialPivLU<Matrix> lu(J.leftCols(n));
-    const Vector step = lu.solve(F);
-    if (!step.allFinite()) {
-      std::ostringstream msg;
+      break;
+    case NewtonStatus::kEvaluationFailed:
+    case NewtonStatus::kNonFinite:
+      if (!std::isfinite(r.residual) || r.status == NewtonStatus::kEvaluationFailed) {
+        out.status = OrbitStatus::kSimulationFailed;
+        out.residual_norm = std::numeric_limits<double>::infinity();
+        msg << "the orbit from the guess cannot be simulated over one period: " << r.message
+            << ". Start from another guess (or another cut t0)";
+        break;
+      }
+      [[fallthrough]];
+    case NewtonStatus::kSingular:
       msg << "the shooting Jacobian is singular at iteration " << out.iterations << " (|F| = " << out.residual_norm
           << "): a multiplier at +1 there, or a degenerate phase condition. Start from another guess";
-      out.message = msg.str();
-      return out;
-    }
-    // Backtracking: the first damping that decreases |F|.
-    double lambda = 1.0;
-    Vector trial(out.u.size()), F_trial(n);
-    bool improved = false;
-    std::string failure;
-    while (lambda >= options.min_damping) {
-      trial = out.u;
-      trial.head(n) -= lambda * step;
-      std::string w;
-      if (evaluate(trial, &F_trial, &w)) {
-        if (F_trial.lpNorm<Eigen::Infinity>() < out.residual_norm) {
-          improved = true;
-          break;
-        }
-      } else {
-        failure = w;
-      }
-      lambda *= 0.5;
-    }
-    if (!improved) {
-      std::ostringstream msg;
-      if (!failure.empty()) {
+      break;
+    case NewtonStatus::kNoDescent:
+      if (!r.message.empty()) {
         out.status = OrbitStatus::kSimulationFailed;
         msg << "no Newton step from iteration " << out.iterations << " (|F| = " << out.residual_norm
-            << ") can be simulated or decreases |F|; the last failure: " << failure
+            << ") can be simulated or decreases |F|; the last failure: " << r.message
             << ". The orbits near the guess run into the guard tangentially or accumulate events: "
                "start from another guess";
       } else {
@@ -107,16 +92,13 @@ OrbitSearch find_orbit(const System& shooting, const Vector& u0, const OrbitSear
             << ": the guess is not in the basin of an orbit. Start closer to an orbit (simulate onto the "
                "attractor first), or give a better period";
       }
-      out.message = msg.str();
-      return out;
-    }
-    out.u = trial;
-    F = F_trial;
-    out.residual_norm = F.lpNorm<Eigen::Infinity>();
+      break;
+    case NewtonStatus::kNotConverged:
+    case NewtonStatus::kLeftDomain:
+      msg << "no convergence in max_iterations = " << options.max_iterations << ", the last residual |F| = "
+          << out.residual_norm << ". Start closer to an orbit, or allow more iterations";
+      break;
   }
-  std::ostringstream msg;
-  msg << "no convergence in max_iterations = " << options.max_iterations << ", the last residual |F| = "
-      << out.residual_norm << ". Start closer to an orbit, or allow more iterations";
   out.message = msg.str();
   return out;
 }

@@ -42,7 +42,7 @@ TEST_CASE("cusp normal form: both folds located to 1e-10", "[continuation]") {
   ContinuationOptions options;
   options.bounds["mu"] = {-2.0, 2.0};
   const Branch branch = continue_branch(problem, y0, options, {std::make_shared<FoldTest>()});
-  REQUIRE(branch.ok());
+  REQUIRE(branch.usable());
   CHECK(branch.stop_reason == StopReason::kBound);
   const auto folds = of_type(branch, "LP");
   REQUIRE(folds.size() == 2);
@@ -73,7 +73,7 @@ TEST_CASE("cusp: the fold curve from an LP passes through the cusp at (0, 0)", "
   fold_options.direction = -1;  // towards mu = 0
   fold_options.bounds["lambda"] = {-1.0, 2.0};
   const Branch fc = continue_branch(*curve.problem, curve.start, fold_options, {curve.cusp});
-  REQUIRE(fc.ok());
+  REQUIRE(fc.usable());
   const auto cusps = of_type(fc, "CP");
   REQUIRE(cusps.size() == 1);
   CHECK(cusps[0].status == EventStatus::kLocated);
@@ -108,7 +108,7 @@ TEST_CASE("pitchfork: BP at lambda = 0 and switching onto x^2 = lambda", "[conti
   ContinuationOptions switch_options = options;
   switch_options.bounds["x"] = {-1.0, 1.0};
   const Branch other = switch_branch(problem, bps[0], switch_options, {std::make_shared<BranchPointTest>()});
-  REQUIRE(other.ok());
+  REQUIRE(other.usable());
   REQUIRE(other.points.size() > 10);
   for (const auto& pt : other.points) CHECK(std::abs(pt.y[0] * pt.y[0] - pt.y[1]) < 1e-9);
   CHECK(other.points.back().y[0] == Approx(1.0).margin(1e-12));  // left at the bound x = 1
@@ -145,7 +145,7 @@ TEST_CASE("a test function that changes sign by a jump is reported as a jump, no
   const Branch branch = continue_branch(problem, y0, options,
                                         {std::make_shared<UserTest>("step", step), std::make_shared<UserTest>("smooth", smooth),
                                          std::make_shared<UserTest>("root", root)});
-  REQUIRE(branch.ok());
+  REQUIRE(branch.usable());
   std::map<std::string, SpecialPoint> found;
   for (const auto& s : branch.special_points) found[s.name] = s;
   REQUIRE(found.count("step"));
@@ -174,7 +174,7 @@ TEST_CASE("a start point far from any solution is a stop reason, not a throw", "
   const Branch branch = continue_branch(problem, Vector::Ones(2), ContinuationOptions{});
   CHECK(branch.stop_reason == StopReason::kStartNotConverged);
   CHECK_THAT(branch.message, Catch::Contains("not near a solution"));
-  CHECK(!branch.ok());
+  CHECK(!branch.usable());
 }
 
 TEST_CASE("invalid options throw with the field named", "[continuation]") {

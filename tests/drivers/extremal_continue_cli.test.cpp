@@ -9,6 +9,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 
 #include <nlohmann/json.hpp>
 
@@ -110,6 +111,13 @@ TEST_CASE("extremal track: example 4.4.4, a birth and a death of extremal points
   for (const char* file : {"track.json", "track.csv", "track_s1.dat", "track_s2.dat", "event1_before.dat",
                            "event1_at.dat", "event1_after.dat", "event2_at.gp"})
     CHECK(fs::exists(dir / file));
+  // The snapshots are geometry: one unit as long in x as in y (the hole stays round).
+  std::ifstream gp(dir / "event2_at.gp");
+  const std::string script((std::istreambuf_iterator<char>(gp)), std::istreambuf_iterator<char>());
+  CHECK_THAT(script, Catch::Contains("set size ratio -1"));
+  std::ifstream s1(dir / "track_s1.gp");
+  const std::string curves((std::istreambuf_iterator<char>(s1)), std::istreambuf_iterator<char>());
+  CHECK_THAT(curves, !Catch::Contains("set size ratio"));
   fs::remove_all(dir);
 }
 

@@ -158,7 +158,7 @@ TEST_CASE("saltus filippov continue: the two-fold in k2 crosses the K++ = 0 boun
   fs::remove_all(dir);
 }
 
-TEST_CASE("saltus filippov twofold, Must-show 5: a switching surface without gradient at the guess",
+TEST_CASE("saltus filippov twofold: a switching surface without gradient at the guess",
           "[cli][filippov][errors]") {
   const fs::path dir = scratch("twofold-gradient");
   fs::create_directories(dir);

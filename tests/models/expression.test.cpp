@@ -12,8 +12,8 @@ namespace {
 
 using saltus::models::Expression;
 using saltus::models::ExpressionError;
-using saltus::models::expression_detail::constant;
-using saltus::models::expression_detail::scalar_part;
+using saltus::models::detail::constant;
+using saltus::models::detail::scalar_part;
 
 using Jet2 = ceres::Jet<double, 2>;
 using Jet1 = ceres::Jet<double, 1>;

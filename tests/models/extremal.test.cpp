@@ -241,7 +241,7 @@ TEST_CASE("extremal: the fold of example 4.4.1 located by continuation in phi", 
   options.ds_max = 1e-2;
   options.bounds["phi"] = {-0.05, 0.05};
   const Branch branch = continue_branch(continuation, y0, options, {std::make_shared<FoldTest>()});
-  REQUIRE(branch.ok());
+  REQUIRE(branch.usable());
   const auto folds = of_type(branch, "LP");
   REQUIRE(folds.size() == 1);
   CHECK(folds[0].status == EventStatus::kLocated);
@@ -278,7 +278,7 @@ TEST_CASE("extremal: both folds of example 4.4.4 below the cusp, continued in x"
   options.ds_max = 1e-2;
   options.bounds["x"] = {-0.05, 0.05};
   const Branch branch = continue_branch(continuation, y0, options, {std::make_shared<FoldTest>()});
-  REQUIRE(branch.ok());
+  REQUIRE(branch.usable());
   const auto folds = of_type(branch, "LP");
   REQUIRE(folds.size() == 2);
   const double s_fold = std::sqrt(1.0 / 30.0), x_fold = 2.0 / 15.0 * s_fold;

@@ -119,7 +119,7 @@ TEST_CASE("triple pendulum, light damping: periodic, quasi-periodic and chaotic 
         CHECK(std::abs(l[1]) < 1e-2);  // averaged over chaos: -0.004 ... 0 over T = 1000 ... 3000
         CHECK(l[2] < -0.05);
       }
-      // Must show 4: the sum against damping plus the impacts' log |det S|.
+      // The sum rule: the sum against damping plus the impacts' log |det S|.
       CHECK(std::abs(l.sum() - r.contraction()) < 1e-2);
     }
   }

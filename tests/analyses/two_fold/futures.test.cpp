@@ -21,7 +21,7 @@ Vector paper_two_fold(const WheelTurntable& wheel) {
 }  // namespace
 
 TEST_CASE(
-    "futures, Must-show 2: sliding orbits reach the case-1 two-fold in finite time, along the weak "
+    "futures: sliding orbits reach the case-1 two-fold in finite time, along the weak "
     "eigenvector",
     "[two_fold_futures]") {
   const WheelTurntable wheel = WheelTurntable::paper();
@@ -66,13 +66,13 @@ TEST_CASE(
   }
   // Independent of the integrator's tolerances: a tighter run agrees to 1e-6 in time.
   FuturesOptions tight = options;
-  tight.abs_tolerance = 1e-13, tight.rel_tolerance = 1e-12, tight.max_step = 0.01;
+  tight.absolute_tolerance = 1e-13, tight.relative_tolerance = 1e-12, tight.max_step = 0.01;
   const FuturesResult r2 = sample_futures(wheel, x_star, tight);
   for (std::size_t k = 0; k < r.approaches.size(); ++k)
     CHECK(r2.approaches[k].arrival_time == Approx(r.approaches[k].arrival_time).margin(1e-6));
 }
 
-TEST_CASE("futures, Must-show 2: the sampled futures start in the escaping region (18) and leave Sigma",
+TEST_CASE("futures: the sampled futures start in the escaping region (18) and leave Sigma",
           "[two_fold_futures]") {
   const WheelTurntable wheel = WheelTurntable::paper();
   const Vector x_star = paper_two_fold(wheel);

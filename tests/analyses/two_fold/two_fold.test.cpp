@@ -96,7 +96,7 @@ void check_scaled_field_eigen(const M& model, const TwoFoldClassification& c) {
 }  // namespace
 
 TEST_CASE(
-    "two-fold, Must-show 1: the wheel's Teixeira singularity at (r*, omega*) = (0.1859, -1.037) is case 1",
+    "two-fold: the wheel's Teixeira singularity at (r*, omega*) = (0.1859, -1.037) is case 1",
     "[two_fold][wheel]") {
   for (auto tyre : {TyreModel::kStretchedString, TyreModel::kSticking}) {
     WheelTurntable wheel = WheelTurntable::paper();  // d = m = 1, c1 = c2 = 1e-3, beta = 1/20, r0 = 0.1,
@@ -323,7 +323,7 @@ TEST_CASE("two-fold: n > 3, the minimum-norm Newton step lands on the two-fold s
   check_scaled_field_eigen(model, *r.classification);
 }
 
-TEST_CASE("two-fold, Must-show 5: a vanishing switching gradient and a search that fails are clear errors",
+TEST_CASE("two-fold: a vanishing switching gradient and a search that fails are clear errors",
           "[two_fold]") {
   // h = x y is not a surface on the z-axis.
   const Singular singular;
@@ -351,7 +351,7 @@ TEST_CASE("two-fold, Must-show 5: a vanishing switching gradient and a search th
     CHECK_FALSE(r.classification.has_value());
     CHECK(r.residual >= 0.9 * wheel.beta * wheel.beta);  // |h_x . f_lambda| >= beta^2
     CHECK(r.message.find("two-fold Newton") != std::string::npos);
-    CHECK(r.message.find(two_fold_detail::format(guess)) != std::string::npos);
+    CHECK(r.message.find(detail::format(guess)) != std::string::npos);
   }
   // Too few iterations: "not converged", with the residual and the point.
   TwoFoldOptions options;
@@ -418,7 +418,7 @@ TEST_CASE("two-fold: scans of the switching surface", "[two_fold]") {
     const auto& t = scan.two_folds[i];
     CHECK(t.located());
     CHECK(t.residual <= 1e-12);
-    CHECK(two_fold_detail::in_box(t.x, options.lower, options.upper));
+    CHECK(detail::in_box(t.x, options.lower, options.upper));
     for (std::size_t j = 0; j < i; ++j) CHECK((t.x - scan.two_folds[j].x).lpNorm<Eigen::Infinity>() > 1e-6);
     if ((t.x - vec({d.r, d.v, d.omega})).lpNorm<Eigen::Infinity>() <= 1e-10) {
       ++designed;

@@ -161,3 +161,25 @@ TEST_CASE("DOP853: a field that is never finite ends in an exception, not a loop
   stepper.initialize({1.0}, 0.0, 0.1);
   CHECK_THROWS_WITH(stepper.do_step(bad), Catch::Contains("rejected steps in a row"));
 }
+
+TEST_CASE("DOP853: invalid options throw, naming the field", "[flow][dop853]") {
+  CHECK(Dop853Options{}.check().empty());
+  const auto message = [](auto change) {
+    Dop853Options options;
+    change(options);
+    try {
+      Dop853 stepper(options);
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  CHECK_THAT(message([](Dop853Options& o) { o.absolute_tolerance = o.relative_tolerance = 0; }),
+             Catch::Contains("absolute_tolerance = 0"));
+  CHECK_THAT(message([](Dop853Options& o) { o.relative_tolerance = -1; }), Catch::Contains("relative_tolerance = -1"));
+  CHECK_THAT(message([](Dop853Options& o) { o.max_step = 0; }), Catch::Contains("max_step = 0"));
+  CHECK_THAT(message([](Dop853Options& o) { o.safety = 1.5; }), Catch::Contains("safety = 1.5"));
+  CHECK_THAT(message([](Dop853Options& o) { o.min_factor = 2; }), Catch::Contains("min_factor = 2"));
+  CHECK_THAT(message([](Dop853Options& o) { o.max_factor = 0.5; }), Catch::Contains("max_factor = 0.5"));
+  CHECK_THAT(message([](Dop853Options& o) { o.max_rejections = 0; }), Catch::Contains("max_rejections = 0"));
+}

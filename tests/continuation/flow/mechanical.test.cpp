@@ -163,8 +163,8 @@ TEST_CASE("Mechanical's substitutions keep a Jet's derivative where its value is
   b << J(0.0, 0), J(1.0);
   const Eigen::LLT<Eigen::Matrix<J, Eigen::Dynamic, Eigen::Dynamic>> llt(A);
   REQUIRE(llt.info() == Eigen::Success);
-  for (const auto& x : {mechanical_detail::cholesky_solve(llt.matrixLLT(), b),
-                        mechanical_detail::lu_solve(A.partialPivLu(), b)}) {
+  for (const auto& x : {detail::cholesky_solve(llt.matrixLLT(), b),
+                        detail::lu_solve(A.partialPivLu(), b)}) {
     CHECK(x[0].a == Approx(-0.2));
     CHECK(x[1].a == Approx(0.4));
     CHECK(x[0].v[0] == Approx(0.6));

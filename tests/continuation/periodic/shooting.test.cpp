@@ -83,7 +83,7 @@ TEST_CASE("bouncing ball: the period-1 orbit by shooting, its multipliers analyt
   ContinuationOptions options;
   options.max_points = 1;
   const Branch b = continue_branch(problem, guess, options);
-  REQUIRE(b.ok());
+  REQUIRE(b.usable());
   const Vector orbit = b.points[0].y;
   CHECK((orbit - an.state(A, t0)).norm() < 1e-9);
   const Eigen::VectorXcd mu = floquet_multipliers(system->monodromy(orbit));

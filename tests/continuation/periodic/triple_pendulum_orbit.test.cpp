@@ -31,7 +31,7 @@ Vector corrected(const ShootingStart& start) {
   ContinuationOptions one;
   one.max_points = 1;
   const Branch b = continue_branch(*start.problem, start.y, one);
-  REQUIRE(b.ok());
+  REQUIRE(b.usable());
   return b.points[0].y;
 }
 

@@ -12,6 +12,7 @@
 #include "drivers/extremal_continue.h"
 #include "drivers/filippov_commands.h"
 #include "drivers/hybrid_commands.h"
+#include "drivers/progress.h"
 
 namespace saltus::drivers {
 
@@ -47,7 +48,10 @@ class ProgressLine {
 
 int continue_command(const std::string& file, const std::string& out_dir, bool json, std::ostream& out,
                      std::ostream& err) {
-  const RunFile run = read_run_file(file);
+  RunFile run = read_run_file(file);
+  if (run.periodic)  // finding the orbit by simulation can take long before the first point
+    run.periodic->flow =
+        with_progress(run.periodic->flow, std::make_shared<TimeProgress>(err, "saltus continue: " + file));
   ProgressLine progress(err);
   std::string follow_up_error;
   const auto branches = run_continuation(run, std::ref(progress), &follow_up_error);
@@ -76,10 +80,21 @@ int continue_command(const std::string& file, const std::string& out_dir, bool j
     out << "wrote " << files.size() << " files to " << dir.string() << '\n';
   }
   if (!follow_up_error.empty()) {
-    err << "saltus: " << follow_up_error << " (the branches before it are written)\n";
+    err << "saltus: error: " << run.path.string() << ": " << follow_up_error
+        << " (the branches before it are written)\n";
     return 1;
   }
   return 0;
+}
+
+// The run with its integrations reporting progress on `err` (drivers/progress.h),
+// over [t_begin, t_end] when known (t_end <= t_begin: not known).
+HybridRun reporting(HybridRun run, const std::string& command, std::ostream& err, double t_begin = 0,
+                    double t_end = 0) {
+  auto progress = std::make_shared<TimeProgress>(err, "saltus " + command + ": " + run.path.string());
+  progress->set_span(t_begin, t_end);
+  run.system = with_progress(run.system, std::move(progress));
+  return run;
 }
 
 }  // namespace
@@ -200,7 +215,9 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   try {
     if (*cont) return continue_command(file, out_dir, json, out, err);
     if (*sim) {
-      const HybridRun run = read_hybrid_run(hybrid_file);
+      HybridRun read = read_hybrid_run(hybrid_file);
+      const double begin = read.t0 - read.transient, end = read.t1;
+      const HybridRun run = reporting(std::move(read), "simulate", err, begin, end);
       const std::filesystem::path dir = hybrid_out.empty() ? std::filesystem::path("out") / run.name
                                                            : std::filesystem::path(hybrid_out);
       return simulate_command(run, dir, hybrid_json, out, err);
@@ -220,9 +237,14 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     if (*solutions)
       return extremal_solutions_command(read_extremal_run(extremal_file), pose[0], pose[1], pose[2], box, hybrid_json,
                                         out, err);
-    if (*lyap) return lyapunov_command(read_hybrid_run(hybrid_file), hybrid_out, hybrid_json, out, err);
+    if (*lyap) {
+      HybridRun read = read_hybrid_run(hybrid_file);
+      const double begin = read.t0, end = read.t0 + read.lyapunov.transient + read.lyapunov.duration;
+      return lyapunov_command(reporting(std::move(read), "lyapunov", err, begin, end), hybrid_out, hybrid_json, out,
+                              err);
+    }
     if (*periodic) {
-      const HybridRun run = read_hybrid_run(hybrid_file);
+      const HybridRun run = reporting(read_hybrid_run(hybrid_file), "periodic", err);
       const std::filesystem::path dir = hybrid_out.empty() ? std::filesystem::path("out") / run.name
                                                            : std::filesystem::path(hybrid_out);
       return periodic_command(run, dir, hybrid_json, out, err);
@@ -234,11 +256,15 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
                                                            : std::filesystem::path(hybrid_out);
       return sweep_command(run, dir, hybrid_json, out, err);
     }
-  } catch (const RunFileError& e) {
-    err << "saltus: " << error_message(e) << '\n';
-    return 1;
   } catch (const std::exception& e) {
-    err << "saltus: error: " << error_message(e) << '\n';
+    // A RunFileError names its file; any other failure of a run is told with
+    // the run file too, so a user running many knows which one it was.
+    const std::string run_file = !file.empty()            ? file
+                                 : !hybrid_file.empty()   ? hybrid_file
+                                 : !extremal_file.empty() ? extremal_file
+                                                          : filippov_file;
+    const std::string what = error_message(e);
+    err << "saltus: error: " << (what.find(run_file) == std::string::npos ? run_file + ": " : "") << what << '\n';
     return 1;
   }
   return 0;

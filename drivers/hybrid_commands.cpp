@@ -11,6 +11,7 @@
 
 #include "continuation/periodic/shooting.h"
 #include "continuation/pseudo_arclength.h"
+#include "continuation/worker_threads.h"
 #include "drivers/output.h"
 #include "drivers/periodic_orbit.h"
 #include "testfunctions/floquet.h"
@@ -40,10 +41,8 @@ int simulate_command(const HybridRun& run, const fs::path& dir, bool json, std::
   int mode = run.mode;
   Vector x0 = run.initial;
   if (run.transient > 0) {
-    flow::SimulationOptions plain = run.simulation;
-    plain.variational = false;
-    plain.output_interval = 0.0;
-    const flow::Trajectory warm = flow::simulate(system, mode, run.t0 - run.transient, x0, run.t0, plain);
+    const flow::Trajectory warm =
+        flow::simulate(system, mode, run.t0 - run.transient, x0, run.t0, without_samples(run.simulation));
     if (!warm.ok()) {
       err << "saltus simulate: " << run.path.string() << ": during the transient: " << warm.message << '\n';
       return 2;
@@ -198,7 +197,7 @@ int lyapunov_command(const HybridRun& run, const fs::path& dir, bool json, std::
       f.series.push_back(std::move(s));
     }
     std::string warning;
-    draw(f, dir, "lyapunov", &warning);
+    if (!r.times.empty()) draw(f, dir, "lyapunov", &warning);  // no interval finished: nothing to draw
     if (!warning.empty()) err << "saltus lyapunov: warning: " << warning << '\n';
   }
   if (json) {
@@ -240,13 +239,10 @@ int sweep_command(const HybridRun& run, const fs::path& dir, bool json, std::ost
   std::vector<SweepPoint> points(spec.steps);
   for (int k = 0; k < spec.steps; ++k)
     points[k].value = spec.steps == 1 ? spec.from : spec.from + (spec.to - spec.from) * k / (spec.steps - 1);
-  const int cores = std::max(1u, std::thread::hardware_concurrency());
-  const int chunks = std::min(spec.threads > 0 ? spec.threads : cores, spec.steps);
+  const int chunks = worker_count(spec.threads, spec.steps);
   std::atomic<int> done{0};
   const auto sections = run.sections();
-  flow::SimulationOptions plain = run.simulation;
-  plain.variational = false;
-  plain.output_interval = 0.0;
+  const flow::SimulationOptions plain = without_samples(run.simulation);
 
   auto chunk = [&](int c) {
     const int begin = c * spec.steps / chunks, end = (c + 1) * spec.steps / chunks;
@@ -279,8 +275,7 @@ int sweep_command(const HybridRun& run, const fs::path& dir, bool json, std::ost
       ++done;
     }
   };
-  std::vector<std::thread> workers;
-  for (int c = 0; c < chunks; ++c) workers.emplace_back(chunk, c);
+  WorkerThreads workers(chunks, chunk);
   // Progress on stderr while the workers run.
   const auto start = std::chrono::steady_clock::now();
   double last_print = 0;
@@ -293,7 +288,7 @@ int sweep_command(const HybridRun& run, const fs::path& dir, bool json, std::ost
       last_print = elapsed;
     }
   }
-  for (auto& w : workers) w.join();
+  workers.join();
 
   fs::create_directories(dir);
   int failures = 0, hits = 0;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <map>
 
+#include "continuation/worker_threads.h"
 #include "drivers/run_file.h"
 #include "models/expression.h"
 #include "models/filippov_expression.h"
@@ -25,14 +26,14 @@ static const char* const kHybridRunFileKeys = R"(Run file keys (JSON):
   transient      simulate: time integrated from t0 before [t0, t1] is recorded (default 0)
   simulation     absolute_tolerance, relative_tolerance (1e-12), initial_step (1e-4),
                  max_step, event_tolerance (1e-14), max_events, zeno_interval, zeno_events,
-                 output_interval (0: every step), method ("dopri5" or "dop853": the
-                 Runge-Kutta method, default the simulator's)
+                 output_interval (0: every step; a grid of at most 1e7 samples), method
+                 ("dopri5" or "dop853": the Runge-Kutta method, default the simulator's)
   section        {variable, value, angle}  a Poincare section: crossings of variable = value
                  (upwards; with "angle": true, of value modulo 2 pi)
   lyapunov       transient (0), duration (100), interval (1): for `saltus lyapunov`,
                  which starts from the initial state at t0
-  sweep          {parameter, from, to, steps (100), transient (100), record (100), threads (0:
-                 all cores), plot}: `saltus sweep` draws the section's hits of `plot` against
+  sweep          {parameter, from, to, steps (100, at most 1e6), transient (100), record (100),
+                 threads (0: all cores; at most 1024), plot}: `saltus sweep` draws the section's hits of `plot` against
                  the parameter, each value starting from the state the previous one ended in
   periodic       {t0, period, parameter, direction, ds, ds_min, ds_max, max_points, bounds,
                  event_tolerance, transient, record, max_returns (8), return_tolerance (1e-3),
@@ -287,8 +288,10 @@ HybridRun read_hybrid_run(const std::filesystem::path& path) {
     if (s.contains("threads")) spec.threads = integer(s["threads"], path, "sweep.threads");
     spec.plot = s.contains("plot") ? string(s["plot"], path, "sweep.plot") : names.back();
     state_name(spec.plot, "sweep.plot");
-    if (spec.steps < 1 || !(spec.transient >= 0) || !(spec.record > 0) || spec.threads < 0)
-      fail(path, "'sweep': steps >= 1, transient >= 0, record > 0 and threads >= 0 are needed");
+    if (spec.steps < 1 || spec.steps > kMaxSweepSteps || !(spec.transient >= 0) || !(spec.record > 0))
+      fail(path, "'sweep': steps in [1, " + std::to_string(kMaxSweepSteps) +
+                     "], transient >= 0 and record > 0 are needed (steps = " + std::to_string(spec.steps) + ")");
+    if (const std::string bad = check_threads(spec.threads, "'sweep.threads'"); !bad.empty()) fail(path, bad);
     if (!run.section) fail(path, "'sweep' records section hits: give a 'section'");
     // Every value of the range must make a valid model.
     run.with_parameter(spec.parameter, spec.from);

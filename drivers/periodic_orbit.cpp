@@ -19,14 +19,16 @@ double distance(const HybridRun& run, const Vector& a, const Vector& b) {
   return std::sqrt(sum);
 }
 
-flow::SimulationOptions plain(const flow::SimulationOptions& options) {
+}  // namespace
+
+flow::SimulationOptions without_samples(const flow::SimulationOptions& options) {
   flow::SimulationOptions o = options;
   o.variational = false;
-  o.output_interval = 0.0;
+  // An infinite grid keeps the start sample only: every step of a long
+  // transient would be gigabytes (measured: 2 GB before the step budget).
+  o.output_interval = std::numeric_limits<double>::infinity();
   return o;
 }
-
-}  // namespace
 
 ShootingStart shooting_start(const HybridRun& run) {
   if (!run.periodic) throw RunFileError("run file " + run.path.string() + ": 'periodic' is missing");
@@ -55,7 +57,7 @@ ShootingStart shooting_start(const HybridRun& run) {
 
   if (spec.transient >= 0) {
     const double t0 = spec.autonomous ? run.t0 : spec.t0;
-    const flow::Trajectory warm = flow::simulate(*hybrid, run.mode, t0, x, t0 + spec.transient, plain(run.simulation));
+    const flow::Trajectory warm = flow::simulate(*hybrid, run.mode, t0, x, t0 + spec.transient, without_samples(run.simulation));
     if (!warm.ok()) {
       s.message = "the transient before the guess ended early: " + warm.message;
       return s;
@@ -68,7 +70,7 @@ ShootingStart shooting_start(const HybridRun& run) {
       // Successive returns to the section; the first that comes back to an
       // earlier one (with up to max_returns crossings in between) closes the orbit.
       const flow::Trajectory rec = flow::simulate(*hybrid, warm.mode_end, warm.t_end, x, warm.t_end + spec.record,
-                                                  plain(run.simulation), {}, run.sections());
+                                                  without_samples(run.simulation), {}, run.sections());
       if (!rec.ok()) {
         s.message = "the simulation for the guess ended early: " + rec.message;
         return s;
@@ -139,7 +141,7 @@ std::vector<double> section_values(const HybridRun& run, const periodic::Shootin
   const double T = system.period(u);
   const double t0 = system.start_time(u);
   const flow::Trajectory tr = flow::simulate(*system.hybrid(), options.mode, t0, system.hybrid_state(u), t0 + 2 * T,
-                                             plain(options.simulation), {}, run.sections());
+                                             without_samples(options.simulation), {}, run.sections());
   const auto& hits = tr.section_hits;
   std::vector<double> values;
   // An orbit crossing k times per period crosses at least 2k - 1 times

@@ -243,6 +243,9 @@ Trajectory Simulator::run_with(Stepper& stepper, int mode0, double t0, const Vec
   record(&out, t, x0);
   std::vector<double> section_prev(sections_.size());
   for (std::size_t j = 0; j < sections_.size(); ++j) section_prev[j] = sections_[j].h(t, x0);
+  // The sample times t0 + k * output_interval, computed afresh each time: a
+  // running sum stalls where the interval falls below the spacing of doubles.
+  long outputs = 1;
   double next_output = t0 + opt_.output_interval;
   int close_events = 0;
 
@@ -277,7 +280,11 @@ Trajectory Simulator::run_with(Stepper& stepper, int mode0, double t0, const Vec
       std::ostringstream msg;
       msg << std::setprecision(12) << "at t = " << ta << " the step " << stepper.current_time_step()
           << " no longer advances time (doubles there are "
-          << std::nextafter(ta, std::numeric_limits<double>::infinity()) - ta << " apart); start the time nearer 0";
+          << std::nextafter(ta, std::numeric_limits<double>::infinity()) - ta << " apart); "
+          // Far from 0 the doubles are coarse; near it the step itself
+          // collapsed: the field is too fast or too stiff to follow.
+          << (std::abs(ta) > 1e6 ? "start the time nearer 0"
+                                 : "the field is too fast or too stiff here (a state or parameter of extreme size?)");
       return finish(SimulationStatus::kStepFailed, msg.str(), ta, z);
     }
     const State& zb_full = stepper.current_state();
@@ -368,7 +375,7 @@ Trajectory Simulator::run_with(Stepper& stepper, int mode0, double t0, const Vec
       while (next_output <= t_out_end) {
         stepper.calc_state(next_output, z_tmp);
         if (!record(&out, next_output, z_tmp)) return finish(SimulationStatus::kStopped, "stopped by the observer", next_output, z_tmp);
-        next_output += opt_.output_interval;
+        next_output = t0 + static_cast<double>(++outputs) * opt_.output_interval;
       }
     } else if (event_guard < 0) {
       if (!record(&out, tb, zb)) return finish(SimulationStatus::kStopped, "stopped by the observer", tb, zb);
@@ -469,6 +476,9 @@ Trajectory Simulator::run_with(Stepper& stepper, int mode0, double t0, const Vec
 
 }  // namespace
 
+// The most samples a grid of output_interval may give (see simulate()).
+constexpr double kMaxSamples = 1e7;
+
 Trajectory simulate(const HybridSystem& system, int mode0, double t0, const Vector& x0, double t1,
                     const SimulationOptions& options, const SimulationObserver& observer,
                     const std::vector<Section>& sections) {
@@ -482,9 +492,28 @@ Trajectory simulate(const HybridSystem& system, int mode0, double t0, const Vect
     throw std::invalid_argument("simulation options: constant_components = " +
                                 std::to_string(options.constant_components) + " exceeds the dimension " +
                                 std::to_string(system.dimension()));
-  if (!(t1 > t0) || !std::isfinite(t0) || !std::isfinite(t1))
-    throw std::invalid_argument("the time span [" + std::to_string(t0) + ", " + std::to_string(t1) +
-                                "] must be finite with t1 > t0");
+  if (!(t1 > t0) || !std::isfinite(t0) || !std::isfinite(t1)) {
+    std::ostringstream why;
+    why << std::setprecision(12) << "the time span [" << t0 << ", " << t1 << "] must be finite with t1 > t0";
+    if (std::max(std::abs(t0), std::abs(t1)) > 1e15)  // a transient or duration of 1e19 added to t
+      why << " (at times beyond 1e15 a double has no digits left for the span: give shorter times)";
+    throw std::invalid_argument(why.str());
+  }
+  if (options.output_interval > 0) {
+    // Samples are kept in memory (some 100 bytes each for a small state): a
+    // grid finer than the time resolution or of more than kMaxSamples points
+    // is a mistake in the interval, not a run to start.
+    const double samples = (t1 - t0) / options.output_interval;
+    const double top = std::max(std::abs(t0), std::abs(t1));
+    if (samples > kMaxSamples || t0 + options.output_interval == t0 ||
+        options.output_interval < 16 * (std::nextafter(top, INFINITY) - top)) {
+      std::ostringstream why;
+      why << "simulation options: output_interval = " << options.output_interval << " gives " << samples
+          << " samples over [" << t0 << ", " << t1 << "] (at most " << kMaxSamples
+          << ", each well above the spacing of doubles at t): give a larger output_interval or a shorter time span";
+      throw std::invalid_argument(why.str());
+    }
+  }
   Simulator simulator(system, options, observer, sections);
   return simulator.run(mode0, t0, x0, t1);
 }

@@ -43,13 +43,18 @@ class WorkerThreads {
   // runs at once on the calling thread.
   template <class Task>
   WorkerThreads(int count, Task task) {
-    threads_.reserve(count);
-    for (int i = 0; i < count; ++i) {
-      try {
-        threads_.emplace_back(task, i);
-      } catch (const std::system_error&) {
-        task(i);
+    try {
+      threads_.reserve(count);
+      for (int i = 0; i < count; ++i) {
+        try {
+          threads_.emplace_back(task, i);
+        } catch (const std::system_error&) {
+          task(i);
+        }
       }
+    } catch (...) {
+      join();  // a constructor that throws runs no destructor: join here, then pass it on
+      throw;
     }
   }
   WorkerThreads(const WorkerThreads&) = delete;

@@ -33,8 +33,9 @@ static const char* const kHybridRunFileKeys = R"(Run file keys (JSON):
   lyapunov       transient (0), duration (100), interval (1): for `saltus lyapunov`,
                  which starts from the initial state at t0
   sweep          {parameter, from, to, steps (100, at most 1e6), transient (100), record (100),
-                 threads (0: all cores; at most 1024), plot}: `saltus sweep` draws the section's hits of `plot` against
-                 the parameter, each value starting from the state the previous one ended in
+                 threads (0: all cores; at most 1024), plot}: `saltus sweep` draws the section's
+                 hits of `plot` against the parameter, each value starting from the state the
+                 previous one ended in
   periodic       {t0, period, parameter, direction, ds, ds_min, ds_max, max_points, bounds,
                  event_tolerance, transient, record, max_returns (8), return_tolerance (1e-3),
                  diagram, grazing (true)}: for `saltus periodic`: a periodic orbit by shooting,

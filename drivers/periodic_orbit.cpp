@@ -57,7 +57,8 @@ ShootingStart shooting_start(const HybridRun& run) {
 
   if (spec.transient >= 0) {
     const double t0 = spec.autonomous ? run.t0 : spec.t0;
-    const flow::Trajectory warm = flow::simulate(*hybrid, run.mode, t0, x, t0 + spec.transient, without_samples(run.simulation));
+    const flow::Trajectory warm =
+        flow::simulate(*hybrid, run.mode, t0, x, t0 + spec.transient, without_samples(run.simulation));
     if (!warm.ok()) {
       s.message = "the transient before the guess ended early: " + warm.message;
       return s;

@@ -505,8 +505,7 @@ Trajectory simulate(const HybridSystem& system, int mode0, double t0, const Vect
     // is a mistake in the interval, not a run to start.
     const double samples = (t1 - t0) / options.output_interval;
     const double top = std::max(std::abs(t0), std::abs(t1));
-    if (samples > kMaxSamples || t0 + options.output_interval == t0 ||
-        options.output_interval < 16 * (std::nextafter(top, INFINITY) - top)) {
+    if (samples > kMaxSamples || options.output_interval < 16 * (std::nextafter(top, INFINITY) - top)) {
       std::ostringstream why;
       why << "simulation options: output_interval = " << options.output_interval << " gives " << samples
           << " samples over [" << t0 << ", " << t1 << "] (at most " << kMaxSamples

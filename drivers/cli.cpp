@@ -19,7 +19,7 @@ namespace saltus::drivers {
 namespace {
 
 // A progress line on stderr once a run has taken more than a second: updated
-// in place on a terminal, one line every few seconds in a log.
+// in place on a terminal, one line every 2 s in a log.
 class ProgressLine {
  public:
   explicit ProgressLine(std::ostream& err) : err_(err), tty_(::isatty(STDERR_FILENO)) {}
@@ -29,7 +29,7 @@ class ProgressLine {
   void operator()(const std::string& name, const Branch& branch) {
     using namespace std::chrono;
     const auto now = steady_clock::now();
-    if (now - start_ < seconds(1) || now - last_ < milliseconds(tty_ ? 200 : 3000)) return;
+    if (now - start_ < seconds(1) || now - last_ < milliseconds(tty_ ? 200 : 2000)) return;
     last_ = now;
     printed_ = true;
     const auto& p = branch.points.back();

@@ -282,7 +282,7 @@ int sweep_command(const HybridRun& run, const fs::path& dir, bool json, std::ost
   while (done < spec.steps) {
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (elapsed > 1.0 && elapsed - last_print > 3.0) {
+    if (elapsed > 1.0 && elapsed - last_print >= 2.0) {
       err << "saltus sweep: " << done << " / " << spec.steps << " values of " << spec.parameter << " on " << chunks
           << " threads, " << std::setprecision(3) << elapsed << " s\n";
       last_print = elapsed;

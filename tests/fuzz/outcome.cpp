@@ -1,9 +1,11 @@
 #include "tests/fuzz/outcome.h"
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <fcntl.h>
 #include <fstream>
+#include <iterator>
 #include <regex>
 #include <sstream>
 #include <sys/resource.h>
@@ -28,6 +30,21 @@ std::string slurp(const std::filesystem::path& file) {
   std::stringstream s;
   s << in.rdbuf();
   return s.str();
+}
+
+// CPU seconds the process has used (all its threads) and its thread count,
+// from /proc/PID/stat (fields 14, 15 and 20); zeros when it is gone.
+std::pair<double, int> cpu_and_threads(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::size_t close = text.rfind(')');  // the command name may hold spaces
+  if (close == std::string::npos) return {0.0, 0};
+  std::istringstream fields(text.substr(close + 2));
+  std::vector<std::string> f((std::istream_iterator<std::string>(fields)), std::istream_iterator<std::string>());
+  if (f.size() < 18) return {0.0, 0};
+  // After the name: field 3 is f[0], so utime (14) is f[11], stime f[12], threads (20) f[17].
+  const double ticks = static_cast<double>(::sysconf(_SC_CLK_TCK));
+  return {(std::stod(f[11]) + std::stod(f[12])) / ticks, std::stoi(f[17])};
 }
 
 }  // namespace
@@ -61,22 +78,27 @@ RunResult run_process(const std::vector<std::string>& argv, const std::filesyste
   }
   using clock = std::chrono::steady_clock;
   const auto start = clock::now();
-  auto last_output = start;
+  // Silence is counted in CPU time per thread, not wall time: on a shared
+  // machine a run waits for the processor, and a progress line every 2 s of
+  // wall time is then several seconds apart on the clock but not in work.
+  double cpu_at_output = 0, cpu = 0;
+  int threads = 1;
   off_t err_size = 0;
   RunResult r;
   int status = 0;
   for (;;) {
     const pid_t done = ::waitpid(pid, &status, WNOHANG);
     if (done == pid) break;
+    if (const auto [c, n] = cpu_and_threads(pid); n > 0) cpu = c, threads = n;
     struct stat st {};
     if (::stat(err_file.c_str(), &st) == 0 && st.st_size != err_size) {
       err_size = st.st_size;
-      last_output = clock::now();
+      cpu_at_output = cpu;
     }
     const auto now = clock::now();
     if (std::chrono::duration<double>(now - start).count() > timeout) {
       r.timed_out = true;
-      r.silent_for = std::chrono::duration<double>(now - last_output).count();
+      r.silent_for = (cpu - cpu_at_output) / std::max(1, threads);
       ::kill(pid, SIGKILL);
       ::waitpid(pid, &status, 0);
       break;

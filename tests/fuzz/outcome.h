@@ -15,7 +15,8 @@ enum class Outcome {
   // The failures:
   crash,    // ended by a signal (segmentation fault, abort, ...)
   raw,      // library or compiler text reached the user (std::, json.exception, boost::, ...)
-  silent,   // still running at the limit with no progress line for a few seconds
+  silent,   // still running at the limit with no progress line for a few seconds (of CPU time
+            // per thread: a shared machine stretches wall time, not work)
   unclear,  // exit non-zero without a message naming the run file
 };
 constexpr int kOutcomes = 7;
@@ -26,7 +27,7 @@ struct RunResult {
   int exit_code = 0;
   int signal = 0;           // the signal that ended it, 0 when it exited
   bool timed_out = false;   // killed by us at the limit
-  double silent_for = 0;    // seconds without new output on stderr when killed
+  double silent_for = 0;    // CPU seconds per thread since the last output on stderr, when killed
   std::string out, err;
 };
 

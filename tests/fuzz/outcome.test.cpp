@@ -44,9 +44,16 @@ TEST_CASE("fuzz: a child's signal, exit code and silence are seen", "[fuzz]") {
                                 std::size_t(1) << 30);
   CHECK(fail.exit_code == 3);
   CHECK(classify(fail, "f") == Outcome::error);
-  const auto quiet = run_process({"/bin/sh", "-c", "sleep 3"}, dir, 1.5, std::size_t(1) << 30);
+  // Busy and silent: CPU time passes without a line (even on a loaded
+  // machine 4 s of wall time give more than 0.2 s of it).
+  const auto quiet = run_process({"/bin/sh", "-c", "while :; do :; done"}, dir, 4, std::size_t(1) << 30);
   CHECK(quiet.timed_out);
-  CHECK(classify(quiet, "f", 1.0) == Outcome::silent);
+  CHECK(quiet.silent_for > 0.2);
+  CHECK(classify(quiet, "f", 0.2) == Outcome::silent);
+  // Waiting is no work: sleeping past the limit is slow, not silent.
+  const auto waiting = run_process({"/bin/sh", "-c", "sleep 3"}, dir, 1.5, std::size_t(1) << 30);
+  CHECK(waiting.timed_out);
+  CHECK(classify(waiting, "f", 0.2) == Outcome::slow);
   std::filesystem::remove_all(dir);
 }
 

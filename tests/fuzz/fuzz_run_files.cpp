@@ -8,6 +8,7 @@
 //
 //   saltus_fuzz --saltus build/saltus --examples examples --out results/fuzz
 //               [--runs N] [--seed S] [--timeout SECONDS] [--jobs J] [--only I]
+//               [--memory-gb G (4; 0: no cap, for a sanitizer build)]
 
 #include <algorithm>
 #include <array>
@@ -82,6 +83,7 @@ struct Options {
   unsigned long seed = 1;
   double timeout = 5;
   int jobs = 1;
+  double memory_gb = 4;  // address-space cap per run; 0: none (a sanitizer build reserves terabytes)
 };
 
 struct Record {
@@ -109,7 +111,8 @@ Record fuzz_one(const Options& o, const std::vector<Seed>& seeds, long index) {
   argv.insert(argv.end(), command.begin(), command.end());
   argv.push_back(run_file.string());
   if (takes_out(command)) argv.insert(argv.end(), {"--out", (dir / "out").string()});
-  const auto result = saltus::fuzz::run_process(argv, dir, o.timeout, std::size_t(4) << 30);
+  const auto result =
+      saltus::fuzz::run_process(argv, dir, o.timeout, static_cast<std::size_t>(o.memory_gb * (1 << 30)));
   const Outcome outcome = saltus::fuzz::classify(result, run_file.string());
 
   std::string shown;
@@ -144,11 +147,12 @@ Options parse(int argc, char** argv) {
     else if (key == "--timeout") o.timeout = std::stod(value);
     else if (key == "--jobs") o.jobs = std::max(1, std::stoi(value));
     else if (key == "--only") o.only = std::stol(value);
+    else if (key == "--memory-gb") o.memory_gb = std::stod(value);
     else throw std::invalid_argument("unknown option " + key);
   }
   if (o.saltus.empty() || o.examples.empty() || o.out.empty())
     throw std::invalid_argument("usage: saltus_fuzz --saltus BIN --examples DIR --out DIR [--runs N] [--seed S] "
-                                "[--timeout SECONDS] [--jobs J] [--only I]");
+                                "[--timeout SECONDS] [--jobs J] [--only I] [--memory-gb G]");
   return o;
 }
 

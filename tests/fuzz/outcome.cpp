@@ -67,7 +67,7 @@ RunResult run_process(const std::vector<std::string>& argv, const std::filesyste
     ::dup2(out, STDOUT_FILENO);
     ::dup2(err, STDERR_FILENO);
     const rlimit memory{memory_bytes, memory_bytes};
-    ::setrlimit(RLIMIT_AS, &memory);
+    if (memory_bytes > 0) ::setrlimit(RLIMIT_AS, &memory);
     const rlim_t cpu = static_cast<rlim_t>(4 * timeout + 10);  // a backstop: wall time decides
     const rlimit cpu_limit{cpu, cpu};
     ::setrlimit(RLIMIT_CPU, &cpu_limit);
@@ -118,7 +118,8 @@ Outcome classify(const RunResult& r, const std::string& run_file, double allowed
   // Text no user should read: library exceptions, type names, the runtime's
   // last words and assertion failures.
   static const std::regex raw(
-      R"(json\.exception|std::|boost::|terminate called|Assertion|what\(\):|basic_string|Error in function)");
+      R"(json\.exception|std::|boost::|terminate called|Assertion|what\(\):|basic_string|Error in function|)"
+      R"(Sanitizer|runtime error:)");  // and a sanitizer's report, when run on such a build
   if (r.signal != 0 && !r.timed_out) return Outcome::crash;
   if (std::regex_search(r.err, raw) || std::regex_search(r.out, raw)) return Outcome::raw;
   if (r.timed_out) return r.silent_for > allowed_silence ? Outcome::silent : Outcome::slow;

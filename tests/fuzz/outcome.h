@@ -33,8 +33,8 @@ struct RunResult {
 
 // Runs argv[0] with the arguments in `dir` (stdout, stderr to files there),
 // killed after `timeout` seconds of wall time; address space capped at
-// `memory_bytes` so a run without bound meets bad_alloc, not the machine's
-// OOM killer.
+// `memory_bytes` (0: no cap) so a run without bound meets bad_alloc, not the
+// machine's OOM killer.
 RunResult run_process(const std::vector<std::string>& argv, const std::filesystem::path& dir, double timeout,
                       std::size_t memory_bytes);
 

@@ -12,13 +12,14 @@
 #include "drivers/extremal_continue.h"
 #include "drivers/filippov_commands.h"
 #include "drivers/hybrid_commands.h"
+#include "drivers/progress.h"
 
 namespace saltus::drivers {
 
 namespace {
 
 // A progress line on stderr once a run has taken more than a second: updated
-// in place on a terminal, one line every few seconds in a log.
+// in place on a terminal, one line every 2 s in a log.
 class ProgressLine {
  public:
   explicit ProgressLine(std::ostream& err) : err_(err), tty_(::isatty(STDERR_FILENO)) {}
@@ -28,7 +29,7 @@ class ProgressLine {
   void operator()(const std::string& name, const Branch& branch) {
     using namespace std::chrono;
     const auto now = steady_clock::now();
-    if (now - start_ < seconds(1) || now - last_ < milliseconds(tty_ ? 200 : 3000)) return;
+    if (now - start_ < seconds(1) || now - last_ < milliseconds(tty_ ? 200 : 2000)) return;
     last_ = now;
     printed_ = true;
     const auto& p = branch.points.back();
@@ -47,7 +48,10 @@ class ProgressLine {
 
 int continue_command(const std::string& file, const std::string& out_dir, bool json, std::ostream& out,
                      std::ostream& err) {
-  const RunFile run = read_run_file(file);
+  RunFile run = read_run_file(file);
+  if (run.periodic)  // finding the orbit by simulation can take long before the first point
+    run.periodic->flow =
+        with_progress(run.periodic->flow, std::make_shared<TimeProgress>(err, "saltus continue: " + file));
   ProgressLine progress(err);
   std::string follow_up_error;
   const auto branches = run_continuation(run, std::ref(progress), &follow_up_error);
@@ -77,10 +81,21 @@ int continue_command(const std::string& file, const std::string& out_dir, bool j
     out << "wrote " << files.size() << " files to " << dir.string() << '\n';
   }
   if (!follow_up_error.empty()) {
-    err << "saltus: " << follow_up_error << " (the branches before it are written)\n";
+    err << "saltus: error: " << run.path.string() << ": " << follow_up_error
+        << " (the branches before it are written)\n";
     return 1;
   }
   return 0;
+}
+
+// The run with its integrations reporting progress on `err` (drivers/progress.h),
+// over [t_begin, t_end] when known (t_end <= t_begin: not known).
+HybridRun reporting(HybridRun run, const std::string& command, std::ostream& err, double t_begin = 0,
+                    double t_end = 0) {
+  auto progress = std::make_shared<TimeProgress>(err, "saltus " + command + ": " + run.path.string());
+  progress->set_span(t_begin, t_end);
+  run.system = with_progress(run.system, std::move(progress));
+  return run;
 }
 
 }  // namespace
@@ -191,11 +206,23 @@ struct Cli {
     return out_dir.empty() ? std::filesystem::path("out") / name : std::filesystem::path(out_dir);
   }
 
+  // simulate, lyapunov and periodic report progress on `err` over their span.
   int run_hybrid(std::ostream& out, std::ostream& err) const {
-    if (*lyap) return lyapunov_command(read_hybrid_run(file), out_dir, json, out, err);
-    const HybridRun run = read_hybrid_run(file);
-    if (*sim) return simulate_command(run, folder(run.name), json, out, err);
-    if (*periodic) return periodic_command(run, folder(run.name), json, out, err);
+    HybridRun read = read_hybrid_run(file);
+    if (*lyap) {
+      const double begin = read.t0, end = read.t0 + read.lyapunov.transient + read.lyapunov.duration;
+      return lyapunov_command(reporting(std::move(read), "lyapunov", err, begin, end), out_dir, json, out, err);
+    }
+    if (*sim) {
+      const double begin = read.t0 - read.transient, end = read.t1;
+      const HybridRun run = reporting(std::move(read), "simulate", err, begin, end);
+      return simulate_command(run, folder(run.name), json, out, err);
+    }
+    if (*periodic) {
+      const HybridRun run = reporting(std::move(read), "periodic", err);
+      return periodic_command(run, folder(run.name), json, out, err);
+    }
+    const HybridRun& run = read;
     if (!run.sweep) throw RunFileError("run file " + file + ": 'sweep' is missing");
     return sweep_command(run, folder(run.name), json, out, err);
   }
@@ -236,11 +263,12 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   }
   try {
     return cli.run(out, err);
-  } catch (const RunFileError& e) {
-    err << "saltus: " << error_message(e) << '\n';
-    return 1;
   } catch (const std::exception& e) {
-    err << "saltus: error: " << error_message(e) << '\n';
+    // A RunFileError names its file; any other failure of a run is told with
+    // the run file too, so a user running many knows which one it was.
+    const std::string& run_file = cli.file;
+    const std::string what = error_message(e);
+    err << "saltus: error: " << (what.find(run_file) == std::string::npos ? run_file + ": " : "") << what << '\n';
     return 1;
   }
 }

@@ -484,6 +484,7 @@ std::vector<fs::path> write_outputs(const RunFile& run, const std::vector<NamedB
     if (nb.name != "fold_curve" && nb.name != "hopf_curve" && nb.branch.points.size() > 0) one_parameter.push_back(&nb);
   std::string warning;
   auto add = [&](const Figure& f, const std::string& stem) {
+    if (f.series.empty()) return;  // nothing to draw (a branch that did not start)
     warning.clear();
     for (auto& p : draw(f, dir, stem, &warning)) files.push_back(p);
     if (!warning.empty() && warnings) warnings->push_back(warning);

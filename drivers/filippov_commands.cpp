@@ -28,10 +28,10 @@ const char* const kFilippovRunFileKeys = R"(Run file keys (JSON):
                  continue)
   map            (filippov map; Fig. 4) {r: [min, max], omega: [min, max], resolution: [n_r, n_omega],
                  threads, guess_offset}: defaults r in [0.02, 0.4], omega in [-1.4, -0.6], 161 x 161,
-                 all cores, 1e-3; kappa and k2 are designed at each grid point by (10)-(11)
+                 all cores (at most 1024), 1e-3; kappa and k2 are designed at each grid point by (10)-(11)
   futures        (filippov futures; Fig. 5) {samples, approach_samples, approach_radius,
                  arrival_distance, approach_time, escape_radius, max_liftoff_time, simulate_time,
-                 max_step}: defaults 16, 5, 2e-3, 1e-6, 50, 2e-3, 2, 30, 0.05
+                 max_step}: defaults 16, 5, 2e-3, 1e-6, 50, 2e-3, 2, 30, 0.05 (samples at most 1e5)
   continuation   (filippov continue) {parameter (default "k2"; one of d m c1 c2 beta r0 omega0 gamma
                  kappa k2), bounds: {NAME: [min, max]} over r, v, omega and the parameter, and the
                  continuation options below (max_points: each way)}

@@ -11,6 +11,7 @@
 
 #include "continuation/periodic/shooting.h"
 #include "continuation/pseudo_arclength.h"
+#include "continuation/worker_threads.h"
 #include "drivers/output.h"
 #include "drivers/periodic_orbit.h"
 #include "testfunctions/floquet.h"
@@ -147,10 +148,8 @@ int simulate_command(const HybridRun& run, const fs::path& dir, bool json, std::
   int mode = run.mode;
   Vector x0 = run.initial;
   if (run.transient > 0) {
-    flow::SimulationOptions plain = run.simulation;
-    plain.variational = false;
-    plain.output_interval = 0.0;
-    const flow::Trajectory warm = flow::simulate(system, mode, run.t0 - run.transient, x0, run.t0, plain);
+    const flow::Trajectory warm =
+        flow::simulate(system, mode, run.t0 - run.transient, x0, run.t0, without_samples(run.simulation));
     if (!warm.ok()) {
       err << "saltus simulate: " << run.path.string() << ": during the transient: " << warm.message << '\n';
       return 2;
@@ -218,7 +217,7 @@ int lyapunov_command(const HybridRun& run, const fs::path& dir, bool json, std::
       f.series.push_back(std::move(s));
     }
     std::string warning;
-    draw(f, dir, "lyapunov", &warning);
+    if (!r.times.empty()) draw(f, dir, "lyapunov", &warning);  // no interval finished: nothing to draw
     if (!warning.empty()) err << "saltus lyapunov: warning: " << warning << '\n';
   }
   if (json) {
@@ -261,9 +260,7 @@ std::vector<SweepPoint> sweep_points(const HybridRun& run, int chunks, std::ostr
     points[k].value = spec.steps == 1 ? spec.from : spec.from + (spec.to - spec.from) * k / (spec.steps - 1);
   std::atomic<int> done{0};
   const auto sections = run.sections();
-  flow::SimulationOptions plain = run.simulation;
-  plain.variational = false;
-  plain.output_interval = 0.0;
+  const flow::SimulationOptions plain = without_samples(run.simulation);
 
   auto chunk = [&](int c) {
     const int begin = c * spec.steps / chunks, end = (c + 1) * spec.steps / chunks;
@@ -296,21 +293,20 @@ std::vector<SweepPoint> sweep_points(const HybridRun& run, int chunks, std::ostr
       ++done;
     }
   };
-  std::vector<std::thread> workers;
-  for (int c = 0; c < chunks; ++c) workers.emplace_back(chunk, c);
+  WorkerThreads workers(chunks, chunk);
   // Progress on stderr while the workers run.
   const auto start = std::chrono::steady_clock::now();
   double last_print = 0;
   while (done < spec.steps) {
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (elapsed > 1.0 && elapsed - last_print > 3.0) {
+    if (elapsed > 1.0 && elapsed - last_print >= 2.0) {
       err << "saltus sweep: " << done << " / " << spec.steps << " values of " << spec.parameter << " on " << chunks
           << " threads, " << std::setprecision(3) << elapsed << " s\n";
       last_print = elapsed;
     }
   }
-  for (auto& w : workers) w.join();
+  workers.join();
 
   return points;
 }
@@ -321,8 +317,7 @@ int sweep_command(const HybridRun& run, const fs::path& dir, bool json, std::ost
   const SweepSpec& spec = *run.sweep;
   const auto names = run.system->state_names();
   const int plot = index_of(names, spec.plot);
-  const int cores = std::max(1u, std::thread::hardware_concurrency());
-  const int chunks = std::min(spec.threads > 0 ? spec.threads : cores, spec.steps);
+  const int chunks = worker_count(spec.threads, spec.steps);
   const std::vector<SweepPoint> points = sweep_points(run, chunks, err);
 
   fs::create_directories(dir);

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "drivers/options_json.h"
+#include "continuation/worker_threads.h"
 #include "drivers/run_file.h"
 #include "models/expression.h"
 #include "models/filippov_expression.h"
@@ -29,8 +30,8 @@ static const char* const kHybridRunFileKeys = R"(Run file keys (JSON):
                  (upwards; with "angle": true, of value modulo 2 pi)
   lyapunov       transient (0), duration (100), interval (1): for `saltus lyapunov`,
                  which starts from the initial state at t0
-  sweep          {parameter, from, to, steps (100), transient (100), record (100), threads (0:
-                 all cores), plot}: `saltus sweep` draws the section's hits of `plot` against
+  sweep          {parameter, from, to, steps (100, at most 1e6), transient (100), record (100), threads (0:
+                 all cores; at most 1024), plot}: `saltus sweep` draws the section's hits of `plot` against
                  the parameter, each value starting from the state the previous one ended in
   periodic       {t0, period, parameter, transient, record, max_returns (8), return_tolerance
                  (1e-3), diagram, grazing (true), bounds, and the continuation options below}:
@@ -294,8 +295,10 @@ class HybridRunReader {
     if (s.contains("threads")) spec.threads = integer(s["threads"], path, "sweep.threads");
     spec.plot = s.contains("plot") ? string(s["plot"], path, "sweep.plot") : names.back();
     state_name(spec.plot, "sweep.plot");
-    if (spec.steps < 1 || !(spec.transient >= 0) || !(spec.record > 0) || spec.threads < 0)
-      fail(path, "'sweep': steps >= 1, transient >= 0, record > 0 and threads >= 0 are needed");
+    if (spec.steps < 1 || spec.steps > kMaxSweepSteps || !(spec.transient >= 0) || !(spec.record > 0))
+      fail(path, "'sweep': steps in [1, " + std::to_string(kMaxSweepSteps) +
+                     "], transient >= 0 and record > 0 are needed (steps = " + std::to_string(spec.steps) + ")");
+    if (const std::string bad = check_threads(spec.threads, "'sweep.threads'"); !bad.empty()) fail(path, bad);
     if (!run.section) fail(path, "'sweep' records section hits: give a 'section'");
     // Every value of the range must make a valid model.
     run.with_parameter(spec.parameter, spec.from);

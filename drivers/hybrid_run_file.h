@@ -22,10 +22,14 @@ struct SectionSpec {
   bool angle = false;    // crossings of value modulo 2 pi (by sin(x - value) rising)
 };
 
+// A million values of a parameter are far beyond any diagram (and each keeps
+// its section hits in memory until the end).
+constexpr int kMaxSweepSteps = 1000000;
+
 struct SweepSpec {
   std::string parameter;
   double from = 0.0, to = 1.0;
-  int steps = 100;
+  int steps = 100;           // at most kMaxSweepSteps
   double transient = 100.0;  // time integrated at each value before recording
   double record = 100.0;     // time over which section hits are recorded
   int threads = 0;           // 0: all cores; the range is split into this many quasi-static chunks

@@ -38,7 +38,7 @@ const OptionTable<flow::SimulationOptions>& simulation_option_table() {
       {"max_events", &O::max_events, "more events end the run"},
       {"zeno_interval", &O::zeno_interval, "events closer than this, zeno_events times in a row, are Zeno"},
       {"zeno_events", &O::zeno_events, "see zeno_interval"},
-      {"output_interval", &O::output_interval, "> 0: record on this time grid; 0: at every step"},
+      {"output_interval", &O::output_interval, "> 0: record on this time grid (at most 1e7 samples); 0: at every step"},
       {"method", &O::method, "\"dopri5\" or \"dop853\" (Runge-Kutta pairs)"},
   };
   return table;

@@ -19,12 +19,18 @@ double distance(const HybridRun& run, const Vector& a, const Vector& b) {
   return std::sqrt(sum);
 }
 
-flow::SimulationOptions plain(const flow::SimulationOptions& options) {
+}  // namespace
+
+flow::SimulationOptions without_samples(const flow::SimulationOptions& options) {
   flow::SimulationOptions o = options;
   o.variational = false;
-  o.output_interval = 0.0;
+  // An infinite grid keeps the start sample only: every step of a long
+  // transient would be gigabytes (measured: 2 GB before the step budget).
+  o.output_interval = std::numeric_limits<double>::infinity();
   return o;
 }
+
+namespace {
 
 // An autonomous orbit's guess from a simulation after the transient `warm`:
 // successive returns to the section; the first that comes back to an earlier
@@ -36,7 +42,7 @@ bool close_from_returns(const HybridRun& run, const flow::HybridSystem& hybrid, 
   const PeriodicSpec& spec = *run.periodic;
   const int n = static_cast<int>(run.initial.size());
   const flow::Trajectory rec = flow::simulate(hybrid, warm.mode_end, warm.t_end, *x, warm.t_end + spec.record,
-                                              plain(run.simulation), {}, run.sections());
+                                              without_samples(run.simulation), {}, run.sections());
   if (!rec.ok()) {
     s->message = "the simulation for the guess ended early: " + rec.message;
     return false;
@@ -103,7 +109,8 @@ ShootingStart shooting_start(const HybridRun& run) {
 
   if (spec.transient >= 0) {
     const double t0 = spec.autonomous ? run.t0 : spec.t0;
-    const flow::Trajectory warm = flow::simulate(*hybrid, run.mode, t0, x, t0 + spec.transient, plain(run.simulation));
+    const flow::Trajectory warm =
+        flow::simulate(*hybrid, run.mode, t0, x, t0 + spec.transient, without_samples(run.simulation));
     if (!warm.ok()) {
       s.message = "the transient before the guess ended early: " + warm.message;
       return s;
@@ -145,7 +152,7 @@ std::vector<double> section_values(const HybridRun& run, const periodic::Shootin
   const double T = system.period(u);
   const double t0 = system.start_time(u);
   const flow::Trajectory tr = flow::simulate(*system.hybrid(), options.mode, t0, system.hybrid_state(u), t0 + 2 * T,
-                                             plain(options.simulation), {}, run.sections());
+                                             without_samples(options.simulation), {}, run.sections());
   const auto& hits = tr.section_hits;
   std::vector<double> values;
   // An orbit crossing k times per period crosses at least 2k - 1 times

@@ -40,4 +40,8 @@ ShootingStart shooting_start(const HybridRun& run);
 std::vector<double> section_values(const HybridRun& run, const periodic::ShootingSystem& system, const Vector& u,
                                    int variable);
 
+// The options for a simulation whose end state (and events, section hits)
+// is all that is used: no variational equations, no samples in between.
+flow::SimulationOptions without_samples(const flow::SimulationOptions& options);
+
 }  // namespace saltus::drivers

@@ -441,6 +441,16 @@ Expression Expression::parse(std::string_view text, const std::vector<std::strin
                            what);
   };
 
+  // Spirit's skipper classifies chars with std::isspace, undefined for the
+  // negative chars of a UTF-8 byte (an assertion under a debug build, found
+  // by fuzzing with sanitizers): such a byte is an error before parsing.
+  const auto non_ascii = [](char c) { return static_cast<unsigned char>(c) >= 0x80; };
+  if (const auto wide = std::find_if(text.begin(), text.end(), non_ascii); wide != text.end()) {
+    const std::size_t pos = static_cast<std::size_t>(wide - text.begin());
+    throw ExpressionError(prefix + "syntax error at column " + std::to_string(pos + 1) + ": found " +
+                          found(text, pos) + " (expressions are ASCII: names are letters, digits and '_')");
+  }
+
   ast::Chain tree;
   const char* first = text.data();
   const char* const last = text.data() + text.size();

@@ -45,6 +45,13 @@ void check_coefficients(const std::string& kind, const std::string& name, const 
                         const std::vector<double>& c, bool allow_empty) {
   if (c.empty() && !allow_empty)
     throw std::invalid_argument(kind + " '" + name + "': " + field + " has no coefficients");
+  // Each coefficient costs in every evaluation of the search grid and the
+  // series: a thousand made `extremal solutions` run silent for minutes.
+  constexpr std::size_t kMaxCoefficients = 100;
+  if (c.size() > kMaxCoefficients)
+    throw std::invalid_argument(kind + " '" + name + "': " + field + " has " + std::to_string(c.size()) +
+                                " coefficients, more than " + std::to_string(kMaxCoefficients) +
+                                ": give a curve of lower degree");
   for (std::size_t i = 0; i < c.size(); ++i)
     check_finite(kind, name, field + "[" + std::to_string(i) + "]", c[i]);
 }

@@ -35,6 +35,7 @@
 
 #include <array>
 #include <cmath>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -75,6 +76,16 @@ struct TriplePendulumT {
     visit("eta", self.eta, "depth of the barrier below the first joint");
     visit("q1", self.q1, "torque on the first link");
     visit("e", self.e, "restitution at the barrier, in [0, 1]");
+  }
+  // Throws std::invalid_argument on a damping below zero: it feeds energy in,
+  // the motion runs away, and a sweep or a Lyapunov run crawls on without
+  // end (found by fuzzing the run files). Called by flow::Mechanical::check.
+  void check() const requires std::is_same_v<P, double> {
+    const std::pair<const char*, double> damping[] = {{"c1", c1}, {"c2", c2}, {"c3", c3}};
+    for (const auto& [name, c] : damping)
+      if (!(c >= 0.0))
+        throw std::invalid_argument(std::string("triple pendulum: the damping ") + name + " = " +
+                                    std::to_string(c) + " must be >= 0 (a negative damping drives the pendulum)");
   }
   // The same pendulum with parameters of scalar type Q.
   template <class Q>

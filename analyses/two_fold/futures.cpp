@@ -38,9 +38,16 @@ std::string FuturesOptions::check() const {
       return std::string(p.name) + " = " + str(p.value) + " must be finite and > 0";
   if (!(max_liftoff_time >= 0.0 && std::isfinite(max_liftoff_time)))
     return "max_liftoff_time = " + str(max_liftoff_time) + " must be finite and >= 0";
-  if (approach_samples < 1) return "approach_samples = " + std::to_string(approach_samples) + " must be >= 1";
-  if (samples < 1) return "samples = " + std::to_string(samples) + " must be >= 1";
-  if (event_samples < 1) return "event_samples = " + std::to_string(event_samples) + " must be >= 1";
+  // Every sampled orbit is a simulation kept for the figure: a million is
+  // hours and gigabytes, far beyond a picture (10^9 ran silent for ever).
+  constexpr int kMaxSamples = 100000;
+  const auto count = [](const char* name, int value, int most) -> std::string {
+    if (value >= 1 && value <= most) return {};
+    return std::string(name) + " = " + std::to_string(value) + " must be in [1, " + std::to_string(most) + "]";
+  };
+  if (std::string bad = count("approach_samples", approach_samples, kMaxSamples); !bad.empty()) return bad;
+  if (std::string bad = count("samples", samples, kMaxSamples); !bad.empty()) return bad;
+  if (std::string bad = count("event_samples", event_samples, 1000); !bad.empty()) return bad;
   if (max_segments < 1) return "max_segments = " + std::to_string(max_segments) + " must be >= 1";
   if (!(arrival_distance < approach_radius))
     return "arrival_distance = " + str(arrival_distance) +

@@ -10,6 +10,8 @@
 #include <stdexcept>
 #include <thread>
 
+#include "continuation/worker_threads.h"
+
 namespace saltus {
 
 namespace {
@@ -34,7 +36,7 @@ std::string TwoFoldMapOptions::check() const {
   if (static_cast<long>(r_steps) * omega_steps > 25'000'000)
     return "resolution " + std::to_string(r_steps) + " x " + std::to_string(omega_steps) +
            " exceeds 25 million points";
-  if (threads < 0) return "threads = " + std::to_string(threads) + " must be >= 0 (0: all cores)";
+  if (std::string bad = check_threads(threads, "threads"); !bad.empty()) return bad;
   if (!(guess_offset >= 0.0 && guess_offset < 0.5))
     return "guess_offset = " + str(guess_offset) + " must be in [0, 0.5)";
   if (!(match_tolerance > 0.0)) return "match_tolerance = " + str(match_tolerance) + " must be > 0";
@@ -125,8 +127,7 @@ TwoFoldMap two_fold_map(const models::WheelTurntable& base, const TwoFoldMapOpti
   map.options.progress = nullptr;
   const int rows = options.omega_steps, cols = options.r_steps;
   map.points.resize(static_cast<std::size_t>(rows) * cols);
-  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  map.threads = std::min(options.threads > 0 ? options.threads : cores, rows);
+  map.threads = worker_count(options.threads, rows);
 
   std::atomic<int> next_row{0}, rows_done{0};
   auto worker = [&]() {
@@ -137,8 +138,7 @@ TwoFoldMap two_fold_map(const models::WheelTurntable& base, const TwoFoldMapOpti
       ++rows_done;
     }
   };
-  std::vector<std::thread> pool;
-  for (int t = 0; t < map.threads; ++t) pool.emplace_back(worker);
+  WorkerThreads pool(map.threads, [&](int) { worker(); });
   if (options.progress) {
     using clock = std::chrono::steady_clock;
     auto last = clock::now();
@@ -150,7 +150,7 @@ TwoFoldMap two_fold_map(const models::WheelTurntable& base, const TwoFoldMapOpti
       }
     }
   }
-  for (auto& t : pool) t.join();
+  pool.join();
   for (const auto& p : map.points) {
     map.designed += p.designed;
     map.exists += p.exists;

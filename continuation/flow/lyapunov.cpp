@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <iomanip>
 #include <sstream>
 #include <stdexcept>
 
@@ -89,6 +90,15 @@ LyapunovResult lyapunov_spectrum(const HybridSystem& system, int mode0, double t
                                  const LyapunovOptions& options) {
   if (const std::string why = options.check(); !why.empty())
     throw std::invalid_argument("Lyapunov options: " + why);
+  // Checked before the transient runs (it may be long): the intervals after
+  // it must still be resolved by the doubles there.
+  if (const double start = t0 + options.transient, last = start + options.duration;
+      !(last - options.interval < last) || !(start + options.interval > start)) {
+    std::ostringstream why;
+    why << std::setprecision(12) << "Lyapunov options: at t = " << start << " an interval of " << options.interval
+        << " is below the spacing of doubles (no digits left for the span): give a shorter transient or duration";
+    throw std::invalid_argument(why.str());
+  }
   const int n = system.dimension();
   LyapunovResult result;
   int mode = mode0;
@@ -97,6 +107,7 @@ LyapunovResult lyapunov_spectrum(const HybridSystem& system, int mode0, double t
   if (options.transient > 0) {
     SimulationOptions plain = options.simulation;
     plain.variational = false;
+    plain.output_interval = std::numeric_limits<double>::infinity();  // only its end is used
     const Trajectory tr = simulate(system, mode, t, x, t + options.transient, plain);
     if (!tr.ok()) {
       result.status = tr.status;

@@ -243,6 +243,9 @@ Trajectory Simulator::run_with(Stepper& stepper, int mode0, double t0, const Vec
   record(&out, t, x0);
   std::vector<double> section_prev(sections_.size());
   for (std::size_t j = 0; j < sections_.size(); ++j) section_prev[j] = sections_[j].h(t, x0);
+  // The sample times t0 + k * output_interval, computed afresh each time: a
+  // running sum stalls where the interval falls below the spacing of doubles.
+  long outputs = 1;
   double next_output = t0 + opt_.output_interval;
   // Guards and sections: located on the dense output to event_tolerance, relative to 1 + |t|.
   const LocateOptions event_location{opt_.event_tolerance, true, 200};
@@ -258,12 +261,23 @@ Trajectory Simulator::run_with(Stepper& stepper, int mode0, double t0, const Vec
     return out;
   };
 
+  // Every kPaceWindow steps the pace is checked: when the time the last
+  // window advanced, kept up, would need ten times the steps left in
+  // max_steps, the run ends now rather than after max_steps (a state blowing
+  // up takes steps of 1e-33 for minutes before the budget runs out).
+  constexpr long kPaceWindow = 100000;
+  double window_start = t;
   while (true) {
-    if (++steps > opt_.max_steps) {
+    ++steps;
+    const bool out_of_pace = steps % kPaceWindow == 0 && t > window_start &&
+                             (t1 - t) / (t - window_start) * kPaceWindow > 10.0 * (opt_.max_steps - steps);
+    if (steps % kPaceWindow == 0) window_start = t;
+    if (steps > opt_.max_steps || out_of_pace) {
       std::ostringstream msg;
-      msg << std::setprecision(12) << "more than max_steps = " << opt_.max_steps << " steps: at t = " << t
-          << " the step size is " << stepper.current_time_step()
-          << " (a singular or discontinuous field without a guard?)";
+      msg << std::setprecision(12) << (out_of_pace ? "at the pace of the last steps, more than max_steps = "
+                                                   : "more than max_steps = ")
+          << opt_.max_steps << " steps: at t = " << t << " the step size is " << stepper.current_time_step()
+          << " (a singular or discontinuous field without a guard, or a state blowing up?)";
       return finish(SimulationStatus::kTooManySteps, msg.str(), t, z);
     }
     std::pair<double, double> step;
@@ -279,7 +293,11 @@ Trajectory Simulator::run_with(Stepper& stepper, int mode0, double t0, const Vec
       std::ostringstream msg;
       msg << std::setprecision(12) << "at t = " << ta << " the step " << stepper.current_time_step()
           << " no longer advances time (doubles there are "
-          << std::nextafter(ta, std::numeric_limits<double>::infinity()) - ta << " apart); start the time nearer 0";
+          << std::nextafter(ta, std::numeric_limits<double>::infinity()) - ta << " apart); "
+          // Far from 0 the doubles are coarse; near it the step itself
+          // collapsed: the field is too fast or too stiff to follow.
+          << (std::abs(ta) > 1e6 ? "start the time nearer 0"
+                                 : "the field is too fast or too stiff here (a state or parameter of extreme size?)");
       return finish(SimulationStatus::kStepFailed, msg.str(), ta, z);
     }
     const State& zb_full = stepper.current_state();
@@ -366,7 +384,7 @@ Trajectory Simulator::run_with(Stepper& stepper, int mode0, double t0, const Vec
       while (next_output <= t_out_end) {
         stepper.calc_state(next_output, z_tmp);
         if (!record(&out, next_output, z_tmp)) return finish(SimulationStatus::kStopped, "stopped by the observer", next_output, z_tmp);
-        next_output += opt_.output_interval;
+        next_output = t0 + static_cast<double>(++outputs) * opt_.output_interval;
       }
     } else if (event_guard < 0) {
       if (!record(&out, tb, zb)) return finish(SimulationStatus::kStopped, "stopped by the observer", tb, zb);
@@ -467,6 +485,9 @@ Trajectory Simulator::run_with(Stepper& stepper, int mode0, double t0, const Vec
 
 }  // namespace
 
+// The most samples a grid of output_interval may give (see simulate()).
+constexpr double kMaxSamples = 1e7;
+
 Trajectory simulate(const HybridSystem& system, int mode0, double t0, const Vector& x0, double t1,
                     const SimulationOptions& options, const SimulationObserver& observer,
                     const std::vector<Section>& sections) {
@@ -480,9 +501,27 @@ Trajectory simulate(const HybridSystem& system, int mode0, double t0, const Vect
     throw std::invalid_argument("simulation options: constant_components = " +
                                 std::to_string(options.constant_components) + " exceeds the dimension " +
                                 std::to_string(system.dimension()));
-  if (!(t1 > t0) || !std::isfinite(t0) || !std::isfinite(t1))
-    throw std::invalid_argument("the time span [" + std::to_string(t0) + ", " + std::to_string(t1) +
-                                "] must be finite with t1 > t0");
+  if (!(t1 > t0) || !std::isfinite(t0) || !std::isfinite(t1)) {
+    std::ostringstream why;
+    why << std::setprecision(12) << "the time span [" << t0 << ", " << t1 << "] must be finite with t1 > t0";
+    if (std::max(std::abs(t0), std::abs(t1)) > 1e15)  // a transient or duration of 1e19 added to t
+      why << " (at times beyond 1e15 a double has no digits left for the span: give shorter times)";
+    throw std::invalid_argument(why.str());
+  }
+  if (options.output_interval > 0) {
+    // Samples are kept in memory (some 100 bytes each for a small state): a
+    // grid finer than the time resolution or of more than kMaxSamples points
+    // is a mistake in the interval, not a run to start.
+    const double samples = (t1 - t0) / options.output_interval;
+    const double top = std::max(std::abs(t0), std::abs(t1));
+    if (samples > kMaxSamples || options.output_interval < 16 * (std::nextafter(top, INFINITY) - top)) {
+      std::ostringstream why;
+      why << "simulation options: output_interval = " << options.output_interval << " gives " << samples
+          << " samples over [" << t0 << ", " << t1 << "] (at most " << kMaxSamples
+          << ", each well above the spacing of doubles at t): give a larger output_interval or a shorter time span";
+      throw std::invalid_argument(why.str());
+    }
+  }
   Simulator simulator(system, options, observer, sections);
   return simulator.run(mode0, t0, x0, t1);
 }

@@ -290,8 +290,9 @@ TEST_CASE("expression: error messages", "[models][expression]") {
     CHECK_THAT(error_of("x**2"), Contains("column 3") && Contains("use ^ for powers"));
   }
   SECTION("a quoted token is a whole UTF-8 character, and at most 80 bytes") {
-    CHECK(error_of("mu + \u00e9") ==
-          "expression 'mu + \u00e9': syntax error at column 6: expected an operand, found '\u00e9'");
+    CHECK(error_of("mu + \u00e9") == "expression 'mu + \u00e9': syntax error at column 6: found '\u00e9' "
+                                      "(expressions are ASCII: names are letters, digits and '_')");
+    CHECK_THAT(error_of("x\u00e9 + 1"), Contains("column 2") && Contains("found '\u00e9'"));
     CHECK_THAT(error_of("x " + std::string(1000, 'y')), Contains("'" + std::string(80, 'y') + "...'"));
   }
   SECTION("unknown name is named, with the known names") {

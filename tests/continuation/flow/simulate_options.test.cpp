@@ -43,6 +43,21 @@ struct ElasticWallWithFrequency {
 
 }  // namespace
 
+TEST_CASE("a run that cannot finish within max_steps at its pace ends early", "[flow]") {
+  // Stalled at the discontinuity the steps are about 1e-12 long: the second
+  // of span left would take 1e12 steps. The pace is checked every 1e5 steps,
+  // so the run ends after 2e5 of the default 1e7, not at the budget.
+  auto system = make_hybrid(SignWithoutGuard{});
+  Vector x0(1);
+  x0 << 1.0;
+  const Trajectory tr = simulate(*system, 0, 0.0, x0, 2.0, SimulationOptions{});
+  INFO(tr.message);
+  CHECK(tr.status == SimulationStatus::kTooManySteps);
+  CHECK_THAT(tr.message, Catch::Contains("at the pace of the last steps") && Catch::Contains("max_steps = 10000000"));
+  CHECK(tr.t_end == Approx(1.0).margin(1e-3));
+  CHECK(tr.t.size() <= 200001);
+}
+
 TEST_CASE("a collapsing step size ends the run at max_steps", "[flow]") {
   auto system = make_hybrid(SignWithoutGuard{});
   SimulationOptions options;

@@ -1,0 +1,111 @@
+#include "drivers/progress.h"
+
+#include <algorithm>
+#include <iomanip>
+
+namespace saltus::drivers {
+
+TimeProgress::TimeProgress(std::ostream& err, std::string what, std::chrono::milliseconds first,
+                           std::chrono::milliseconds every)
+    : err_(err), what_(std::move(what)), first_(first), every_(every) {}
+
+void TimeProgress::set_span(double t_begin, double t_end) {
+  begin_ = t_begin;
+  end_ = t_end;
+}
+
+void TimeProgress::at(double t) {
+  t_max_ = std::max(t_max_, t);  // event location looks back a little; the run goes forward
+  if (++calls_ % 256 != 0) return;
+  const auto now = std::chrono::steady_clock::now();
+  if (now - start_ < first_ || (printed_ && now - last_ < every_)) return;
+  last_ = now;
+  printed_ = true;
+  print();
+}
+
+void TimeProgress::print() {
+  const double elapsed = std::chrono::duration<double>(last_ - start_).count();
+  err_ << what_ << ": simulating, t = " << std::setprecision(6) << t_max_;
+  if (end_ > begin_) {
+    const double fraction = std::clamp((t_max_ - begin_) / (end_ - begin_), 0.0, 1.0);
+    err_ << " of [" << begin_ << ", " << end_ << "] (" << std::setprecision(3) << 100 * fraction << "%)";
+    err_ << ", " << std::setprecision(3) << elapsed << " s";
+    if (fraction > 1e-3) err_ << ", about " << std::setprecision(3) << elapsed * (1 - fraction) / fraction << " s left";
+  } else {
+    err_ << ", " << std::setprecision(3) << elapsed << " s";
+  }
+  err_ << '\n' << std::flush;
+}
+
+namespace {
+
+// Forwards everything to the wrapped system; the field evaluations also go
+// to the progress.
+class ReportingSystem : public flow::HybridSystem {
+ public:
+  ReportingSystem(std::shared_ptr<const flow::HybridSystem> inner, std::shared_ptr<TimeProgress> progress)
+      : inner_(std::move(inner)), progress_(std::move(progress)) {}
+
+  int dimension() const override { return inner_->dimension(); }
+  std::vector<std::string> state_names() const override { return inner_->state_names(); }
+  std::string mode_name(int mode) const override { return inner_->mode_name(mode); }
+  void field(int mode, double t, const Vector& x, Vector* f) const override {
+    progress_->at(t);
+    inner_->field(mode, t, x, f);
+  }
+  void field_jacobian(int mode, double t, const Vector& x, Matrix* A) const override {
+    inner_->field_jacobian(mode, t, x, A);
+  }
+  void field_and_jacobian(int mode, double t, const Vector& x, Vector* f, Matrix* A) const override {
+    progress_->at(t);
+    inner_->field_and_jacobian(mode, t, x, f, A);
+  }
+  void field_and_tangent(int mode, double t, const Vector& x, const Eigen::Ref<const Matrix>& Phi_top, Vector* f,
+                         Eigen::Ref<Matrix> dPhi_top) const override {
+    progress_->at(t);
+    inner_->field_and_tangent(mode, t, x, Phi_top, f, dPhi_top);
+  }
+  int guard_count(int mode) const override { return inner_->guard_count(mode); }
+  std::string guard_name(int mode, int k) const override { return inner_->guard_name(mode, k); }
+  flow::Crossing crossing(int mode, int k) const override { return inner_->crossing(mode, k); }
+  double guard(int mode, int k, double t, const Vector& x) const override { return inner_->guard(mode, k, t, x); }
+  void guard_gradient(int mode, int k, double t, const Vector& x, Vector* h_x, double* h_t) const override {
+    inner_->guard_gradient(mode, k, t, x, h_x, h_t);
+  }
+  int next_mode(int mode, int k, double t, const Vector& x) const override {
+    return inner_->next_mode(mode, k, t, x);
+  }
+  void reset(int mode, int k, int next, double t, const Vector& x, Vector* x_plus, Matrix* G_x,
+             Vector* G_t) const override {
+    inner_->reset(mode, k, next, t, x, x_plus, G_x, G_t);
+  }
+  void reset_state(int mode, int k, int next, double t, const Vector& x, Vector* x_plus) const override {
+    inner_->reset_state(mode, k, next, t, x, x_plus);
+  }
+  void constrained_directions(int mode, double t, const Vector& x, Matrix* C) const override {
+    inner_->constrained_directions(mode, t, x, C);
+  }
+  std::vector<flow::ParameterInfo> parameters() const override { return inner_->parameters(); }
+  std::shared_ptr<const flow::HybridSystem> with_parameters(
+      const std::map<std::string, double>& values) const override {
+    return with_progress(inner_->with_parameters(values), progress_);
+  }
+  std::shared_ptr<const flow::HybridSystem> with_parameters_in_state(const std::vector<std::string>& names,
+                                                                    const std::vector<int>& angles) const override {
+    return with_progress(inner_->with_parameters_in_state(names, angles), progress_);
+  }
+
+ private:
+  std::shared_ptr<const flow::HybridSystem> inner_;
+  std::shared_ptr<TimeProgress> progress_;
+};
+
+}  // namespace
+
+std::shared_ptr<const flow::HybridSystem> with_progress(std::shared_ptr<const flow::HybridSystem> system,
+                                                        std::shared_ptr<TimeProgress> progress) {
+  return std::make_shared<ReportingSystem>(std::move(system), std::move(progress));
+}
+
+}  // namespace saltus::drivers

@@ -1,0 +1,26 @@
+#pragma once
+// Mutations of a run file for the fuzzer (tests/fuzz/fuzz_run_files.cpp): the
+// mistakes and the extremes a user or a broken script can produce. Numbers to
+// their extremes, strings the expression parser must survive, deleted keys,
+// swapped types, transplanted values, nesting far beyond any run file, and a
+// few edits of the text itself (truncation, a key given twice, stray bytes).
+// Everything is drawn from the caller's generator, so a seed reproduces it.
+
+#include <random>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace saltus::fuzz {
+
+using Json = nlohmann::ordered_json;
+
+struct Mutant {
+  std::string text;         // the mutated run file
+  std::string description;  // what was done, one clause per mutation
+};
+
+// 1 to 4 mutations of `seed_file` (a parsed example run file).
+Mutant mutate(const Json& seed_file, std::mt19937_64& rng);
+
+}  // namespace saltus::fuzz

@@ -5,13 +5,14 @@
 // Arnoldi on the engine's LU) and the Hopf test. Goal: monitoring adds
 // under 30% per point.
 
-#include <chrono>
+#include "models/brusselator_1d.h"
 
 #include <benchmark/benchmark.h>
 
+#include <chrono>
+
 #include "continuation/autodiff_system.h"
 #include "continuation/pseudo_arclength.h"
-#include "models/brusselator_1d.h"
 #include "testfunctions/hopf.h"
 
 namespace {

@@ -6,8 +6,8 @@
 
 #include <benchmark/benchmark.h>
 
-#include "models/planar_curve.h"
 #include "analyses/contact/classification.h"
+#include "models/planar_curve.h"
 
 namespace {
 

@@ -56,7 +56,8 @@ void run_branch(benchmark::State& state, const ContinuationProblem& problem, con
   const Branch first = continue_branch(problem, y0, options, tests);
   if (first.stop_reason != StopReason::kMaxPoints || regular_steps(first) != K) {
     state.SkipWithError(("branch did not make K steps: " + std::to_string(regular_steps(first)) + " steps, " +
-                         to_string(first.stop_reason) + ": " + first.message).c_str());
+                         to_string(first.stop_reason) + ": " + first.message)
+                            .c_str());
     return;
   }
   const int events = static_cast<int>(first.special_points.size());
@@ -67,8 +68,9 @@ void run_branch(benchmark::State& state, const ContinuationProblem& problem, con
     Branch b = continue_branch(problem, y0, options, tests);
     if (b.stop_reason != StopReason::kMaxPoints || b.points.size() != expected_points ||
         regular_steps(b) != K) {
-      state.SkipWithError(("branch did not make K steps: " + std::to_string(b.points.size()) +
-                           " points, " + to_string(b.stop_reason) + ": " + b.message).c_str());
+      state.SkipWithError(("branch did not make K steps: " + std::to_string(b.points.size()) + " points, " +
+                           to_string(b.stop_reason) + ": " + b.message)
+                              .c_str());
       break;
     }
     benchmark::DoNotOptimize(b.points.back().y.data());
@@ -97,9 +99,7 @@ void run_cusp(benchmark::State& state, std::shared_ptr<const System> system, con
   run_branch(state, problem, y0, options, tests, kCuspSteps);
 }
 
-void BM_CuspStep_Functor(benchmark::State& state) {
-  run_cusp(state, make_system(models::Cusp{}), lp_bp());
-}
+void BM_CuspStep_Functor(benchmark::State& state) { run_cusp(state, make_system(models::Cusp{}), lp_bp()); }
 BENCHMARK(BM_CuspStep_Functor)->Unit(benchmark::kMillisecond);
 
 void BM_CuspStep_Expression(benchmark::State& state) {

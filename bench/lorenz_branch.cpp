@@ -10,18 +10,14 @@
 // machine).
 //
 // The arguments are -10 log10 of the integrator tolerance (absolute =
-// relative; 80 is 1e-8, 75 is 3.2e-8) and -log10 of the corrector's newton_tolerance (on |dy| / (1 + |y|); the
-// engine's default is 1e-10): a Newton step cannot be resolved below the
-// integration error, so a looser one saves a variational solve per point.
-// The third argument is SimulationOptions::transition_error_control: 1, Phi
-// takes part in the step-size control (the default); 0, the state alone
-// decides the steps and Phi rides on them. The fourth is
-// SimulationOptions::method: 0 dopri5, 1 dop853.
-// "pd_error" is |rho_PD - rho_PD(1e-12)|, the PD's distance from its value at
-// tolerance 1e-12 with dop853 (the more accurate method there): the accuracy
-// that tolerance buys (the goal is 1e-6). "reference_spread" is the
-// distance between the two methods' PDs at 1e-12, the reference's own error
-// bar (it should be far below 1e-6).
+// relative; 80 is 1e-8, 75 is 3.2e-8) and -log10 of the corrector's newton_tolerance (on |dy| / (1 + |y|);
+// the engine's default is 1e-10): a Newton step cannot be resolved below the integration error, so a looser
+// one saves a variational solve per point. The third argument is SimulationOptions::transition_error_control:
+// 1, Phi takes part in the step-size control (the default); 0, the state alone decides the steps and Phi
+// rides on them. The fourth is SimulationOptions::method: 0 dopri5, 1 dop853. "pd_error" is |rho_PD -
+// rho_PD(1e-12)|, the PD's distance from its value at tolerance 1e-12 with dop853 (the more accurate method
+// there): the accuracy that tolerance buys (the goal is 1e-6). "reference_spread" is the distance between the
+// two methods' PDs at 1e-12, the reference's own error bar (it should be far below 1e-6).
 //
 //   ./build/bench/saltus_bench --benchmark_filter=Lorenz
 
@@ -46,7 +42,8 @@ struct Run {
   std::size_t points = 0;
 };
 
-Run branch_to_first_pd(double tolerance, double newton_tolerance = 1e-10, bool transition_error_control = true,
+Run branch_to_first_pd(double tolerance, double newton_tolerance = 1e-10,
+                       bool transition_error_control = true,
                        flow::IntegrationMethod method = flow::IntegrationMethod::kDop853) {
   flow::SimulationOptions simulation;
   simulation.absolute_tolerance = simulation.relative_tolerance = tolerance;
@@ -58,7 +55,8 @@ Run branch_to_first_pd(double tolerance, double newton_tolerance = 1e-10, bool t
   options.bounds["rho"] = {205.0, 300.0};
   // Stop at the first PD: the callback sees it as soon as it is located.
   options.callback = [](const Branch& b) { return b.special_points.empty(); };
-  const Branch b = continue_branch(*start.problem, start.y, options, {std::make_shared<PeriodDoublingTest>()});
+  const Branch b =
+      continue_branch(*start.problem, start.y, options, {std::make_shared<PeriodDoublingTest>()});
   Run run;
   run.points = b.points.size();
   for (const auto& s : b.special_points)
@@ -73,8 +71,10 @@ void BM_LorenzBranchToFirstPD(benchmark::State& state) {
   const double tolerance = std::pow(10.0, -0.1 * static_cast<double>(state.range(0)));
   const double newton_tolerance = std::pow(10.0, -static_cast<double>(state.range(1)));
   const bool transition_error_control = state.range(2) != 0;
-  const auto method = state.range(3) == 0 ? flow::IntegrationMethod::kDopri5 : flow::IntegrationMethod::kDop853;
-  static const double reference_pd = branch_to_first_pd(1e-12, 1e-10, true, flow::IntegrationMethod::kDop853).pd;
+  const auto method =
+      state.range(3) == 0 ? flow::IntegrationMethod::kDopri5 : flow::IntegrationMethod::kDop853;
+  static const double reference_pd =
+      branch_to_first_pd(1e-12, 1e-10, true, flow::IntegrationMethod::kDop853).pd;
   static const double reference_spread =
       std::abs(branch_to_first_pd(1e-12, 1e-10, true, flow::IntegrationMethod::kDopri5).pd - reference_pd);
   Run run;
@@ -89,8 +89,8 @@ void BM_LorenzBranchToFirstPD(benchmark::State& state) {
   }
   state.SetItemsProcessed(static_cast<int64_t>(points));
   state.counters["points"] = static_cast<double>(run.points);
-  state.counters["us_per_point"] =
-      benchmark::Counter(static_cast<double>(points) * 1e-6, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+  state.counters["us_per_point"] = benchmark::Counter(
+      static_cast<double>(points) * 1e-6, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
   state.counters["pd_rho"] = run.pd;
   state.counters["pd_error"] = std::abs(run.pd - reference_pd);
   state.counters["reference_spread"] = reference_spread;

@@ -68,7 +68,9 @@ void BM_Cusp_Functor_Jacobian(benchmark::State& state) { jacobian(state, *cusp_f
 void BM_Cusp_Functor_SecondDerivative(benchmark::State& state) { second_derivative(state, *cusp_functor()); }
 void BM_Cusp_Expression_Residual(benchmark::State& state) { residual(state, *cusp_expression()); }
 void BM_Cusp_Expression_Jacobian(benchmark::State& state) { jacobian(state, *cusp_expression()); }
-void BM_Cusp_Expression_SecondDerivative(benchmark::State& state) { second_derivative(state, *cusp_expression()); }
+void BM_Cusp_Expression_SecondDerivative(benchmark::State& state) {
+  second_derivative(state, *cusp_expression());
+}
 BENCHMARK(BM_Cusp_Functor_Residual);
 BENCHMARK(BM_Cusp_Functor_Jacobian);
 BENCHMARK(BM_Cusp_Functor_SecondDerivative);

@@ -18,6 +18,8 @@
 // events, the number of events per run (impacts, stick starts, releases).
 // Each run is deterministic, so every iteration makes the same events.
 
+#include "models/triple_pendulum.h"
+
 #include <benchmark/benchmark.h>
 
 #include <chrono>
@@ -26,7 +28,6 @@
 
 #include "continuation/flow/mechanical.h"
 #include "continuation/flow/simulate.h"
-#include "models/triple_pendulum.h"
 
 using namespace saltus;
 
@@ -43,12 +44,14 @@ void run(benchmark::State& state, double e, int max_events) {
   Vector x0(6);
   x0 << 1.8, 1.0, 2.0, 0.0, 0.0, 0.0;
   flow::SimulationOptions options;
-  options.absolute_tolerance = options.relative_tolerance = std::pow(10.0, -static_cast<double>(state.range(0)));
+  options.absolute_tolerance = options.relative_tolerance =
+      std::pow(10.0, -static_cast<double>(state.range(0)));
   options.variational = false;
   options.method = state.range(1) == 0 ? flow::IntegrationMethod::kDopri5 : flow::IntegrationMethod::kDop853;
   state.SetLabel(flow::to_string(options.method));
   if (max_events > 0) options.max_events = max_events;
-  const auto expected = max_events > 0 ? flow::SimulationStatus::kTooManyEvents : flow::SimulationStatus::kFinished;
+  const auto expected =
+      max_events > 0 ? flow::SimulationStatus::kTooManyEvents : flow::SimulationStatus::kFinished;
 
   double simulated = 0.0;
   std::size_t events = 0;
@@ -77,7 +80,11 @@ BENCHMARK(BM_TriplePendulum_span50_e08)->ArgsProduct({{8, 10, 12}, {0, 1}})->Uni
 // then bounces elastically while damping takes a fixed fraction of a small
 // rebound speed per flight, so the speeds fall like 1/n (not geometrically,
 // no Zeno point) and the run spends its million-event budget by t ~ 33.
-BENCHMARK(BM_TriplePendulum_first_impacts_e08)->ArgsProduct({{8, 10, 12}, {0, 1}})->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_TriplePendulum_first_impacts_e1)->ArgsProduct({{8, 10, 12}, {0, 1}})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_TriplePendulum_first_impacts_e08)
+    ->ArgsProduct({{8, 10, 12}, {0, 1}})
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_TriplePendulum_first_impacts_e1)
+    ->ArgsProduct({{8, 10, 12}, {0, 1}})
+    ->Unit(benchmark::kMillisecond);
 
 }  // namespace

@@ -1,9 +1,9 @@
 // The Fig. 4 map of the wheel on a turntable (analyses/two_fold/map.h):
 // one grid point (design, Newton from the offset start, classification) and
 // a 41 x 41 map on 1 and 2 threads (rows are independent tasks).
-#include "analyses/two_fold/map.h"
-
 #include <benchmark/benchmark.h>
+
+#include "analyses/two_fold/map.h"
 
 namespace {
 

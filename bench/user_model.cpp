@@ -10,7 +10,6 @@
 #include <benchmark/benchmark.h>
 
 #include <fstream>
-
 #include <nlohmann/json.hpp>
 
 #include "continuation/flow/mechanical.h"

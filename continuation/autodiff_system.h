@@ -19,11 +19,11 @@
 // costs a few passes whatever its size. Optional `state_names()` and
 // `parameter_names()` name the components.
 
-#include <concepts>
-#include <utility>
+#include <ceres/jet.h>
 
 #include <boost/math/differentiation/autodiff.hpp>
-#include <ceres/jet.h>
+#include <concepts>
+#include <utility>
 
 #include "continuation/coloring.h"
 #include "continuation/system.h"

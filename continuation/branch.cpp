@@ -11,23 +11,34 @@ namespace saltus {
 
 std::string to_string(StopReason reason) {
   switch (reason) {
-    case StopReason::kMaxPoints: return "max_points";
-    case StopReason::kBound: return "bound";
-    case StopReason::kStepTooSmall: return "step_too_small";
-    case StopReason::kUserStop: return "user_stop";
-    case StopReason::kCallback: return "callback";
-    case StopReason::kStartNotConverged: return "start_not_converged";
-    case StopReason::kSingularJacobian: return "singular_jacobian";
-    case StopReason::kEvaluationError: return "evaluation_error";
+    case StopReason::kMaxPoints:
+      return "max_points";
+    case StopReason::kBound:
+      return "bound";
+    case StopReason::kStepTooSmall:
+      return "step_too_small";
+    case StopReason::kUserStop:
+      return "user_stop";
+    case StopReason::kCallback:
+      return "callback";
+    case StopReason::kStartNotConverged:
+      return "start_not_converged";
+    case StopReason::kSingularJacobian:
+      return "singular_jacobian";
+    case StopReason::kEvaluationError:
+      return "evaluation_error";
   }
   return "unknown";
 }
 
 std::string to_string(EventStatus status) {
   switch (status) {
-    case EventStatus::kLocated: return "located";
-    case EventStatus::kBracketed: return "bracketed";
-    case EventStatus::kJump: return "jump";
+    case EventStatus::kLocated:
+      return "located";
+    case EventStatus::kBracketed:
+      return "bracketed";
+    case EventStatus::kJump:
+      return "jump";
   }
   return "unknown";
 }
@@ -75,10 +86,13 @@ void Branch::write_csv(std::ostream& out) const {
     out << ',' << p.ds << ',' << p.newton_iterations;
     for (double t : p.tests) out << ',' << t;
     for (int j = 0; j < p.tangent.size(); ++j) out << ',' << p.tangent[j];
-    if (eigenvalues > 0) out << ',' << (p.eigenvalues.size() ? std::to_string(unstable_count(p.eigenvalues)) : "");
+    if (eigenvalues > 0)
+      out << ',' << (p.eigenvalues.size() ? std::to_string(unstable_count(p.eigenvalues)) : "");
     for (Eigen::Index k = 0; k < eigenvalues; ++k) {
-      if (k < p.eigenvalues.size()) out << ',' << p.eigenvalues[k].real() << ',' << p.eigenvalues[k].imag();
-      else out << ",,";
+      if (k < p.eigenvalues.size())
+        out << ',' << p.eigenvalues[k].real() << ',' << p.eigenvalues[k].imag();
+      else
+        out << ",,";
     }
     out << '\n';
   }
@@ -131,7 +145,9 @@ nlohmann::ordered_json Branch::summary() const {
   auto& b = o["bounds"] = nlohmann::ordered_json::object();
   for (const auto& [name, bound] : options.bounds) {
     // JSON has no infinity: an open side is null.
-    auto side = [](double v) { return std::isfinite(v) ? nlohmann::ordered_json(v) : nlohmann::ordered_json(); };
+    auto side = [](double v) {
+      return std::isfinite(v) ? nlohmann::ordered_json(v) : nlohmann::ordered_json();
+    };
     b[name] = {side(bound.min), side(bound.max)};
   }
   return j;

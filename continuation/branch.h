@@ -5,10 +5,9 @@
 
 #include <iosfwd>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "continuation/locate.h"
 #include "continuation/options.h"
@@ -30,12 +29,12 @@ enum class StopReason {
 std::string to_string(StopReason reason);
 
 struct BranchPoint {
-  Vector y;                  // (x, p_free)
-  Vector tangent;            // unit tangent, oriented along the branch
-  double ds = 0.0;           // arclength from the previous regular point
+  Vector y;         // (x, p_free)
+  Vector tangent;   // unit tangent, oriented along the branch
+  double ds = 0.0;  // arclength from the previous regular point
   int newton_iterations = 0;
-  std::vector<double> tests; // one value per test function, in Branch::test_names order
-  std::string label;         // the special-point type at this point, else empty
+  std::vector<double> tests;     // one value per test function, in Branch::test_names order
+  std::string label;             // the special-point type at this point, else empty
   Eigen::VectorXcd eigenvalues;  // of F_x, rightmost first, when the branch monitors them
 };
 
@@ -43,15 +42,16 @@ struct BranchPoint {
 // bracketed, or a jump of the test function.
 
 struct SpecialPoint {
-  std::string type;          // AUTO's labels: "LP", "BP", "CP", "UZ", "EP", ...
-  std::string name;          // the test function that found it
-  int index = -1;            // its position in Branch::points
+  std::string type;  // AUTO's labels: "LP", "BP", "CP", "UZ", "EP", ...
+  std::string name;  // the test function that found it
+  int index = -1;    // its position in Branch::points
   Vector y, tangent;
   EventStatus status = EventStatus::kBracketed;
-  double precision = 0.0;    // width of the final arclength bracket
-  double test_value = 0.0;   // the test function at the point
-  nlohmann::ordered_json data = nlohmann::ordered_json::object();  // what the test function adds
-                             // (TestFunction::describe): an HB's frequency and l1, ...
+  double precision = 0.0;   // width of the final arclength bracket
+  double test_value = 0.0;  // the test function at the point
+  nlohmann::ordered_json data =
+      nlohmann::ordered_json::object();  // what the test function adds
+                                         // (TestFunction::describe): an HB's frequency and l1, ...
   // The type, marked when it is a jump ("PD (jump)"): for figures and tables.
   std::string label() const { return status == EventStatus::kJump ? type + " (jump)" : type; }
 };
@@ -66,8 +66,8 @@ struct Branch {
   std::vector<BranchPoint> points;
   std::vector<SpecialPoint> special_points;
   StopReason stop_reason = StopReason::kMaxPoints;
-  std::string message;                       // a sentence on why it stopped
-  ContinuationOptions options;               // as used (callback not serialized)
+  std::string message;          // a sentence on why it stopped
+  ContinuationOptions options;  // as used (callback not serialized)
 
   // The branch has points to use: its start converged (whatever ended it
   // later). Not "finished": a branch that stopped at a bound is usable.

@@ -7,8 +7,7 @@
 namespace saltus {
 
 Vector crossing_tangent(const ContinuationProblem& problem, const SpecialPoint& bp, int direction) {
-  if (bp.type != "BP")
-    throw std::invalid_argument("branch switching needs a BP point, got " + bp.type);
+  if (bp.type != "BP") throw std::invalid_argument("branch switching needs a BP point, got " + bp.type);
   if (!problem.extras().empty())
     throw std::invalid_argument("branch switching on an augmented system is not supported");
   const int m = problem.equations();
@@ -39,8 +38,10 @@ Vector crossing_tangent(const ContinuationProblem& problem, const SpecialPoint& 
         << ", a12 = " << a12 << ", a22 = " << a22 << "): not a simple branch point";
     throw std::invalid_argument(msg.str());
   }
-  const Eigen::Vector2d r1 = std::sqrt(l2) * eig.eigenvectors().col(0) + std::sqrt(-l1) * eig.eigenvectors().col(1);
-  const Eigen::Vector2d r2 = std::sqrt(l2) * eig.eigenvectors().col(0) - std::sqrt(-l1) * eig.eigenvectors().col(1);
+  const Eigen::Vector2d r1 =
+      std::sqrt(l2) * eig.eigenvectors().col(0) + std::sqrt(-l1) * eig.eigenvectors().col(1);
+  const Eigen::Vector2d r2 =
+      std::sqrt(l2) * eig.eigenvectors().col(0) - std::sqrt(-l1) * eig.eigenvectors().col(1);
   // The incoming branch is the root closest to phi1 = (1, 0); take the other.
   const Eigen::Vector2d r = std::abs(r1.normalized()[0]) < std::abs(r2.normalized()[0]) ? r1 : r2;
   Vector t = r[0] * phi1 + r[1] * phi2;

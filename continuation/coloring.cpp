@@ -11,8 +11,7 @@ ColumnColoring color_columns(const std::vector<std::vector<int>>& rows, int colu
     for (int j : rows[i]) {
       if (j < 0 || j >= columns)
         throw std::invalid_argument("sparsity: row " + std::to_string(i) + " names column " +
-                                    std::to_string(j) + ", outside [0, " +
-                                    std::to_string(columns) + ")");
+                                    std::to_string(j) + ", outside [0, " + std::to_string(columns) + ")");
       rows_of_column[j].push_back(i);
     }
   ColumnColoring result;

@@ -71,8 +71,7 @@ Vector ContinuationProblem::residual(const Vector& y) const {
   const Vector uu = u(y);
   Vector G(equations());
   system_->residual(uu.data(), G.data());
-  for (std::size_t k = 0; k < extras_.size(); ++k)
-    G[n + k] = extras_[k]->evaluate(*system_, uu, nullptr);
+  for (std::size_t k = 0; k < extras_.size(); ++k) G[n + k] = extras_[k]->evaluate(*system_, uu, nullptr);
   return G;
 }
 
@@ -119,8 +118,7 @@ SparseMatrix ContinuationProblem::sparse_jacobian(const Vector& y) const {
   return J;
 }
 
-Vector ContinuationProblem::second_derivative(const Vector& y, const Vector& a,
-                                              const Vector& b) const {
+Vector ContinuationProblem::second_derivative(const Vector& y, const Vector& a, const Vector& b) const {
   const Vector uu = u(y), da = embed(a), db = embed(b);
   Matrix H(state_size(), system_->size());
   system_->second_derivative(uu.data(), db.data(), &H);

@@ -38,15 +38,15 @@ class ContinuationProblem {
   const System& system() const { return *system_; }
   std::shared_ptr<const System> system_ptr() const { return system_; }
   int state_size() const { return system_->state_size(); }
-  int size() const { return state_size() + static_cast<int>(free_.size()); }  // m + 1
+  int size() const { return state_size() + static_cast<int>(free_.size()); }         // m + 1
   int equations() const { return state_size() + static_cast<int>(extras_.size()); }  // m
-  const std::vector<int>& free_parameters() const { return free_; }  // indices into p
+  const std::vector<int>& free_parameters() const { return free_; }                  // indices into p
   const Vector& parameters() const { return parameters_; }  // p with the fixed values
   const std::vector<std::shared_ptr<DefiningFunction>>& extras() const { return extras_; }
   std::vector<std::string> names() const;  // of the components of y
 
-  Vector u(const Vector& y) const;   // (x, p) with the free parameters from y
-  Vector y(const Vector& u) const;   // the inverse selection
+  Vector u(const Vector& y) const;  // (x, p) with the free parameters from y
+  Vector y(const Vector& u) const;  // the inverse selection
 
   Vector residual(const Vector& y) const;
   Matrix jacobian(const Vector& y) const;  // m x (m + 1)

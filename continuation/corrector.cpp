@@ -1,9 +1,9 @@
 #include "continuation/corrector.h"
 
+#include <ceres/tiny_solver.h>
+
 #include <cmath>
 #include <sstream>
-
-#include <ceres/tiny_solver.h>
 
 namespace saltus {
 
@@ -42,8 +42,7 @@ Correction correct(const ContinuationProblem& problem, const Vector& y_pred, con
       return result;
     }
     const double scale = 1.0 + result.y.lpNorm<Eigen::Infinity>();
-    if (last_step <= options.newton_tolerance * scale &&
-        result.residual_norm <= options.residual_tolerance) {
+    if (last_step <= options.newton_tolerance * scale && result.residual_norm <= options.residual_tolerance) {
       result.converged = true;
       return result;
     }
@@ -71,8 +70,8 @@ Correction correct(const ContinuationProblem& problem, const Vector& y_pred, con
     last_step = step;
   }
   std::ostringstream msg;
-  msg << "Newton did not converge in " << options.max_newton_iterations
-      << " iterations (residual " << result.residual_norm << ")";
+  msg << "Newton did not converge in " << options.max_newton_iterations << " iterations (residual "
+      << result.residual_norm << ")";
   result.message = msg.str();
   return result;
 }
@@ -102,8 +101,8 @@ struct BorderedCost {
 
 }  // namespace
 
-Correction correct_damped(const ContinuationProblem& problem, const Vector& y_pred,
-                          const Vector& r, const ContinuationOptions& options) {
+Correction correct_damped(const ContinuationProblem& problem, const Vector& y_pred, const Vector& r,
+                          const ContinuationOptions& options) {
   BorderedCost cost{problem, y_pred, r};
   ceres::TinySolver<BorderedCost> solver;
   solver.options.max_num_iterations = 200;

@@ -27,8 +27,8 @@ Correction correct(const ContinuationProblem& problem, const Vector& y_pred, con
 
 // Fallback for a start point far from the solution set: Levenberg-Marquardt
 // (Ceres TinySolver) on the same bordered system, then Newton to polish.
-Correction correct_damped(const ContinuationProblem& problem, const Vector& y_pred,
-                          const Vector& r, const ContinuationOptions& options);
+Correction correct_damped(const ContinuationProblem& problem, const Vector& y_pred, const Vector& r,
+                          const ContinuationOptions& options);
 
 // Factor [G_y(y); r^T] at y, dense or sparse as the problem says.
 bool factor_bordered(const ContinuationProblem& problem, const Vector& y, const Vector& r,

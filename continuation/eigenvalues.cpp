@@ -1,11 +1,11 @@
 #include "continuation/eigenvalues.h"
 
+#include <Spectra/GenEigsRealShiftSolver.h>
+
 #include <algorithm>
 #include <functional>
 #include <stdexcept>
 #include <string>
-
-#include <Spectra/GenEigsRealShiftSolver.h>
 
 namespace saltus {
 
@@ -15,7 +15,8 @@ namespace {
 class InverseOperator {
  public:
   using Scalar = double;
-  InverseOperator(Eigen::Index n, std::function<Vector(const Vector&)> solve) : n_(n), solve_(std::move(solve)) {}
+  InverseOperator(Eigen::Index n, std::function<Vector(const Vector&)> solve)
+      : n_(n), solve_(std::move(solve)) {}
   Eigen::Index rows() const { return n_; }
   Eigen::Index cols() const { return n_; }
   void set_shift(double sigma) {
@@ -44,7 +45,8 @@ Eigen::VectorXcd smallest_modulus(const ContinuationProblem& problem, const Vect
   } else {
     const SparseMatrix Fx = problem.sparse_jacobian(y).leftCols(n);
     own = std::make_shared<LU>(Fx);
-    if (own->info() != Eigen::Success) throw std::runtime_error("F_x is singular: no shift-invert eigenvalues at 0");
+    if (own->info() != Eigen::Success)
+      throw std::runtime_error("F_x is singular: no shift-invert eigenvalues at 0");
     solve = [own](const Vector& b) { return Vector(own->solve(b)); };
   }
   InverseOperator op(n, solve);
@@ -53,8 +55,8 @@ Eigen::VectorXcd smallest_modulus(const ContinuationProblem& problem, const Vect
   eigs.init();
   eigs.compute(Spectra::SortRule::LargestMagn, 1000, 1e-10);
   if (eigs.info() != Spectra::CompInfo::Successful)
-    throw std::runtime_error("the shift-invert eigensolver did not converge (eigenvalue_count = " +
-                             std::to_string(count) + ")");
+    throw std::runtime_error(
+        "the shift-invert eigensolver did not converge (eigenvalue_count = " + std::to_string(count) + ")");
   return eigs.eigenvalues();
 }
 

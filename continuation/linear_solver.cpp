@@ -1,10 +1,9 @@
 #include "continuation/linear_solver.h"
 
-#include <stdexcept>
-
-#include <cmath>
 #include <algorithm>
+#include <cmath>
 #include <limits>
+#include <stdexcept>
 
 namespace saltus {
 
@@ -40,10 +39,14 @@ bool BorderedJacobian::factor(const SparseMatrix& J, const Vector& r, int n) {
   for (int j = 0; j < N; ++j)
     for (SparseMatrix::InnerIterator it(J, j); it; ++it) {
       const int i = static_cast<int>(it.row());
-      if (i < n && j < n) core.emplace_back(i, j, it.value());
-      else if (i < n) C_(i, j - n) = it.value();
-      else if (j < n) R_(i - n, j) = it.value();
-      else D_(i - n, j - n) = it.value();
+      if (i < n && j < n)
+        core.emplace_back(i, j, it.value());
+      else if (i < n)
+        C_(i, j - n) = it.value();
+      else if (j < n)
+        R_(i - n, j) = it.value();
+      else
+        D_(i - n, j - n) = it.value();
     }
   R_.row(k - 1) = r.head(n).transpose();
   D_.row(k - 1) = r.tail(k).transpose();
@@ -68,8 +71,9 @@ bool BorderedJacobian::factor(const SparseMatrix& J, const Vector& r, int n) {
                schur_.rcond() > 1e3 * std::numeric_limits<double>::epsilon();
     if (blocked_) {
       const double sign = fx_lu_->signDeterminant() * (det_s < 0 ? -1.0 : 1.0);
-      determinant_ = det_s == 0.0 ? 0.0
-                                  : saturated_determinant(sign, fx_lu_->logAbsDeterminant() + std::log(std::abs(det_s)));
+      determinant_ =
+          det_s == 0.0 ? 0.0
+                       : saturated_determinant(sign, fx_lu_->logAbsDeterminant() + std::log(std::abs(det_s)));
       return true;
     }
   }

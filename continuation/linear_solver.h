@@ -18,9 +18,8 @@
 // BorderedJacobian for a sequence of factorizations keeps the fill-reducing
 // ordering of F_x while its sparsity pattern stays the same.
 
-#include <memory>
-
 #include <Eigen/SparseLU>
+#include <memory>
 
 #include "continuation/system.h"
 
@@ -54,7 +53,7 @@ class BorderedJacobian {
   std::unique_ptr<SparseLU> fx_lu_;     // of F_x; its ordering is kept while the pattern is
   std::unique_ptr<SparseLU> whole_lu_;  // of A, when F_x is singular
   SparseMatrix Fx_;
-  Matrix C_, R_, D_, X_;  // X = F_x^{-1} C
+  Matrix C_, R_, D_, X_;               // X = F_x^{-1} C
   Eigen::PartialPivLU<Matrix> schur_;  // of D - R X
   double determinant_ = 0.0;
 };

@@ -1,34 +1,45 @@
 #include "continuation/newton.h"
 
+#include <Eigen/LU>
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
-
-#include <Eigen/LU>
 
 namespace saltus {
 
 std::string NewtonOptions::check() const {
   std::ostringstream why;
-  if (max_iterations < 0) why << "max_iterations = " << max_iterations << " must be >= 0";
-  else if (!(residual_tolerance > 0)) why << "residual_tolerance = " << residual_tolerance << " must be positive";
-  else if (!(step_tolerance > 0)) why << "step_tolerance = " << step_tolerance << " must be positive";
-  else if (!(min_damping > 0) || !(min_damping <= 1)) why << "min_damping = " << min_damping << " must be in (0, 1]";
+  if (max_iterations < 0)
+    why << "max_iterations = " << max_iterations << " must be >= 0";
+  else if (!(residual_tolerance > 0))
+    why << "residual_tolerance = " << residual_tolerance << " must be positive";
+  else if (!(step_tolerance > 0))
+    why << "step_tolerance = " << step_tolerance << " must be positive";
+  else if (!(min_damping > 0) || !(min_damping <= 1))
+    why << "min_damping = " << min_damping << " must be in (0, 1]";
   else if (!(sufficient_decrease >= 0) || !(sufficient_decrease < 1))
     why << "sufficient_decrease = " << sufficient_decrease << " must be in [0, 1)";
-  else if (!(accept_residual >= 0)) why << "accept_residual = " << accept_residual << " must be >= 0";
+  else if (!(accept_residual >= 0))
+    why << "accept_residual = " << accept_residual << " must be >= 0";
   return why.str();
 }
 
 std::string to_string(NewtonStatus status) {
   switch (status) {
-    case NewtonStatus::kConverged: return "converged";
-    case NewtonStatus::kNotConverged: return "not_converged";
-    case NewtonStatus::kNoDescent: return "no_descent";
-    case NewtonStatus::kSingular: return "singular";
-    case NewtonStatus::kNonFinite: return "non_finite";
-    case NewtonStatus::kEvaluationFailed: return "evaluation_failed";
-    case NewtonStatus::kLeftDomain: return "left_domain";
+    case NewtonStatus::kConverged:
+      return "converged";
+    case NewtonStatus::kNotConverged:
+      return "not_converged";
+    case NewtonStatus::kNoDescent:
+      return "no_descent";
+    case NewtonStatus::kSingular:
+      return "singular";
+    case NewtonStatus::kNonFinite:
+      return "non_finite";
+    case NewtonStatus::kEvaluationFailed:
+      return "evaluation_failed";
+    case NewtonStatus::kLeftDomain:
+      return "left_domain";
   }
   return "unknown";
 }
@@ -58,12 +69,15 @@ bool default_solve(const Matrix& J, const Vector& F, Vector* dx) {
 }  // namespace
 
 NewtonResult damped_newton(const NewtonProblem& problem, const Vector& x0, const NewtonOptions& options) {
-  if (const std::string why = options.check(); !why.empty()) throw std::invalid_argument("Newton options: " + why);
+  if (const std::string why = options.check(); !why.empty())
+    throw std::invalid_argument("Newton options: " + why);
   if (!problem.residual || !problem.jacobian)
     throw std::invalid_argument("damped_newton: the problem needs a residual and a Jacobian");
   if (!x0.allFinite()) throw std::invalid_argument("damped_newton: the start point is not finite");
   const auto& solve = problem.solve ? problem.solve : default_solve;
-  auto scale = [&](const Vector& x) { return problem.scale ? problem.scale(x) : 1.0 + x.lpNorm<Eigen::Infinity>(); };
+  auto scale = [&](const Vector& x) {
+    return problem.scale ? problem.scale(x) : 1.0 + x.lpNorm<Eigen::Infinity>();
+  };
 
   NewtonResult out;
   out.x = x0;
@@ -82,16 +96,18 @@ NewtonResult damped_newton(const NewtonProblem& problem, const Vector& x0, const
       return out;
     }
     const double s = scale(out.x);
-    const bool converged = out.residual <= options.residual_tolerance * (options.relative_residual ? s : 1.0) &&
-                           out.last_step <= options.step_tolerance * s;
+    const bool converged =
+        out.residual <= options.residual_tolerance * (options.relative_residual ? s : 1.0) &&
+        out.last_step <= options.step_tolerance * s;
     if (converged) {
       out.status = NewtonStatus::kConverged;
       out.message.clear();
       if (!options.polish) return out;
       problem.jacobian(out.x, &J);
       std::string ignored;
-      if (J.allFinite() && solve(J, F, &dx) && dx.allFinite() && evaluate(problem, out.x - dx, &F_trial, &ignored) &&
-          F_trial.allFinite() && F_trial.lpNorm<Eigen::Infinity>() < out.residual) {
+      if (J.allFinite() && solve(J, F, &dx) && dx.allFinite() &&
+          evaluate(problem, out.x - dx, &F_trial, &ignored) && F_trial.allFinite() &&
+          F_trial.lpNorm<Eigen::Infinity>() < out.residual) {
         out.x -= dx;
         out.residual = F_trial.lpNorm<Eigen::Infinity>();
         out.last_step = dx.lpNorm<Eigen::Infinity>();
@@ -130,8 +146,8 @@ NewtonResult damped_newton(const NewtonProblem& problem, const Vector& x0, const
           const bool lower = options.sufficient_decrease > 0
                                  ? after <= (1.0 - options.sufficient_decrease * lambda) * before
                                  : after < before;
-          if (lower || (options.accept_residual > 0 &&
-                        F_trial.lpNorm<Eigen::Infinity>() <= options.accept_residual)) {
+          if (lower ||
+              (options.accept_residual > 0 && F_trial.lpNorm<Eigen::Infinity>() <= options.accept_residual)) {
             accepted = true;
             break;
           }

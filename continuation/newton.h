@@ -34,16 +34,16 @@ namespace saltus {
 enum class NewtonNorm { kInf, kTwo };  // the norm whose decrease the line search asks for
 
 struct NewtonOptions {
-  int max_iterations = 30;                                          // Newton steps
-  double residual_tolerance = 1e-10;                                // on |F|_inf (infinite: not tested)
-  bool relative_residual = false;  // true: the residual test is |F|_inf <= residual_tolerance * scale(x)
+  int max_iterations = 30;            // Newton steps
+  double residual_tolerance = 1e-10;  // on |F|_inf (infinite: not tested)
+  bool relative_residual = false;     // true: the residual test is |F|_inf <= residual_tolerance * scale(x)
   double step_tolerance = std::numeric_limits<double>::infinity();  // on |dx|_inf / scale(x)
   bool damping = true;               // false: the full step, whatever the residual does
   double min_damping = 0x1p-30;      // the smallest lambda the line search tries
   double sufficient_decrease = 0.0;  // Armijo's c; 0 asks for a strict decrease
   NewtonNorm norm = NewtonNorm::kInf;
   double accept_residual = 0.0;  // a trial step with |F|_inf at or below this is taken anyway
-  bool polish = false;  // after convergence, one more full step, kept if it lowers |F|_inf
+  bool polish = false;           // after convergence, one more full step, kept if it lowers |F|_inf
 
   std::string check() const;  // empty when valid, else names the bad field and value
 };
@@ -61,11 +61,11 @@ std::string to_string(NewtonStatus status);
 
 struct NewtonResult {
   NewtonStatus status = NewtonStatus::kNotConverged;
-  Vector x;                    // the last iterate
-  double residual = std::numeric_limits<double>::infinity();  // |F(x)|_inf
+  Vector x;                                                    // the last iterate
+  double residual = std::numeric_limits<double>::infinity();   // |F(x)|_inf
   double last_step = std::numeric_limits<double>::infinity();  // |lambda dx|_inf of the last step taken
-  int iterations = 0;          // steps taken
-  std::string message;         // what went wrong (empty when converged); the last evaluation failure
+  int iterations = 0;                                          // steps taken
+  std::string message;  // what went wrong (empty when converged); the last evaluation failure
   bool converged() const { return status == NewtonStatus::kConverged; }
 };
 

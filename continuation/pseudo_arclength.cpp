@@ -7,10 +7,9 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "continuation/locate.h"
-
 #include "continuation/corrector.h"
 #include "continuation/eigenvalues.h"
+#include "continuation/locate.h"
 
 namespace saltus {
 
@@ -64,8 +63,8 @@ Eigen::VectorXcd monitored_eigenvalues(const ContinuationProblem& problem, const
 // The zero of one test function between y0 (s = 0) and the next point (s = s1),
 // on corrected points y(s) with t0.(y - y0) = s.
 SpecialPoint locate(const ContinuationProblem& problem, const TestFunction& test, const Vector& y0,
-                    const Vector& t0, double s1, double tau0, double tau1,
-                    const ContinuationOptions& options, const Vector& y1, const Vector& t1) {
+                    const Vector& t0, double s1, double tau0, double tau1, const ContinuationOptions& options,
+                    const Vector& y1, const Vector& t1) {
   std::map<double, Evaluated> seen;
   seen[0.0] = {y0, t0, tau0};
   seen[s1] = {y1, t1, tau1};
@@ -91,7 +90,8 @@ SpecialPoint locate(const ContinuationProblem& problem, const TestFunction& test
     // from t0 by far more than the followed branch does between y0 and y1.
     if (t.dot(t0) < std::min(t1.dot(t0), 1.0) - 0.05)
       throw std::runtime_error("the corrector left the branch");
-    const Eigen::VectorXcd lambda = monitored_eigenvalues(problem, c.y, options, factored ? &jacobian : nullptr);
+    const Eigen::VectorXcd lambda =
+        monitored_eigenvalues(problem, c.y, options, factored ? &jacobian : nullptr);
     const double v = test.value(PointContext{problem, c.y, t, jacobian, lambda});
     seen[s] = {c.y, t, v};
     return v;
@@ -112,8 +112,10 @@ SpecialPoint locate(const ContinuationProblem& problem, const TestFunction& test
     // Narrowest known bracket: the last evaluated points on either side.
     a = 0.0, b = s1;
     for (const auto& [s, e] : seen) {
-      if ((e.value > 0) == (tau0 > 0)) a = std::max(a, s);
-      else b = std::min(b, s);
+      if ((e.value > 0) == (tau0 > 0))
+        a = std::max(a, s);
+      else
+        b = std::min(b, s);
     }
   }
   const Evaluated& ea = seen.at(a);
@@ -193,7 +195,8 @@ Branch continue_branch(const ContinuationProblem& problem, const Vector& y_start
   }
   for (const auto& t : tests) {
     if (std::find(branch.test_names.begin(), branch.test_names.end(), t->name()) != branch.test_names.end())
-      throw std::invalid_argument("two test functions are named '" + t->name() + "'; give each a unique name");
+      throw std::invalid_argument("two test functions are named '" + t->name() +
+                                  "'; give each a unique name");
     branch.test_names.push_back(t->name());
   }
 
@@ -209,9 +212,8 @@ Branch continue_branch(const ContinuationProblem& problem, const Vector& y_start
     if (!c.converged) {
       branch.stop_reason = StopReason::kStartNotConverged;
       std::ostringstream msg;
-      msg << "the start point (" << format_y(problem, y_start)
-          << ") is not near a solution: " << c.message << "; residual |G| = " << c.residual_norm
-          << ". Give a start point closer to a solution.";
+      msg << "the start point (" << format_y(problem, y_start) << ") is not near a solution: " << c.message
+          << "; residual |G| = " << c.residual_norm << ". Give a start point closer to a solution.";
       branch.message = msg.str();
       return branch;
     }
@@ -235,10 +237,12 @@ Branch continue_branch(const ContinuationProblem& problem, const Vector& y_start
   if (!start_tangent) t = t_checked;
 
   // A point of the branch with its test values (and eigenvalues, when monitored).
-  auto point_at = [&](const Vector& yy, const Vector& tt, double ds, int iterations, const BorderedJacobian& jac,
-                      std::string label) {
-    BranchPoint p{yy, tt, ds, iterations, {}, std::move(label), monitored_eigenvalues(problem, yy, options, &jac)};
-    for (const auto& f : tests) p.tests.push_back(f->value(PointContext{problem, yy, tt, jac, p.eigenvalues}));
+  auto point_at = [&](const Vector& yy, const Vector& tt, double ds, int iterations,
+                      const BorderedJacobian& jac, std::string label) {
+    BranchPoint p{
+        yy, tt, ds, iterations, {}, std::move(label), monitored_eigenvalues(problem, yy, options, &jac)};
+    for (const auto& f : tests)
+      p.tests.push_back(f->value(PointContext{problem, yy, tt, jac, p.eigenvalues}));
     return p;
   };
   // At a singular start (a branch point) the bordered Jacobian is not
@@ -299,9 +303,11 @@ Branch continue_branch(const ContinuationProblem& problem, const Vector& y_start
       for (std::size_t k = 0; k < tests.size(); ++k) {
         if (first_from_singular && !tests[k]->stops_branch()) continue;
         const double a = last.tests[k], b = next.tests[k];
-        const bool crossed = (a > 0 && b <= 0) || (a < 0 && b >= 0) || (tests[k]->stops_branch() && a == 0 && b < 0);
+        const bool crossed =
+            (a > 0 && b <= 0) || (a < 0 && b >= 0) || (tests[k]->stops_branch() && a == 0 && b < 0);
         if (!crossed) continue;
-        SpecialPoint sp = locate(problem, *tests[k], last.y, last.tangent, ds, a, b, options, next.y, next.tangent);
+        SpecialPoint sp =
+            locate(problem, *tests[k], last.y, last.tangent, ds, a, b, options, next.y, next.tangent);
         events.push_back({last.tangent.dot(sp.y - last.y), k, std::move(sp)});
       }
       first_from_singular = false;
@@ -335,7 +341,8 @@ Branch continue_branch(const ContinuationProblem& problem, const Vector& y_start
     }
   } catch (const std::exception& e) {
     branch.stop_reason = StopReason::kEvaluationError;
-    branch.message = std::string("the problem failed near ") + format_y(problem, branch.points.back().y) + ": " + e.what();
+    branch.message =
+        std::string("the problem failed near ") + format_y(problem, branch.points.back().y) + ": " + e.what();
   }
   return branch;
 }

@@ -13,9 +13,7 @@ std::vector<std::string> numbered(const char* prefix, int count) {
 }  // namespace
 
 std::vector<std::string> System::state_names() const { return numbered("x", state_size()); }
-std::vector<std::string> System::parameter_names() const {
-  return numbered("p", parameter_size());
-}
+std::vector<std::string> System::parameter_names() const { return numbered("p", parameter_size()); }
 
 void System::sparse_jacobian(const double* u, SparseMatrix* J) const {
   Matrix dense(state_size(), size());

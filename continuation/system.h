@@ -4,12 +4,11 @@
 // users write a functor templated on its scalar and wrap it in
 // AutoDiffSystem, which differentiates it exactly with ceres::Jet.
 
+#include <Eigen/Dense>
+#include <Eigen/Sparse>
 #include <memory>
 #include <string>
 #include <vector>
-
-#include <Eigen/Dense>
-#include <Eigen/Sparse>
 
 namespace saltus {
 

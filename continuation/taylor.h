@@ -102,15 +102,9 @@ class Taylor {
   Taylor() : order_(N) { c_.fill(C(0.0)); }
   // Exact constants (order N).
   template <class S>
-    requires std::is_arithmetic_v<S>
-  explicit Taylor(S value) : Taylor() {
-    c_[0] = C(static_cast<double>(value));
-  }
-  explicit Taylor(const C& value)
-    requires(!std::is_arithmetic_v<C>)
-      : Taylor() {
-    c_[0] = value;
-  }
+  requires std::is_arithmetic_v<S>
+  explicit Taylor(S value) : Taylor() { c_[0] = C(static_cast<double>(value)); }
+  explicit Taylor(const C& value) requires(!std::is_arithmetic_v<C>) : Taylor() { c_[0] = value; }
 
   // The independent variable value + t, valid to `order` (0 <= order <= N).
   static Taylor variable(const C& value, int order) {
@@ -139,8 +133,8 @@ class Taylor {
   // u^(k)(t0) = k! c_k; throws if k > order().
   C derivative(int k) const {
     if (k < 0 || k > order_)
-      throw std::invalid_argument("Taylor::derivative: order " + std::to_string(k) +
-                                  " is outside 0.." + std::to_string(order_));
+      throw std::invalid_argument("Taylor::derivative: order " + std::to_string(k) + " is outside 0.." +
+                                  std::to_string(order_));
     double factorial = 1.0;
     for (int j = 2; j <= k; ++j) factorial *= j;
     return c_[k] * factorial;
@@ -287,52 +281,48 @@ Taylor<C, N> operator/(double a, const Taylor<C, N>& b) {
 
 // With a coefficient (a ceres::Jet or fvar constant), when that is not a number.
 template <class C, int N>
-  requires(!std::is_arithmetic_v<C>)
-Taylor<C, N> operator+(Taylor<C, N> a, const C& b) {
+requires(!std::is_arithmetic_v<C>) Taylor<C, N>
+operator+(Taylor<C, N> a, const C& b) {
   a[0] += b;
   return a;
 }
 template <class C, int N>
-  requires(!std::is_arithmetic_v<C>)
-Taylor<C, N> operator+(const C& a, Taylor<C, N> b) {
+requires(!std::is_arithmetic_v<C>) Taylor<C, N>
+operator+(const C& a, Taylor<C, N> b) {
   b[0] += a;
   return b;
 }
 template <class C, int N>
-  requires(!std::is_arithmetic_v<C>)
-Taylor<C, N> operator-(Taylor<C, N> a, const C& b) {
+requires(!std::is_arithmetic_v<C>) Taylor<C, N>
+operator-(Taylor<C, N> a, const C& b) {
   a[0] -= b;
   return a;
 }
 template <class C, int N>
-  requires(!std::is_arithmetic_v<C>)
-Taylor<C, N> operator-(const C& a, const Taylor<C, N>& b) {
+requires(!std::is_arithmetic_v<C>) Taylor<C, N>
+operator-(const C& a, const Taylor<C, N>& b) {
   Taylor<C, N> r = -b;
   r[0] += a;
   return r;
 }
 template <class C, int N>
-  requires(!std::is_arithmetic_v<C>)
-Taylor<C, N> operator*(Taylor<C, N> a, const C& b) {
+requires(!std::is_arithmetic_v<C>) Taylor<C, N>
+operator*(Taylor<C, N> a, const C& b) {
   for (int k = 0; k <= a.order(); ++k) a[k] = a[k] * b;
   return a;
 }
 template <class C, int N>
-  requires(!std::is_arithmetic_v<C>)
-Taylor<C, N> operator*(const C& a, const Taylor<C, N>& b) {
-  return b * a;
-}
+requires(!std::is_arithmetic_v<C>) Taylor<C, N>
+operator*(const C& a, const Taylor<C, N>& b) { return b * a; }
 template <class C, int N>
-  requires(!std::is_arithmetic_v<C>)
-Taylor<C, N> operator/(Taylor<C, N> a, const C& b) {
+requires(!std::is_arithmetic_v<C>) Taylor<C, N>
+operator/(Taylor<C, N> a, const C& b) {
   for (int k = 0; k <= a.order(); ++k) a[k] = a[k] / b;
   return a;
 }
 template <class C, int N>
-  requires(!std::is_arithmetic_v<C>)
-Taylor<C, N> operator/(const C& a, const Taylor<C, N>& b) {
-  return Taylor<C, N>(a) / b;
-}
+requires(!std::is_arithmetic_v<C>) Taylor<C, N>
+operator/(const C& a, const Taylor<C, N>& b) { return Taylor<C, N>(a) / b; }
 
 // ---- calculus on series ------------------------------------------------------
 
@@ -340,7 +330,8 @@ Taylor<C, N> operator/(const C& a, const Taylor<C, N>& b) {
 // order 0 (nothing is known of the derivative).
 template <class C, int N>
 Taylor<C, N> differentiate(const Taylor<C, N>& u) {
-  if (u.order() < 1) throw std::invalid_argument("differentiate: a Taylor series of order 0 has no known derivative");
+  if (u.order() < 1)
+    throw std::invalid_argument("differentiate: a Taylor series of order 0 has no known derivative");
   auto r = Taylor<C, N>::zero(u.order() - 1);
   for (int k = 0; k < u.order(); ++k) r[k] = u[k + 1] * static_cast<double>(k + 1);
   return r;

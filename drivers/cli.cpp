@@ -1,11 +1,11 @@
 #include "drivers/cli.h"
 
-#include <chrono>
-#include <iomanip>
-#include <new>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <chrono>
+#include <iomanip>
+#include <new>
 
 #include "drivers/continue_command.h"
 #include "drivers/extremal_commands.h"
@@ -34,9 +34,9 @@ class ProgressLine {
     printed_ = true;
     const auto& p = branch.points.back();
     err_ << (tty_ ? "\r" : "") << "saltus: " << name << ": point " << branch.points.size() << ", "
-         << branch.names[branch.state_size] << " = " << std::setprecision(8)
-         << p.y[branch.state_size] << ", ds = " << std::setprecision(3) << p.ds << ", "
-         << branch.special_points.size() << " special point(s)" << (tty_ ? "   " : "\n") << std::flush;
+         << branch.names[branch.state_size] << " = " << std::setprecision(8) << p.y[branch.state_size]
+         << ", ds = " << std::setprecision(3) << p.ds << ", " << branch.special_points.size()
+         << " special point(s)" << (tty_ ? "   " : "\n") << std::flush;
   }
 
  private:
@@ -73,8 +73,10 @@ int continue_command(const std::string& file, const std::string& out_dir, bool j
           << branch.message << ")\n";
       for (const auto& s : branch.special_points) {
         out << "  " << std::setw(2) << s.type << "  " << to_string(s.status);  // "jump": see EventStatus
-        for (const auto& [k, v] : branch.parameters_at(s.y)) out << "  " << k << " = " << std::setprecision(15) << v;
-        for (const auto& [k, v] : s.data.items()) out << "  " << k << " = " << (v.is_string() ? v.get<std::string>() : v.dump());
+        for (const auto& [k, v] : branch.parameters_at(s.y))
+          out << "  " << k << " = " << std::setprecision(15) << v;
+        for (const auto& [k, v] : s.data.items())
+          out << "  " << k << " = " << (v.is_string() ? v.get<std::string>() : v.dump());
         out << "  (precision " << std::setprecision(2) << s.precision << ")\n";
       }
     }
@@ -133,8 +135,9 @@ struct Cli {
   CLI::App *twofold = nullptr, *fmap = nullptr, *futures = nullptr, *fcont = nullptr;
 
   // A subcommand of `parent` with RUNFILE, [--out] and --json.
-  CLI::App* command(CLI::App& parent, const std::string& name, const std::string& what, const std::string& runfile,
-                    const std::string& out_help, const std::string& json_help, const std::string& footer) {
+  CLI::App* command(CLI::App& parent, const std::string& name, const std::string& what,
+                    const std::string& runfile, const std::string& out_help, const std::string& json_help,
+                    const std::string& footer) {
     CLI::App* c = parent.add_subcommand(name, what);
     c->add_option("RUNFILE", file, runfile)->required()->check(CLI::ExistingFile);
     if (!out_help.empty()) c->add_option("--out", out_dir, out_help);
@@ -145,7 +148,8 @@ struct Cli {
 
   Cli() {
     app.require_subcommand(1);
-    const std::string out = "output folder (default out/<name>)", summary = "print the summary JSON to stdout";
+    const std::string out = "output folder (default out/<name>)",
+                      summary = "print the summary JSON to stdout";
     cont = command(app, "continue", "Follow a branch of solutions of F(x, p) = 0 defined in a run file",
                    "JSON run file", out, summary, run_file_help());
     add_hybrid(out, summary);
@@ -155,32 +159,37 @@ struct Cli {
 
   void add_hybrid(const std::string& out, const std::string& summary) {
     const std::string& help = hybrid_run_file_help();
-    sim = command(app, "simulate", "Simulate a hybrid system (impacts, contact) from a run file", "JSON run file",
-                  out, summary, help);
-    lyap = command(app, "lyapunov", "Lyapunov exponents of a hybrid system, saltation included", "JSON run file",
-                   "also write the running estimates and a figure into this folder",
+    sim = command(app, "simulate", "Simulate a hybrid system (impacts, contact) from a run file",
+                  "JSON run file", out, summary, help);
+    lyap = command(app, "lyapunov", "Lyapunov exponents of a hybrid system, saltation included",
+                   "JSON run file", "also write the running estimates and a figure into this folder",
                    "print the result as JSON (\"exponents\": largest first)", help);
-    periodic = command(app, "periodic", "A periodic orbit by shooting with saltation: period, multipliers; its branch",
-                       "JSON run file with 'periodic'", "output folder for a continued branch (default out/<name>)",
-                       "print the result as JSON", help);
+    periodic = command(
+        app, "periodic", "A periodic orbit by shooting with saltation: period, multipliers; its branch",
+        "JSON run file with 'periodic'", "output folder for a continued branch (default out/<name>)",
+        "print the result as JSON", help);
     sweep = command(app, "sweep", "Brute-force bifurcation diagram of a hybrid system on a Poincare section",
                     "JSON run file with 'section' and 'sweep'", out, summary, help);
   }
 
   void add_extremal(const std::string& out, const std::string& summary) {
-    CLI::App* extremal = app.add_subcommand("extremal", "Contact points between smooth planar bodies (Damerau & Low)");
+    CLI::App* extremal =
+        app.add_subcommand("extremal", "Contact points between smooth planar bodies (Damerau & Low)");
     extremal->require_subcommand(1);
     const std::string runfile = "JSON run file (see examples/extremal/)";
     classify = command(*extremal, "classify",
-                       "Classify a degenerate contact point: Lyapunov coefficients, codimension, normal form", runfile,
-                       "", "print the result as JSON", "");
-    solutions = command(*extremal, "solutions", "All extremal points near the degenerate point at a pose", runfile, "",
-                        "print the result as JSON", "");
+                       "Classify a degenerate contact point: Lyapunov coefficients, codimension, normal form",
+                       runfile, "", "print the result as JSON", "");
+    solutions = command(*extremal, "solutions", "All extremal points near the degenerate point at a pose",
+                        runfile, "", "print the result as JSON", "");
     solutions->add_option("--pose", pose, "the pose X Y PHI")->required()->expected(3);
-    solutions->add_option("--box", box, "half-width H of the box |s_i - s_i*| <= H (default: the run file's)");
-    econtinue = command(*extremal, "continue", "Folds, cusps, swallowtails located by continuation in the pose, then classified",
+    solutions->add_option("--box", box,
+                          "half-width H of the box |s_i - s_i*| <= H (default: the run file's)");
+    econtinue = command(*extremal, "continue",
+                        "Folds, cusps, swallowtails located by continuation in the pose, then classified",
                         "JSON run file with 'continue'", out, summary, extremal_continue_help());
-    etrack = command(*extremal, "track", "Every extremal point along a motion x(t), y(t), phi(t); events classified",
+    etrack = command(*extremal, "track",
+                     "Every extremal point along a motion x(t), y(t), phi(t); events classified",
                      "JSON run file with 'track'", out, summary, extremal_continue_help());
   }
 
@@ -191,11 +200,13 @@ struct Cli {
     twofold = command(*filippov, "twofold", "Locate and classify a two-fold singularity",
                       "JSON run file (examples/wheel_turntable.json)", "",
                       "print x_star, K, J1, J2, eigenvalues, case as JSON", help);
-    fmap = command(*filippov, "map", "Fig. 4: where a two-fold is non-deterministic (case 1) over (r*, omega*)",
-                   "JSON run file with an optional 'map'", out, summary, help);
+    fmap =
+        command(*filippov, "map", "Fig. 4: where a two-fold is non-deterministic (case 1) over (r*, omega*)",
+                "JSON run file with an optional 'map'", out, summary, help);
     fmap->add_option("--threads", threads, "worker threads (default: the run file's, else all cores)");
-    futures = command(*filippov, "futures", "Fig. 5: orbits into a case-1 two-fold and sampled futures out of it",
-                      "JSON run file with 'guess'", out, summary, help);
+    futures =
+        command(*filippov, "futures", "Fig. 5: orbits into a case-1 two-fold and sampled futures out of it",
+                "JSON run file with 'guess'", out, summary, help);
     futures->add_option("--samples", samples, "number of futures (default: the run file's, else 16)");
     fcont = command(*filippov, "continue", "Continue a two-fold in one constant; locate the case boundaries",
                     "JSON run file with 'guess' and optional 'continuation'", out, summary, help);
@@ -211,7 +222,8 @@ struct Cli {
     HybridRun read = read_hybrid_run(file);
     if (*lyap) {
       const double begin = read.t0, end = read.t0 + read.lyapunov.transient + read.lyapunov.duration;
-      return lyapunov_command(reporting(std::move(read), "lyapunov", err, begin, end), out_dir, json, out, err);
+      return lyapunov_command(reporting(std::move(read), "lyapunov", err, begin, end), out_dir, json, out,
+                              err);
     }
     if (*sim) {
       const double begin = read.t0 - read.transient, end = read.t1;
@@ -268,7 +280,8 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     // the run file too, so a user running many knows which one it was.
     const std::string& run_file = cli.file;
     const std::string what = error_message(e);
-    err << "saltus: error: " << (what.find(run_file) == std::string::npos ? run_file + ": " : "") << what << '\n';
+    err << "saltus: error: " << (what.find(run_file) == std::string::npos ? run_file + ": " : "") << what
+        << '\n';
     return 1;
   }
 }

@@ -28,7 +28,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-ContinuationOptions with_progress(ContinuationOptions options, const std::string& name, const Progress& progress) {
+ContinuationOptions with_progress(ContinuationOptions options, const std::string& name,
+                                  const Progress& progress) {
   if (progress)
     options.callback = [progress, name](const Branch& b) {
       progress(name, b);
@@ -70,7 +71,8 @@ Branch not_started(const ContinuationProblem& problem, const std::string& messag
 }
 
 constexpr const char* kPeriodicHint =
-    " (in the run file: a better 'start' or 'periodic.period', or let 'periodic.from_simulation' find the guess)";
+    " (in the run file: a better 'start' or 'periodic.period', or let 'periodic.from_simulation' find the "
+    "guess)";
 
 // The branch of orbits of `problem` (a shooting problem) through the guess
 // y0 = (x, [T,] p_free): the orbit first, by damped Newton at the start
@@ -84,8 +86,8 @@ Branch orbit_branch(const ContinuationProblem& problem, Vector y0, const Continu
   const periodic::OrbitSearch start = periodic::find_orbit(problem.system(), problem.u(y0));
   if (!start.ok()) {
     std::ostringstream msg;
-    msg << "no periodic orbit near the start (" << periodic::to_string(start.status) << ", last residual |F| = "
-        << start.residual_norm << "): " << start.message << hint;
+    msg << "no periodic orbit near the start (" << periodic::to_string(start.status)
+        << ", last residual |F| = " << start.residual_norm << "): " << start.message << hint;
     return not_started(problem, msg.str());
   }
   y0.head(n) = start.u.head(n);
@@ -101,8 +103,8 @@ Branch orbit_branch(const ContinuationProblem& problem, Vector y0, const Continu
 
 // Periodic runs: the branch of orbits from the start (a guess, or one found
 // by simulation), then the period-doubled branches.
-std::vector<NamedBranch> run_periodic(const RunFile& run, const TestFunctions& tests, const Progress& progress,
-                                      std::string* follow_up_error) {
+std::vector<NamedBranch> run_periodic(const RunFile& run, const TestFunctions& tests,
+                                      const Progress& progress, std::string* follow_up_error) {
   const PeriodicRun& pr = *run.periodic;
   const auto shooting = pr.shooting;
   const int n = shooting->state_size();
@@ -116,9 +118,12 @@ std::vector<NamedBranch> run_periodic(const RunFile& run, const TestFunctions& t
     Vector z(nx + run.parameters.size());
     z << run.start_state.head(nx), run.parameters;
     const auto& opt = shooting->options();
-    const periodic::OrbitGuess guess = periodic::orbit_from_simulation(*pr.flow, opt.mode, opt.t0, z, *pr.from_simulation);
+    const periodic::OrbitGuess guess =
+        periodic::orbit_from_simulation(*pr.flow, opt.mode, opt.t0, z, *pr.from_simulation);
     if (!guess.ok) {
-      branches.push_back({"branch", not_started(problem, "no periodic orbit from the simulation: " + guess.message), shooting});
+      branches.push_back({"branch",
+                          not_started(problem, "no periodic orbit from the simulation: " + guess.message),
+                          shooting});
       return branches;
     }
     y0.head(nx) = guess.state.head(nx);
@@ -126,7 +131,9 @@ std::vector<NamedBranch> run_periodic(const RunFile& run, const TestFunctions& t
     shooting->accept(problem.u(y0));  // the phase plane through the guess
   }
   branches.push_back(
-      {"branch", orbit_branch(problem, y0, with_progress(run.options, "branch", progress), tests, kPeriodicHint), shooting});
+      {"branch",
+       orbit_branch(problem, y0, with_progress(run.options, "branch", progress), tests, kPeriodicHint),
+       shooting});
   if (!branches.front().branch.usable()) return branches;
 
   std::shared_ptr<periodic::ShootingSystem> system = shooting;
@@ -139,8 +146,9 @@ std::vector<NamedBranch> run_periodic(const RunFile& run, const TestFunctions& t
         break;
       }
     if (!pd) {
-      const std::string why = "periodic.period_doubling: branch '" + before.name + "' has no PD point to switch at (" +
-                              std::to_string(level - 1) + " of " + std::to_string(pr.doublings) + " levels done)";
+      const std::string why = "periodic.period_doubling: branch '" + before.name +
+                              "' has no PD point to switch at (" + std::to_string(level - 1) + " of " +
+                              std::to_string(pr.doublings) + " levels done)";
       if (!follow_up_error) throw RunFileError(why);
       *follow_up_error = why;
       break;
@@ -152,7 +160,8 @@ std::vector<NamedBranch> run_periodic(const RunFile& run, const TestFunctions& t
     const std::string name = "doubled" + std::to_string(level);
     Branch b;
     try {
-      b = continue_branch(doubled, next.y, with_progress(pr.doubling_options, name, progress), tests, &next.tangent);
+      b = continue_branch(doubled, next.y, with_progress(pr.doubling_options, name, progress), tests,
+                          &next.tangent);
     } catch (const std::runtime_error& e) {
       b = not_started(doubled, std::string("the doubled branch could not start: ") + e.what());
     }
@@ -181,7 +190,8 @@ NamedBranch hopf_cycles(const RunFile& run, const Branch& first, const Continuat
   }
   const int n = equilibria.state_size();
   const Vector p = guess.u.tail(guess.u.size() - n);
-  auto shooting = std::make_shared<periodic::ShootingSystem>(hc.flow, static_cast<int>(p.size()), hc.shooting, guess.u);
+  auto shooting =
+      std::make_shared<periodic::ShootingSystem>(hc.flow, static_cast<int>(p.size()), hc.shooting, guess.u);
   ContinuationProblem cycles(shooting, p, run.continuation_parameters);
   Vector y0(n + 2);
   y0 << guess.x, guess.period, p[k];
@@ -237,8 +247,10 @@ std::vector<NamedBranch> run_continuation(const RunFile& run, const Progress& pr
   y0[problem.state_size()] = run.parameters[problem.free_parameters()[0]];
 
   std::vector<NamedBranch> branches;
-  branches.reserve(5);  // the first branch, fold and Hopf curves, a switched branch, cycles: references stay valid
-  branches.push_back({"branch", continue_branch(problem, y0, with_progress(run.options, "branch", progress), tests)});
+  branches.reserve(
+      5);  // the first branch, fold and Hopf curves, a switched branch, cycles: references stay valid
+  branches.push_back(
+      {"branch", continue_branch(problem, y0, with_progress(run.options, "branch", progress), tests)});
   if (!branches.front().branch.usable()) return branches;
 
   try {
@@ -272,16 +284,19 @@ void follow_ups(const RunFile& run, const ContinuationProblem& problem, const Te
     } catch (const std::invalid_argument& e) {
       throw RunFileError(std::string("hopf_curve: ") + e.what());
     }
-    branches.push_back({"hopf_curve", continue_branch(*curve.problem, curve.start,
-                                                      with_progress(run.hopf_curve->options, "hopf_curve", progress),
-                                                      curve.tests)});
+    branches.push_back(
+        {"hopf_curve",
+         continue_branch(*curve.problem, curve.start,
+                         with_progress(run.hopf_curve->options, "hopf_curve", progress), curve.tests)});
   }
   if (run.hopf_cycles) branches.push_back(hopf_cycles(run, first, problem, progress));
   if (run.switch_branch) {
     const SpecialPoint& bp = nth(first, "BP", run.switch_branch->from, "switch_branch");
     try {
-      branches.push_back({"switched", switch_branch(problem, bp, with_progress(run.switch_branch->options, "switched", progress),
-                                                    tests)});
+      branches.push_back(
+          {"switched",
+           switch_branch(problem, bp, with_progress(run.switch_branch->options, "switched", progress),
+                         tests)});
     } catch (const std::invalid_argument& e) {
       throw RunFileError(std::string("switch_branch: ") + e.what());
     }
@@ -291,8 +306,8 @@ void follow_ups(const RunFile& run, const ContinuationProblem& problem, const Te
 namespace {
 
 // The multipliers of the orbit at y; throws when its simulation fails.
-Eigen::VectorXcd multipliers_at(const periodic::ShootingSystem& shooting, const Branch& branch, const Vector& y,
-                                std::complex<double>* trivial) {
+Eigen::VectorXcd multipliers_at(const periodic::ShootingSystem& shooting, const Branch& branch,
+                                const Vector& y, std::complex<double>* trivial) {
   const Matrix M = shooting.monodromy(u_of(branch, y));
   if (shooting.options().autonomous) return periodic::nontrivial_multipliers(M, trivial);
   return periodic::floquet_multipliers(M);
@@ -375,7 +390,8 @@ flow::Trajectory orbit_samples(const NamedBranch& nb, const Vector& y, int sampl
   plain.variational = false;
   plain.output_interval = T / samples;
   const double t0 = shooting->options().t0;
-  return flow::simulate(*shooting->hybrid(), shooting->options().mode, t0, shooting->hybrid_state(u), t0 + T, plain);
+  return flow::simulate(*shooting->hybrid(), shooting->options().mode, t0, shooting->hybrid_state(u), t0 + T,
+                        plain);
 }
 
 // Is the point stable: an equilibrium with no eigenvalue right of the axis,
@@ -413,7 +429,7 @@ Figure branch_figure(const RunFile& run, const std::vector<const NamedBranch*>& 
         return std::vector<double>{plotted(nb->branch, y, run.plot.y)};  // a parameter, or T
       double lo = std::numeric_limits<double>::infinity(), hi = -lo;
       for (const auto& x : orbit_samples(*nb, y, 200).x) {
-        const double v = run.plot.y == "max"   ? x.head(n).lpNorm<Eigen::Infinity>()
+        const double v = run.plot.y == "max"    ? x.head(n).lpNorm<Eigen::Infinity>()
                          : run.plot.y == "norm" ? x.head(n).norm() / std::sqrt(double(n))
                                                 : x[unknown];
         lo = std::min(lo, v), hi = std::max(hi, v);
@@ -455,7 +471,8 @@ Figure orbits_figure(const RunFile& run, const std::vector<NamedBranch>& branche
   };
   for (const auto& nb : branches) {
     if (!nb.shooting || nb.branch.points.empty()) continue;
-    if (&nb == &branches.front() || nb.name == "cycles") add_orbit(nb, nb.branch.points.front().y, "start (" + nb.name + ")");
+    if (&nb == &branches.front() || nb.name == "cycles")
+      add_orbit(nb, nb.branch.points.front().y, "start (" + nb.name + ")");
     for (const auto& sp : nb.branch.special_points)
       if (sp.type != "EP") add_orbit(nb, sp.y, sp.type + " (" + nb.name + ")");
   }
@@ -481,7 +498,8 @@ std::vector<fs::path> write_outputs(const RunFile& run, const std::vector<NamedB
   // its two parameters.
   std::vector<const NamedBranch*> one_parameter;
   for (const auto& nb : branches)
-    if (nb.name != "fold_curve" && nb.name != "hopf_curve" && nb.branch.points.size() > 0) one_parameter.push_back(&nb);
+    if (nb.name != "fold_curve" && nb.name != "hopf_curve" && nb.branch.points.size() > 0)
+      one_parameter.push_back(&nb);
   std::string warning;
   auto add = [&](const Figure& f, const std::string& stem) {
     if (f.series.empty()) return;  // nothing to draw (a branch that did not start)
@@ -501,12 +519,14 @@ std::vector<fs::path> write_outputs(const RunFile& run, const std::vector<NamedB
     if (nb.name == "hopf_curve") hopf = &nb;
   }
   if (fold)
-    add(figure_of(run.name + ": fold curve", run.fold_curve->parameters[0], run.fold_curve->parameters[1], {fold}),
+    add(figure_of(run.name + ": fold curve", run.fold_curve->parameters[0], run.fold_curve->parameters[1],
+                  {fold}),
         "fold_curve");
   if (hopf) {
     std::vector<const NamedBranch*> curves = {hopf};
     if (fold && run.fold_curve->parameters == run.hopf_curve->parameters) curves.push_back(fold);
-    add(figure_of(run.name + ": curves", run.hopf_curve->parameters[0], run.hopf_curve->parameters[1], curves),
+    add(figure_of(run.name + ": curves", run.hopf_curve->parameters[0], run.hopf_curve->parameters[1],
+                  curves),
         "curves");
   }
   return files;

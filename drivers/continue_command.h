@@ -5,10 +5,9 @@
 
 #include <filesystem>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "continuation/branch.h"
 #include "drivers/run_file.h"

@@ -54,8 +54,10 @@ void read_expression_curve(const Json& object, const fs::path& path, const std::
 models::AnyShape read_curve(const Json& object, const fs::path& path, const std::string& key,
                             const std::string& default_name) {
   if (!object.is_object())
-    fail(path, "'" + key + "' must be an object {\"type\": \"circle\" | \"ellipse\" | \"polynomial\" | \"graph\" | "
-                           "\"fourier\" | \"expression\", ...}, got " + object.dump());
+    fail(path, "'" + key +
+                   "' must be an object {\"type\": \"circle\" | \"ellipse\" | \"polynomial\" | \"graph\" | "
+                   "\"fourier\" | \"expression\", ...}, got " +
+                   object.dump());
   if (!object.contains("type")) fail(path, "'" + key + ".type' is missing");
   const std::string type = string(object["type"], path, key + ".type");
   const std::string where = key + ".";
@@ -65,7 +67,8 @@ models::AnyShape read_curve(const Json& object, const fs::path& path, const std:
   auto orientation = [&]() {
     if (!object.contains("orientation")) return +1;
     const int o = integer(object["orientation"], path, where + "orientation");
-    if (o != 1 && o != -1) fail(path, "'" + where + "orientation' must be +1 or -1, got " + std::to_string(o));
+    if (o != 1 && o != -1)
+      fail(path, "'" + where + "orientation' must be +1 or -1, got " + std::to_string(o));
     return o;
   };
   auto required = [&](const char* field) -> const Json& {
@@ -240,8 +243,7 @@ void classification_text(const ExtremalRun& run, const ContactClassification& r,
   for (std::size_t i = 0; i < r.transversality_matrix.size(); ++i) {
     out << "  [";
     for (std::size_t k = 0; k < r.transversality_matrix[i].size(); ++k)
-      out << (k ? " " : "")
-          << (r.exact ? r.transversality_exact[i][k] : fmt(r.transversality_matrix[i][k]));
+      out << (k ? " " : "") << (r.exact ? r.transversality_exact[i][k] : fmt(r.transversality_matrix[i][k]));
     out << "]\n";
   }
   out << "normal form " << normal_form_equation(r.codimension) << " (to degree " << r.truncation_order
@@ -270,8 +272,10 @@ bool classify_run(const ExtremalRun& run, const char* command, ContactClassifica
 ExtremalRun read_extremal_run(const fs::path& path) {
   const Json json = read_json(path);
   if (!json.is_object()) fail(path, "the top level must be an object");
-  only_keys(json, {"name", "description", "note", "curve1", "curve2", "point", "options", "search", "continue", "track"},
-            path, "");
+  only_keys(
+      json,
+      {"name", "description", "note", "curve1", "curve2", "point", "options", "search", "continue", "track"},
+      path, "");
   ExtremalRun run;
   run.path = path;
   run.name = json.contains("name") ? string(json["name"], path, "name") : path.stem().string();
@@ -305,7 +309,8 @@ ExtremalRun read_extremal_run(const fs::path& path) {
 
   if (json.contains("options")) {
     const Json& o = json["options"];
-    if (!o.is_object()) fail(path, "'options' must be an object {\"order\", \"truncation_order\", \"exact\"}");
+    if (!o.is_object())
+      fail(path, "'options' must be an object {\"order\", \"truncation_order\", \"exact\"}");
     only_keys(o, {"order", "truncation_order", "exact"}, path, "options.");
     if (o.contains("order")) run.options.order = integer(o["order"], path, "options.order");
     if (o.contains("truncation_order"))
@@ -394,9 +399,9 @@ Json solutions_json(const ExtremalRun& run, const SolutionsReport& s) {
 }
 
 void print_solutions(const ExtremalRun& run, const SolutionsReport& s, std::ostream& out) {
-  out << run.name << ": pose x = " << fmt(s.pose[0]) << ", y = " << fmt(s.pose[1]) << ", phi = " << fmt(s.pose[2])
-      << "; box |s_i - s_i*| <= " << fmt(s.box) << " around (s1*, s2*) = (" << fmt(run.point[0]) << ", "
-      << fmt(run.point[1]) << ")\n";
+  out << run.name << ": pose x = " << fmt(s.pose[0]) << ", y = " << fmt(s.pose[1])
+      << ", phi = " << fmt(s.pose[2]) << "; box |s_i - s_i*| <= " << fmt(s.box) << " around (s1*, s2*) = ("
+      << fmt(run.point[0]) << ", " << fmt(run.point[1]) << ")\n";
   out << "count: " << s.found.count << " extremal points (" << s.found.opposing_count << " opposing)\n";
   for (const auto& p : s.found.solutions)
     out << "  s1 = " << fmt(p.s1) << ", s2 = " << fmt(p.s2) << ", d = " << fmt(p.geometry.d)
@@ -405,8 +410,8 @@ void print_solutions(const ExtremalRun& run, const SolutionsReport& s, std::ostr
     const ContactClassification& r = s.classification;
     out << "normal form (" << r.type << ", " << normal_form_equation(r.codimension) << "): mu =";
     for (double m : s.mu) out << ' ' << fmt(m);
-    out << "\npredicted count: " << s.predicted << (s.predicted == s.found.count ? " (agrees)" : " (DISAGREES)")
-        << '\n';
+    out << "\npredicted count: " << s.predicted
+        << (s.predicted == s.found.count ? " (agrees)" : " (DISAGREES)") << '\n';
   }
 }
 
@@ -417,8 +422,8 @@ int extremal_solutions_command(const ExtremalRun& run, double x, double y, doubl
   SolutionsReport s;
   s.pose = Eigen::Vector3d(x, y, phi);
   if (!s.pose.allFinite()) {
-    err << "saltus extremal solutions: the pose must be finite, got " << fmt(x) << ' ' << fmt(y) << ' ' << fmt(phi)
-        << '\n';
+    err << "saltus extremal solutions: the pose must be finite, got " << fmt(x) << ' ' << fmt(y) << ' '
+        << fmt(phi) << '\n';
     return 1;
   }
   s.box = box > 0 ? box : run.box;
@@ -439,8 +444,10 @@ int extremal_solutions_command(const ExtremalRun& run, double x, double y, doubl
     s.predicted = predicted_solution_count(s.classification, s.pose);
     s.mu = normal_form_coefficients(s.classification, s.pose);
   }
-  if (json) out << solutions_json(run, s).dump(2) << '\n';
-  else print_solutions(run, s, out);
+  if (json)
+    out << solutions_json(run, s).dump(2) << '\n';
+  else
+    print_solutions(run, s, out);
   if (!s.decided) {
     err << "saltus extremal solutions: " << run.path.string() << ": " << s.classification.message
         << "; no predicted count\n";

@@ -46,12 +46,12 @@ struct ExtremalRun {
   std::string description;
   std::string note;
   models::AnyShape curve1, curve2;
-  Json curve1_json, curve2_json;   // as given (echoed in the output)
+  Json curve1_json, curve2_json;    // as given (echoed in the output)
   models::ExtremalProblem problem;  // built from curve1, curve2 (shapes checked)
   std::array<double, 5> point{};    // s1, s2, x, y, phi
   ContactClassificationOptions options;
-  double box = 0.3;  // default half-width of the solutions search, in s1 and s2
-  int grid = 64;     // Newton starts per side in the solutions search
+  double box = 0.3;    // default half-width of the solutions search, in s1 and s2
+  int grid = 64;       // Newton starts per side in the solutions search
   Json continue_json;  // the optional "continue" object as given (drivers/extremal_continue.h reads it)
   Json track_json;     // the optional "track" object as given
 };

@@ -57,22 +57,26 @@ ContinueSpec read_continue(const ExtremalRun& run) {
   spec.start = run.point;
   if (run.continue_json.is_null()) fail(path, "'continue' is missing (needed by `extremal continue`)");
   const Json& c = run.continue_json;
-  if (!c.is_object()) fail(path, "'continue' must be an object {\"start\", \"parameter\", \"fold_curve\", ...}");
+  if (!c.is_object())
+    fail(path, "'continue' must be an object {\"start\", \"parameter\", \"fold_curve\", ...}");
   std::set<std::string> allowed = continuation_keys();
   allowed.insert({"start", "parameter", "fold_curve", "cusp_curve"});
   only_keys(c, allowed, path, "continue.");
   if (c.contains("start")) {
     const Json& s = c["start"];
-    if (!s.is_object()) fail(path, "'continue.start' must be an object {\"s1\", \"s2\", \"x\", \"y\", \"phi\"}");
+    if (!s.is_object())
+      fail(path, "'continue.start' must be an object {\"s1\", \"s2\", \"x\", \"y\", \"phi\"}");
     only_keys(s, {"s1", "s2", "x", "y", "phi"}, path, "continue.start.");
     for (int i = 0; i < 5; ++i)
-      if (s.contains(kNames[i])) spec.start[i] = number(s[kNames[i]], path, std::string("continue.start.") + kNames[i]);
+      if (s.contains(kNames[i]))
+        spec.start[i] = number(s[kNames[i]], path, std::string("continue.start.") + kNames[i]);
   }
   if (c.contains("parameter")) spec.parameter = pose_name(c["parameter"], path, "continue.parameter");
   if (c.contains("fold_curve")) {
     const Json& f = c["fold_curve"];
     if (!f.is_array() || f.size() != 2)
-      fail(path, "'continue.fold_curve' must be a list of two pose parameters, e.g. [\"x\", \"y\"], got " + f.dump());
+      fail(path, "'continue.fold_curve' must be a list of two pose parameters, e.g. [\"x\", \"y\"], got " +
+                     f.dump());
     std::array<std::string, 2> names{pose_name(f[0], path, "continue.fold_curve[0]"),
                                      pose_name(f[1], path, "continue.fold_curve[1]")};
     if (names[0] == names[1])
@@ -81,14 +85,17 @@ ContinueSpec read_continue(const ExtremalRun& run) {
   }
   if (c.contains("cusp_curve")) spec.cusp_curve = boolean(c["cusp_curve"], path, "continue.cusp_curve");
   if (spec.cusp_curve && !spec.fold_curve)
-    fail(path, "'continue.cusp_curve' needs 'continue.fold_curve' (the cusp curve starts from a cusp of the fold curve)");
+    fail(path,
+         "'continue.cusp_curve' needs 'continue.fold_curve' (the cusp curve starts from a cusp of the fold "
+         "curve)");
   // The continuation options from the table (drivers/options_json.h); the
   // bounds default to the pose +- 0.5, and given ones replace them per name.
   ContinuationOptions o;
   read_option_keys(c, continuation_option_table(), &o, path, "continue.");
   for (int i = 0; i < 5; ++i) o.bounds[kNames[i]] = Bound{run.point[i] - 0.5, run.point[i] + 0.5};
   if (c.contains("bounds")) {
-    if (c["bounds"].is_object()) only_keys(c["bounds"], {"s1", "s2", "x", "y", "phi"}, path, "continue.bounds.");
+    if (c["bounds"].is_object())
+      only_keys(c["bounds"], {"s1", "s2", "x", "y", "phi"}, path, "continue.bounds.");
     read_bounds(c, &o.bounds, path, "continue.");
   }
   if (const std::string why = o.check(); !why.empty()) fail(path, "'continue': " + why);
@@ -183,8 +190,8 @@ Figure branch_figure(const std::vector<Branch>& branches, const std::string& a, 
 int extremal_continue_command(const ExtremalRun& run, const fs::path& dir, bool json, std::ostream& out,
                               std::ostream& err) {
   const ContinueSpec spec = read_continue(run);
-  const ContactContinuationResult result =
-      continue_contact_points(run.problem, spec.start, spec.parameter, spec.fold_curve, spec.cusp_curve, spec.options);
+  const ContactContinuationResult result = continue_contact_points(
+      run.problem, spec.start, spec.parameter, spec.fold_curve, spec.cusp_curve, spec.options);
 
   fs::create_directories(dir);
   std::vector<fs::path> files;
@@ -214,9 +221,10 @@ int extremal_continue_command(const ExtremalRun& run, const fs::path& dir, bool 
   summary["parameter"] = spec.parameter;
   if (spec.fold_curve) summary["fold_curve"] = {(*spec.fold_curve)[0], (*spec.fold_curve)[1]};
   summary["cusp_curve"] = spec.cusp_curve;
-  for (const auto& [key, list] : {std::pair<const char*, const std::vector<LocatedContactPoint>*>{"folds", &result.folds},
-                                  {"cusps", &result.cusps},
-                                  {"swallowtails", &result.swallowtails}}) {
+  for (const auto& [key, list] :
+       {std::pair<const char*, const std::vector<LocatedContactPoint>*>{"folds", &result.folds},
+        {"cusps", &result.cusps},
+        {"swallowtails", &result.swallowtails}}) {
     Json a = Json::array();
     for (const auto& p : *list) a.push_back(located_json(p));
     summary[key] = a;
@@ -238,7 +246,8 @@ int extremal_continue_command(const ExtremalRun& run, const fs::path& dir, bool 
       for (const auto& p : *list) {
         out << "  " << p.type << " at s1 = " << models::format_number(p.point[0])
             << ", s2 = " << models::format_number(p.point[1]) << ", x = " << models::format_number(p.point[2])
-            << ", y = " << models::format_number(p.point[3]) << ", phi = " << models::format_number(p.point[4]);
+            << ", y = " << models::format_number(p.point[3])
+            << ", phi = " << models::format_number(p.point[4]);
         if (p.classified)
           out << ": " << p.classification.type << " (codimension " << p.classification.codimension << ")";
         else

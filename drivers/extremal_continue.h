@@ -56,10 +56,10 @@ namespace saltus::drivers {
 // The run-file help for the two commands (CLI footers).
 const std::string& extremal_continue_help();  // the run-file keys of `extremal continue | track`
 
-int extremal_continue_command(const ExtremalRun& run, const std::filesystem::path& dir, bool json, std::ostream& out,
-                              std::ostream& err);
+int extremal_continue_command(const ExtremalRun& run, const std::filesystem::path& dir, bool json,
+                              std::ostream& out, std::ostream& err);
 
-int extremal_track_command(const ExtremalRun& run, const std::filesystem::path& dir, bool json, std::ostream& out,
-                           std::ostream& err);
+int extremal_track_command(const ExtremalRun& run, const std::filesystem::path& dir, bool json,
+                           std::ostream& out, std::ostream& err);
 
 }  // namespace saltus::drivers

@@ -29,8 +29,10 @@ models::Expression parse_of_t(const Json& track, const char* key, double fallbac
   const std::string where = std::string("track.") + key;
   std::string text = models::format_number(fallback);
   if (track.contains(key)) {
-    if (track[key].is_number()) text = models::format_number(number(track[key], path, where));
-    else text = string(track[key], path, where);
+    if (track[key].is_number())
+      text = models::format_number(number(track[key], path, where));
+    else
+      text = string(track[key], path, where);
   }
   try {
     return models::Expression::parse(text, {"t"});
@@ -52,7 +54,8 @@ TrackSpec read_track(const ExtremalRun& run) {
   spec.motion.y = parse_of_t(j, "y", run.point[3], path);
   spec.motion.phi = parse_of_t(j, "phi", run.point[4], path);
   if (!j.contains("t")) fail(path, "'track.t' is missing: the time interval [t0, t1]");
-  if (!j["t"].is_array() || j["t"].size() != 2) fail(path, "'track.t' must be [t0, t1], got " + j["t"].dump());
+  if (!j["t"].is_array() || j["t"].size() != 2)
+    fail(path, "'track.t' must be [t0, t1], got " + j["t"].dump());
   ContactTrackOptions& o = spec.options;
   o.t0 = number(j["t"][0], path, "track.t[0]");
   o.t1 = number(j["t"][1], path, "track.t[1]");
@@ -76,8 +79,8 @@ TrackSpec read_track(const ExtremalRun& run) {
 
 // The two curves at time t with the segments joining each extremal point
 // pair, drawn with equal axes (circles stay circles).
-Figure snapshot(const ExtremalRun& run, const TrackSpec& spec, double t, const std::vector<Eigen::Vector2d>& points,
-                const std::string& title) {
+Figure snapshot(const ExtremalRun& run, const TrackSpec& spec, double t,
+                const std::vector<Eigen::Vector2d>& points, const std::string& title) {
   Figure figure;
   figure.title = title;
   figure.xlabel = "x (body 1's frame)";
@@ -106,7 +109,9 @@ Figure snapshot(const ExtremalRun& run, const TrackSpec& spec, double t, const s
   for (std::size_t i = 0; i < points.size(); ++i) {
     const Eigen::Vector2d p1 = run.problem.curve1->point(points[i][0]);
     const Eigen::Vector2d p2 = A * run.problem.curve2->point(points[i][1]) + pose.head<2>();
-    Figure::Series seg{i == 0 ? "extremal points" : "", {{p1[0], p1[1]}, {p2[0], p2[1]}}, "linespoints",
+    Figure::Series seg{i == 0 ? "extremal points" : "",
+                       {{p1[0], p1[1]}, {p2[0], p2[1]}},
+                       "linespoints",
                        "pt 7 ps 0.8 lc rgb '#2ca02c'"};
     figure.series.push_back(seg);
   }
@@ -125,14 +130,16 @@ Figure component_figure(const ExtremalRun& run, const ContactTrack& track, int c
     f.series.push_back(s);
   }
   for (std::size_t k = 0; k < track.events.size(); ++k)
-    f.labels.push_back({track.events[k].t, track.events[k].point[component - 1], "E" + std::to_string(k + 1)});
+    f.labels.push_back(
+        {track.events[k].t, track.events[k].point[component - 1], "E" + std::to_string(k + 1)});
   f.labels_title = "events";
   return f;
 }
 
 // track.csv, the two component figures and three snapshots per event.
-std::vector<fs::path> write_track_files(const ExtremalRun& run, const TrackSpec& spec, const ContactTrack& track,
-                                        const fs::path& dir, std::string* warning) {
+std::vector<fs::path> write_track_files(const ExtremalRun& run, const TrackSpec& spec,
+                                        const ContactTrack& track, const fs::path& dir,
+                                        std::string* warning) {
   std::vector<fs::path> files;
   auto add = [&](const std::vector<fs::path>& made) { files.insert(files.end(), made.begin(), made.end()); };
   const fs::path csv = dir / "track.csv";
@@ -148,7 +155,9 @@ std::vector<fs::path> write_track_files(const ExtremalRun& run, const TrackSpec&
       add(draw(component_figure(run, track, component), dir, "track_s" + std::to_string(component), warning));
   const ContactTrackOptions& o = spec.options;
   const double show = std::max(track.delta, 0.02 * (o.t1 - o.t0));
-  const auto solutions = [&](double t) { return contact_solutions_at(run.problem, spec.motion, o.search, t); };
+  const auto solutions = [&](double t) {
+    return contact_solutions_at(run.problem, spec.motion, o.search, t);
+  };
   for (std::size_t k = 0; k < track.events.size(); ++k) {
     const ContactTrackEvent& e = track.events[k];
     const std::string stem = "event" + std::to_string(k + 1), number = std::to_string(k + 1);
@@ -159,9 +168,10 @@ std::vector<fs::path> write_track_files(const ExtremalRun& run, const TrackSpec&
     auto at = solutions(e.t);
     at.emplace_back(e.point[0], e.point[1]);
     const std::string type = e.classified ? e.classification.type : "unclassified";
-    add(draw(snapshot(run, spec, e.t, at,
-                      run.name + ": at event " + number + " (" + type + "), t = " + models::format_number(e.t)),
-             dir, stem + "_at", warning));
+    add(draw(
+        snapshot(run, spec, e.t, at,
+                 run.name + ": at event " + number + " (" + type + "), t = " + models::format_number(e.t)),
+        dir, stem + "_at", warning));
     add(draw(snapshot(run, spec, ta, solutions(ta),
                       run.name + ": after event " + number + ", t = " + models::format_number(ta)),
              dir, stem + "_after", warning));
@@ -173,7 +183,8 @@ Json track_summary(const ExtremalRun& run, const TrackSpec& spec, const ContactT
   Json summary;
   summary["name"] = run.name;
   summary["run_file"] = run.path.string();
-  summary["motion"] = {{"x", spec.motion.x.text()}, {"y", spec.motion.y.text()}, {"phi", spec.motion.phi.text()}};
+  summary["motion"] = {
+      {"x", spec.motion.x.text()}, {"y", spec.motion.y.text()}, {"phi", spec.motion.phi.text()}};
   summary["t"] = {spec.options.t0, spec.options.t1};
   summary["initial_count"] = track.initial_count;
   summary["stop"] = track.stop;
@@ -182,7 +193,8 @@ Json track_summary(const ExtremalRun& run, const TrackSpec& spec, const ContactT
     Json j;
     j["t"] = e.t;
     j["kind"] = e.kind;
-    j["point"] = {{"s1", e.point[0]}, {"s2", e.point[1]}, {"x", e.point[2]}, {"y", e.point[3]}, {"phi", e.point[4]}};
+    j["point"] = {
+        {"s1", e.point[0]}, {"s2", e.point[1]}, {"x", e.point[2]}, {"y", e.point[3]}, {"phi", e.point[4]}};
     j["before"] = e.before;
     j["after"] = e.after;
     j["classified"] = e.classified;
@@ -201,14 +213,14 @@ Json track_summary(const ExtremalRun& run, const TrackSpec& spec, const ContactT
 void print_track(const ExtremalRun& run, const TrackSpec& spec, const ContactTrack& track, std::size_t files,
                  const fs::path& dir, std::ostream& out) {
   const std::size_t n = track.events.size();
-  out << run.name << ": " << track.initial_count << " extremal points at t = "
-      << models::format_number(spec.options.t0) << ", " << n << " event" << (n == 1 ? "" : "s") << " ("
-      << track.stop << ")\n";
+  out << run.name << ": " << track.initial_count
+      << " extremal points at t = " << models::format_number(spec.options.t0) << ", " << n << " event"
+      << (n == 1 ? "" : "s") << " (" << track.stop << ")\n";
   for (std::size_t k = 0; k < n; ++k) {
     const ContactTrackEvent& e = track.events[k];
     out << "  E" << k + 1 << " t = " << models::format_number(e.t) << ": "
-        << (e.classified ? e.classification.type : "unclassified (" + e.message + ")") << " " << e.before << "/"
-        << e.after << " (" << e.kind << ") at s1 = " << models::format_number(e.point[0])
+        << (e.classified ? e.classification.type : "unclassified (" + e.message + ")") << " " << e.before
+        << "/" << e.after << " (" << e.kind << ") at s1 = " << models::format_number(e.point[0])
         << ", s2 = " << models::format_number(e.point[1]) << '\n';
   }
   out << "wrote " << files << " files to " << dir.string() << '\n';
@@ -228,8 +240,10 @@ int extremal_track_command(const ExtremalRun& run, const fs::path& dir, bool jso
   write_file_atomically(summary_file, [&](std::ostream& o) { o << summary.dump(2) << '\n'; });
   files.push_back(summary_file);
   if (!warning.empty()) err << "saltus extremal track: warning: " << warning << '\n';
-  if (json) out << summary.dump(2) << '\n';
-  else print_track(run, spec, track, files.size(), dir, out);
+  if (json)
+    out << summary.dump(2) << '\n';
+  else
+    print_track(run, spec, track, files.size(), dir, out);
   return 0;
 }
 

@@ -1,15 +1,15 @@
 #include "drivers/filippov_commands.h"
 
-#include <cstdio>
-#include <iomanip>
 #include <unistd.h>
 
-#include "analyses/two_fold/continuation.h"
-#include "drivers/options_json.h"
-#include "drivers/output.h"
+#include <cstdio>
+#include <iomanip>
 
+#include "analyses/two_fold/continuation.h"
 #include "analyses/two_fold/two_fold.h"
 #include "drivers/json_input.h"
+#include "drivers/options_json.h"
+#include "drivers/output.h"
 #include "drivers/run_file.h"
 #include "models/wheel_turntable.h"
 
@@ -52,25 +52,30 @@ using models::WheelTurntable;
 WheelTurntable read_wheel(const Json& json, const std::filesystem::path& path) {
   WheelTurntable wheel;  // Sec. V's constants, kappa and k2 unset
   const Json p = json.value("parameters", Json::object());
-  only_keys(p, {"d", "m", "c1", "c2", "beta", "r0", "omega0", "mu", "gamma", "kappa", "k2"}, path, "parameters.");
+  only_keys(p, {"d", "m", "c1", "c2", "beta", "r0", "omega0", "mu", "gamma", "kappa", "k2"}, path,
+            "parameters.");
   const std::pair<const char*, double*> fields[] = {
-      {"d", &wheel.d},   {"m", &wheel.m},       {"c1", &wheel.c1},         {"c2", &wheel.c2},
-      {"beta", &wheel.beta}, {"r0", &wheel.r0}, {"omega0", &wheel.omega0}, {"mu", &wheel.mu},
+      {"d", &wheel.d},         {"m", &wheel.m},         {"c1", &wheel.c1},         {"c2", &wheel.c2},
+      {"beta", &wheel.beta},   {"r0", &wheel.r0},       {"omega0", &wheel.omega0}, {"mu", &wheel.mu},
       {"gamma", &wheel.gamma}, {"kappa", &wheel.kappa}, {"k2", &wheel.k2}};
   for (const auto& [key, field] : fields)
     if (p.contains(key)) *field = number(p[key], path, std::string("parameters.") + key);
   if (json.contains("tyre")) {
     const std::string tyre = string(json["tyre"], path, "tyre");
-    if (tyre == "stretched_string") wheel.tyre = models::TyreModel::kStretchedString;
-    else if (tyre == "sticking") wheel.tyre = models::TyreModel::kSticking;
-    else fail(path, "'tyre' = '" + tyre + "' (known: stretched_string, sticking)");
+    if (tyre == "stretched_string")
+      wheel.tyre = models::TyreModel::kStretchedString;
+    else if (tyre == "sticking")
+      wheel.tyre = models::TyreModel::kSticking;
+    else
+      fail(path, "'tyre' = '" + tyre + "' (known: stretched_string, sticking)");
   }
   try {
     if (json.contains("two_fold_at")) {
       const Json& at = json["two_fold_at"];
       only_keys(at, {"r", "omega"}, path, "two_fold_at.");
       if (!at.contains("r") || !at.contains("omega")) fail(path, "'two_fold_at' needs r and omega");
-      wheel = wheel.with_two_fold_at(number(at["r"], path, "two_fold_at.r"), number(at["omega"], path, "two_fold_at.omega"));
+      wheel = wheel.with_two_fold_at(number(at["r"], path, "two_fold_at.r"),
+                                     number(at["omega"], path, "two_fold_at.omega"));
     }
     wheel.check();
   } catch (const std::invalid_argument& e) {
@@ -87,8 +92,9 @@ FilippovRun read_filippov_run(const std::filesystem::path& file) {
   run.json = read_json(file);
   const Json& json = run.json;
   if (!json.is_object()) fail(file, "the top level must be an object");
-  only_keys(json, {"name", "description", "model", "parameters", "two_fold_at", "tyre", "guess", "map", "futures",
-                   "continuation"},
+  only_keys(json,
+            {"name", "description", "model", "parameters", "two_fold_at", "tyre", "guess", "map", "futures",
+             "continuation"},
             file, "");
   run.name = json.contains("name") ? string(json["name"], file, "name") : file.stem().string();
   check_run_name(run.name, file);
@@ -118,7 +124,8 @@ bool render_gnuplot(const std::filesystem::path& dir, const std::string& stem, c
   const std::string tmp = stem + ".png.tmp" + std::to_string(::getpid());
   write_file_atomically(dir / (stem + ".gp"), [&](std::ostream& o) {
     o << "# gnuplot script written by saltus; run `gnuplot " << stem << ".gp` in this folder\n"
-      << "if (!exists('output')) output = '" << stem << ".png'\n" << script;
+      << "if (!exists('output')) output = '" << stem << ".png'\n"
+      << script;
   });
   // For /bin/sh: single quotes, ' written as '\''.
   auto quoted = [](const std::string& s) {
@@ -126,8 +133,8 @@ bool render_gnuplot(const std::filesystem::path& dir, const std::string& stem, c
     for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
     return q + "'";
   };
-  const std::string command = "cd " + quoted(dir.string()) + " && gnuplot -e " + quoted("output='" + tmp + "'") +
-                              " " + quoted(stem + ".gp") + " 2>&1";
+  const std::string command = "cd " + quoted(dir.string()) + " && gnuplot -e " +
+                              quoted("output='" + tmp + "'") + " " + quoted(stem + ".gp") + " 2>&1";
   std::string text;
   if (FILE* pipe = ::popen(command.c_str(), "r")) {
     char buffer[256];
@@ -142,7 +149,8 @@ bool render_gnuplot(const std::filesystem::path& dir, const std::string& stem, c
   return false;
 }
 
-int filippov_twofold_command(const std::filesystem::path& file, bool json_out, std::ostream& out, std::ostream& err) {
+int filippov_twofold_command(const std::filesystem::path& file, bool json_out, std::ostream& out,
+                             std::ostream& err) {
   const FilippovRun run = read_filippov_run(file);
   const std::string& name = run.name;
   const WheelTurntable& wheel = run.wheel;
@@ -172,7 +180,8 @@ int filippov_twofold_command(const std::filesystem::path& file, bool json_out, s
   j["J1"] = c.J1;
   j["J2"] = c.J2;
   j["eigenvalues"] = {c.eigenvalues[0], c.eigenvalues[1]};
-  j["eigenvectors"] = {{c.eigenvectors[0][0], c.eigenvectors[0][1]}, {c.eigenvectors[1][0], c.eigenvectors[1][1]}};
+  j["eigenvectors"] = {{c.eigenvectors[0][0], c.eigenvectors[0][1]},
+                       {c.eigenvectors[1][0], c.eigenvectors[1][1]}};
   j["type"] = type_name(c.type);
   j["case"] = case_name(c.twofold_case);
   j["nondeterministic"] = c.nondeterministic;
@@ -183,9 +192,10 @@ int filippov_twofold_command(const std::filesystem::path& file, bool json_out, s
     out << name << ": two-fold at r = " << std::setprecision(12) << c.x[0] << ", v = " << c.x[1]
         << ", omega = " << c.x[2] << " (residual " << std::setprecision(3) << c.residual << ")\n"
         << "  K++ = " << std::setprecision(9) << c.K.pp << ", K+- = " << c.K.pm << ", K-+ = " << c.K.mp
-        << ", K-- = " << c.K.mm << "\n  J1 = " << c.J1 << ", J2 = " << c.J2 << ", eigenvalues of (30): "
-        << c.eigenvalues[0] << ", " << c.eigenvalues[1] << "\n  " << type_name(c.type) << ", "
-        << case_name(c.twofold_case) << (c.nondeterministic ? " (non-deterministic)" : "") << '\n';
+        << ", K-- = " << c.K.mm << "\n  J1 = " << c.J1 << ", J2 = " << c.J2
+        << ", eigenvalues of (30): " << c.eigenvalues[0] << ", " << c.eigenvalues[1] << "\n  "
+        << type_name(c.type) << ", " << case_name(c.twofold_case)
+        << (c.nondeterministic ? " (non-deterministic)" : "") << '\n';
   }
   return 0;
 }
@@ -205,12 +215,13 @@ ContinuationOptions read_two_fold_continuation(const Json& c, const std::filesys
 
 }  // namespace
 
-int filippov_continue_command(const std::filesystem::path& file, const std::filesystem::path& out_dir, bool json_out,
-                              std::ostream& out, std::ostream& err) {
+int filippov_continue_command(const std::filesystem::path& file, const std::filesystem::path& out_dir,
+                              bool json_out, std::ostream& out, std::ostream& err) {
   const FilippovRun run = read_filippov_run(file);
   if (!run.has_guess) fail(file, "'guess' is missing: give {r, v, omega} near the two-fold to continue");
   TwoFoldContinuationOptions options;
-  options.continuation = read_two_fold_continuation(run.json.value("continuation", Json::object()), file, &options);
+  options.continuation =
+      read_two_fold_continuation(run.json.value("continuation", Json::object()), file, &options);
   if (const std::string bad = options.check(); !bad.empty()) fail(file, "'continuation': " + bad);
   for (const auto& [key, bound] : options.continuation.bounds)
     if (key != "r" && key != "v" && key != "omega" && key != options.parameter)
@@ -260,9 +271,9 @@ int filippov_continue_command(const std::filesystem::path& file, const std::file
   } else {
     out << run.name << ": " << c.message << '\n';
     for (const auto& b : c.boundaries)
-      out << "  " << std::setw(7) << b.name << "  " << c.parameter << " = " << std::setprecision(10) << b.parameter
-          << "  at r = " << b.x[0] << ", v = " << b.x[1] << ", omega = " << b.x[2] << "  (" << b.before << " -> "
-          << b.after << ", " << to_string(b.status) << ")\n";
+      out << "  " << std::setw(7) << b.name << "  " << c.parameter << " = " << std::setprecision(10)
+          << b.parameter << "  at r = " << b.x[0] << ", v = " << b.x[1] << ", omega = " << b.x[2] << "  ("
+          << b.before << " -> " << b.after << ", " << to_string(b.status) << ")\n";
     out << "wrote " << dir.string() << '\n';
   }
   return 0;

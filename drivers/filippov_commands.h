@@ -23,24 +23,25 @@ namespace saltus::drivers {
 struct FilippovRun {
   std::filesystem::path path;
   std::string name;  // default: the file's stem
-  Json json;         // the whole file (the "map", "futures", "continuation" sections are read by their commands)
+  Json json;  // the whole file (the "map", "futures", "continuation" sections are read by their commands)
   models::WheelTurntable wheel;
   bool has_guess = false;
-  Vector guess;      // {r, v, omega}
+  Vector guess;  // {r, v, omega}
 };
 
 // Reads and checks the common keys; throws RunFileError naming the file and key.
 FilippovRun read_filippov_run(const std::filesystem::path& file);
 
-int filippov_twofold_command(const std::filesystem::path& file, bool json, std::ostream& out, std::ostream& err);
+int filippov_twofold_command(const std::filesystem::path& file, bool json, std::ostream& out,
+                             std::ostream& err);
 // threads: 0 = the run file's (default all cores).
 int filippov_map_command(const std::filesystem::path& file, const std::filesystem::path& out_dir, int threads,
                          bool json, std::ostream& out, std::ostream& err);
 // samples: 0 = the run file's (default 16).
-int filippov_futures_command(const std::filesystem::path& file, const std::filesystem::path& out_dir, int samples,
-                             bool json, std::ostream& out, std::ostream& err);
-int filippov_continue_command(const std::filesystem::path& file, const std::filesystem::path& out_dir, bool json,
-                              std::ostream& out, std::ostream& err);
+int filippov_futures_command(const std::filesystem::path& file, const std::filesystem::path& out_dir,
+                             int samples, bool json, std::ostream& out, std::ostream& err);
+int filippov_continue_command(const std::filesystem::path& file, const std::filesystem::path& out_dir,
+                              bool json, std::ostream& out, std::ostream& err);
 
 // Writes <stem>.gp into dir and runs gnuplot there; the script writes
 // <stem>.png (to a temporary name, renamed on success). Returns false and

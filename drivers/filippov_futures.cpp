@@ -65,7 +65,8 @@ Window window_of(const Vector& xs, const FuturesResult& r) {
 
 // approach.csv and futures.csv: one row per sample point, blank lines
 // between segments (gnuplot lines).
-void write_orbits(const std::filesystem::path& dir, const models::WheelTurntable& wheel, const FuturesResult& r) {
+void write_orbits(const std::filesystem::path& dir, const models::WheelTurntable& wheel,
+                  const FuturesResult& r) {
   auto write_segment = [&](std::ostream& o, const std::string& id, int k, const FlowSegment& s) {
     for (std::size_t i = 0; i < s.t.size(); ++i)
       o << id << ',' << k << ',' << segment_name(s.kind) << ',' << s.t[i] << ',' << s.x[i][0] << ','
@@ -125,8 +126,8 @@ std::string futures_script(const std::string& name, const Vector& xs, const Wind
      << "set terminal pngcairo size 1600,720 font ',10'\nset output output\n"
      << "set multiplot layout 1,2 title '" << name
      << ": non-deterministic futures of the case-1 two-fold (Szalai & Jeffrey Fig. 5)' noenhanced\n"
-     << "set xrange [" << num(win.r_lo) << ":" << num(win.r_hi) << "]\nset yrange [" << num(win.w_lo) << ":" << num(win.w_hi)
-     << "]\n"
+     << "set xrange [" << num(win.r_lo) << ":" << num(win.r_hi) << "]\nset yrange [" << num(win.w_lo) << ":"
+     << num(win.w_hi) << "]\n"
      << "set xlabel 'r'\nset ylabel 'omega' noenhanced\nunset colorbox\n"
      << "set palette defined (0 '#e5f5e0', 1 '#bdbdbd', 2 'white', 3 '#fee0d2')\nset cbrange [0:3]\n"
      << "set title 'on Sigma: sliding S (grey), escaping E (white), crossing C (green); sliding into x*, "
@@ -192,7 +193,8 @@ void print_futures(const std::string& name, const Vector& xs, const FuturesResul
   for (const auto& f : r.futures) ends[f.end.substr(0, f.end.find(" ("))]++;  // without the numbers
   for (const auto& [why, count] : ends) out << "  " << count << " future(s): " << why << '\n';
   if (ends.count("reached Sigma where the barrier function vanishes"))
-    out << "  (the barrier is g, (5): on Sigma at g = 0, omega = omega0, the wheel does not move over the disc and "
+    out << "  (the barrier is g, (5): on Sigma at g = 0, omega = omega0, the wheel does not move over the "
+           "disc and "
            "the tyre moment sign(g) kappa lambda is undefined)\n";
 }
 

@@ -4,9 +4,9 @@
 #include <atomic>
 #include <chrono>
 #include <fstream>
-#include <sstream>
 #include <iomanip>
 #include <limits>
+#include <sstream>
 #include <thread>
 
 #include "continuation/periodic/shooting.h"
@@ -105,7 +105,8 @@ void write_trajectory_files(const HybridRun& run, const flow::Trajectory& tr, co
     });
 }
 
-void draw_trajectory(const HybridRun& run, const flow::Trajectory& tr, const fs::path& dir, std::ostream& err) {
+void draw_trajectory(const HybridRun& run, const flow::Trajectory& tr, const fs::path& dir,
+                     std::ostream& err) {
   const auto names = run.system->state_names();
   // Figures: the phase portrait (angles wrapped into (-pi, pi], the line
   // broken where they wrap), the first component against time with the
@@ -117,7 +118,8 @@ void draw_trajectory(const HybridRun& run, const flow::Trajectory& tr, const fs:
   const double nan = std::numeric_limits<double>::quiet_NaN();
   for (std::size_t k = 0; k < tr.t.size(); ++k) {
     const double px = shown(tr.x[k], ix), py = shown(tr.x[k], iy);
-    if (k > 0 && (std::abs(px - shown(tr.x[k - 1], ix)) > M_PI || std::abs(py - shown(tr.x[k - 1], iy)) > M_PI))
+    if (k > 0 &&
+        (std::abs(px - shown(tr.x[k - 1], ix)) > M_PI || std::abs(py - shown(tr.x[k - 1], iy)) > M_PI))
       phase.series[0].points.emplace_back(nan, nan);  // gnuplot breaks the line at undefined points
     phase.series[0].points.emplace_back(px, py);
     time.series[0].points.emplace_back(tr.t[k], tr.x[k][0]);
@@ -133,17 +135,22 @@ void draw_trajectory(const HybridRun& run, const flow::Trajectory& tr, const fs:
   draw_warn(phase, "phase");
   draw_warn(time, "time");
   if (run.section && !tr.section_hits.empty()) {
-    Figure section{run.name + ": Poincare section " + run.section->variable + " = " + std::to_string(run.section->value),
-                   run.plot_x, run.plot_y, {{"section hits", {}, "points", "pt 7 ps 0.4"}}, {}};
-    for (const auto& h : tr.section_hits) section.series[0].points.emplace_back(shown(h.x, ix), shown(h.x, iy));
+    Figure section{
+        run.name + ": Poincare section " + run.section->variable + " = " + std::to_string(run.section->value),
+        run.plot_x,
+        run.plot_y,
+        {{"section hits", {}, "points", "pt 7 ps 0.4"}},
+        {}};
+    for (const auto& h : tr.section_hits)
+      section.series[0].points.emplace_back(shown(h.x, ix), shown(h.x, iy));
     draw_warn(section, "section");
   }
-
 }
 
 }  // namespace
 
-int simulate_command(const HybridRun& run, const fs::path& dir, bool json, std::ostream& out, std::ostream& err) {
+int simulate_command(const HybridRun& run, const fs::path& dir, bool json, std::ostream& out,
+                     std::ostream& err) {
   const flow::HybridSystem& system = *run.system;
   int mode = run.mode;
   Vector x0 = run.initial;
@@ -177,8 +184,10 @@ int simulate_command(const HybridRun& run, const fs::path& dir, bool json, std::
   return 0;
 }
 
-int lyapunov_command(const HybridRun& run, const fs::path& dir, bool json, std::ostream& out, std::ostream& err) {
-  const flow::LyapunovResult r = flow::lyapunov_spectrum(*run.system, run.mode, run.t0, run.initial, run.lyapunov);
+int lyapunov_command(const HybridRun& run, const fs::path& dir, bool json, std::ostream& out,
+                     std::ostream& err) {
+  const flow::LyapunovResult r =
+      flow::lyapunov_spectrum(*run.system, run.mode, run.t0, run.initial, run.lyapunov);
   Json summary;
   summary["name"] = run.name;
   summary["status"] = flow::to_string(r.status);
@@ -275,15 +284,20 @@ std::vector<SweepPoint> sweep_points(const HybridRun& run, int chunks, std::ostr
         if (transient > 0) {
           const flow::Trajectory warm = flow::simulate(*system, mode, t, x, t + transient, plain);
           p.events += static_cast<int>(warm.events.size());
-          if (!warm.ok()) p.failure = warm.message;
-          else mode = warm.mode_end, t = warm.t_end, x = warm.x_end;
+          if (!warm.ok())
+            p.failure = warm.message;
+          else
+            mode = warm.mode_end, t = warm.t_end, x = warm.x_end;
         }
         if (p.failure.empty()) {
-          const flow::Trajectory rec = flow::simulate(*system, mode, t, x, t + spec.record, plain, {}, sections);
+          const flow::Trajectory rec =
+              flow::simulate(*system, mode, t, x, t + spec.record, plain, {}, sections);
           p.events += static_cast<int>(rec.events.size());
           p.hits = rec.section_hits;
-          if (!rec.ok()) p.failure = rec.message;
-          else mode = rec.mode_end, t = rec.t_end, x = rec.x_end;
+          if (!rec.ok())
+            p.failure = rec.message;
+          else
+            mode = rec.mode_end, t = rec.t_end, x = rec.x_end;
         }
       } catch (const std::exception& e) {
         p.failure = e.what();
@@ -301,8 +315,8 @@ std::vector<SweepPoint> sweep_points(const HybridRun& run, int chunks, std::ostr
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (elapsed > 1.0 && elapsed - last_print >= 2.0) {
-      err << "saltus sweep: " << done << " / " << spec.steps << " values of " << spec.parameter << " on " << chunks
-          << " threads, " << std::setprecision(3) << elapsed << " s\n";
+      err << "saltus sweep: " << done << " / " << spec.steps << " values of " << spec.parameter << " on "
+          << chunks << " threads, " << std::setprecision(3) << elapsed << " s\n";
       last_print = elapsed;
     }
   }
@@ -313,7 +327,8 @@ std::vector<SweepPoint> sweep_points(const HybridRun& run, int chunks, std::ostr
 
 }  // namespace
 
-int sweep_command(const HybridRun& run, const fs::path& dir, bool json, std::ostream& out, std::ostream& err) {
+int sweep_command(const HybridRun& run, const fs::path& dir, bool json, std::ostream& out,
+                  std::ostream& err) {
   const SweepSpec& spec = *run.sweep;
   const auto names = run.system->state_names();
   const int plot = index_of(names, spec.plot);
@@ -349,7 +364,11 @@ int sweep_command(const HybridRun& run, const fs::path& dir, bool json, std::ost
   summary["section_hits"] = hits;
   summary["failures"] = problems;
   write_file_atomically(dir / "sweep.json", [&](std::ostream& o) { o << summary.dump(2) << '\n'; });
-  Figure f{run.name + ": bifurcation diagram (section " + run.section->variable + ")", spec.parameter, spec.plot, {}, {}};
+  Figure f{run.name + ": bifurcation diagram (section " + run.section->variable + ")",
+           spec.parameter,
+           spec.plot,
+           {},
+           {}};
   Figure::Series s{spec.plot + " at the section", {}, "points", "pt 7 ps 0.3"};
   for (const auto& p : points)
     for (const auto& h : p.hits) s.points.emplace_back(p.value, h.x[plot]);
@@ -357,10 +376,12 @@ int sweep_command(const HybridRun& run, const fs::path& dir, bool json, std::ost
   std::string warning;
   draw(f, dir, "sweep", &warning);
   if (!warning.empty()) err << "saltus sweep: warning: " << warning << '\n';
-  if (json) out << summary.dump(2) << '\n';
+  if (json)
+    out << summary.dump(2) << '\n';
   else
-    out << run.name << ": " << spec.steps << " values of " << spec.parameter << " on " << chunks << " threads, "
-        << hits << " section hits, " << failures << " values ended early\nwrote " << dir.string() << '\n';
+    out << run.name << ": " << spec.steps << " values of " << spec.parameter << " on " << chunks
+        << " threads, " << hits << " section hits, " << failures << " values ended early\nwrote "
+        << dir.string() << '\n';
   return 0;
 }
 
@@ -400,7 +421,8 @@ std::vector<std::pair<double, double>> read_diagram(const fs::path& file, const 
   }
   while (std::getline(in, line)) {
     std::vector<double> row;
-    for (std::stringstream ss(line); std::getline(ss, line, ',');) row.push_back(std::strtod(line.c_str(), nullptr));
+    for (std::stringstream ss(line); std::getline(ss, line, ',');)
+      row.push_back(std::strtod(line.c_str(), nullptr));
     if (static_cast<int>(row.size()) > std::max(ix, iy)) points.emplace_back(row[ix], row[iy]);
   }
   return points;
@@ -425,19 +447,25 @@ void draw_orbit(const HybridRun& run, const periodic::ShootingSystem& system, co
   auto shown = [&](const Vector& x, int i) { return run.angles[i] ? std::remainder(x[i], 2 * M_PI) : x[i]; };
   Figure f{run.name + ": periodic orbit at " + system.parameter_names()[0] + " = " +
                std::to_string(u[u.size() - 1]) + ", period " + std::to_string(T),
-           run.plot_x, run.plot_y, {{"orbit", {}}, {"events", {}, "points", "pt 7 ps 1.0"}}, {}};
+           run.plot_x,
+           run.plot_y,
+           {{"orbit", {}}, {"events", {}, "points", "pt 7 ps 1.0"}},
+           {}};
   const double nan = std::numeric_limits<double>::quiet_NaN();
   for (std::size_t k = 0; k < tr.t.size(); ++k) {
     const double px = shown(tr.x[k], ix), py = shown(tr.x[k], iy);
-    if (k > 0 && (std::abs(px - shown(tr.x[k - 1], ix)) > M_PI || std::abs(py - shown(tr.x[k - 1], iy)) > M_PI))
+    if (k > 0 &&
+        (std::abs(px - shown(tr.x[k - 1], ix)) > M_PI || std::abs(py - shown(tr.x[k - 1], iy)) > M_PI))
       f.series[0].points.emplace_back(nan, nan);  // gnuplot breaks the line at undefined points
     f.series[0].points.emplace_back(px, py);
   }
-  for (const auto& e : tr.events) f.series[1].points.emplace_back(shown(e.x_before, ix), shown(e.x_before, iy));
+  for (const auto& e : tr.events)
+    f.series[1].points.emplace_back(shown(e.x_before, ix), shown(e.x_before, iy));
   if (f.series[1].points.empty()) f.series.pop_back();
   std::string warning;
   draw(f, dir, "orbit", &warning);
-  if (!tr.ok()) warning += (warning.empty() ? "" : "; ") + ("the orbit's simulation ended early: " + tr.message);
+  if (!tr.ok())
+    warning += (warning.empty() ? "" : "; ") + ("the orbit's simulation ended early: " + tr.message);
   if (!warning.empty()) err << "saltus periodic: warning: " << warning << '\n';
 }
 
@@ -530,7 +558,8 @@ std::vector<std::pair<double, double>> diagram_under(const PeriodicContext& c, c
     if (sweep_command(run, dir, false, quiet, err) == 0)
       diagram = read_diagram(dir / "sweep.csv", run.sweep->parameter, c.shown, &warning);
     if (run.sweep->parameter != c.start.parameter)
-      warning = "the sweep is in " + run.sweep->parameter + ", the branch in " + c.start.parameter, diagram.clear();
+      warning = "the sweep is in " + run.sweep->parameter + ", the branch in " + c.start.parameter,
+      diagram.clear();
   }
   if (!warning.empty()) err << "saltus periodic: warning: " << warning << '\n';
   return diagram;
@@ -540,11 +569,14 @@ Figure branch_figure(const PeriodicContext& c, const Branch& b, const std::vecto
                      const std::vector<std::pair<double, double>>& diagram) {
   const HybridRun& run = c.run;
   std::ostringstream ylabel;
-  if (run.section) ylabel << c.shown << " at the section " << run.section->variable << " = " << run.section->value;
-  else ylabel << c.shown << "(t0)";
+  if (run.section)
+    ylabel << c.shown << " at the section " << run.section->variable << " = " << run.section->value;
+  else
+    ylabel << c.shown << "(t0)";
   Figure f{run.name + ": periodic orbits", c.start.parameter, ylabel.str(), {}, {}};
   Figure::Series brute{"brute-force diagram", diagram, "points", "pt 7 ps 0.25 lc rgb '#999999'"},
-      stable{"stable orbit", {}, "points", "pt 7 ps 0.6"}, unstable{"unstable orbit", {}, "points", "pt 6 ps 0.6"};
+      stable{"stable orbit", {}, "points", "pt 7 ps 0.6"},
+      unstable{"unstable orbit", {}, "points", "pt 6 ps 0.6"};
   for (const auto& r : rows)
     for (double v : r.values) (r.stable ? stable : unstable).points.emplace_back(r.parameter, v);
   if (!diagram.empty()) f.series.push_back(brute);
@@ -579,11 +611,12 @@ void continue_orbit(const PeriodicContext& c, const Vector& orbit, const fs::pat
   }
   const std::vector<OrbitRow> rows = orbit_rows(c, b);
   write_file_atomically(dir / "orbits.csv", [&](std::ostream& o) {
-    o << c.start.parameter << ",period,stable,max_abs_multiplier," << c.shown << '\n' << std::setprecision(15);
+    o << c.start.parameter << ",period,stable,max_abs_multiplier," << c.shown << '\n'
+      << std::setprecision(15);
     for (const auto& r : rows)
       for (double v : r.values)
-        o << r.parameter << ',' << r.period << ',' << r.stable << ',' << (r.mu.size() ? std::abs(r.mu[0]) : 0.0)
-          << ',' << v << '\n';
+        o << r.parameter << ',' << r.period << ',' << r.stable << ','
+          << (r.mu.size() ? std::abs(r.mu[0]) : 0.0) << ',' << v << '\n';
   });
   const auto diagram = diagram_under(c, dir, err);
   std::string warning;
@@ -592,12 +625,13 @@ void continue_orbit(const PeriodicContext& c, const Vector& orbit, const fs::pat
   write_file_atomically(dir / "summary.json", [&](std::ostream& o) { o << summary->dump(2) << '\n'; });
 }
 
-void print_orbit(const PeriodicContext& c, const Vector& orbit, const Json& summary, const Eigen::VectorXcd& mu,
-                 std::complex<double> trivial, const std::vector<std::string>& written, std::ostream& out) {
+void print_orbit(const PeriodicContext& c, const Vector& orbit, const Json& summary,
+                 const Eigen::VectorXcd& mu, std::complex<double> trivial,
+                 const std::vector<std::string>& written, std::ostream& out) {
   const bool autonomous = c.run.periodic->autonomous;
-  out << c.run.name << ": periodic orbit at " << c.start.parameter << " = " << std::setprecision(10) << orbit[c.p]
-      << ", period " << summary["period"].get<double>() << (autonomous ? " (autonomous)" : "") << ", "
-      << (summary["stable"].get<bool>() ? "stable" : "unstable") << "\n  multipliers";
+  out << c.run.name << ": periodic orbit at " << c.start.parameter << " = " << std::setprecision(10)
+      << orbit[c.p] << ", period " << summary["period"].get<double>() << (autonomous ? " (autonomous)" : "")
+      << ", " << (summary["stable"].get<bool>() ? "stable" : "unstable") << "\n  multipliers";
   for (int i = 0; i < mu.size(); ++i) out << " [" << mu[i].real() << ", " << mu[i].imag() << "]";
   if (autonomous) out << "\n  trivial multiplier [" << trivial.real() << ", " << trivial.imag() << "]";
   out << '\n';
@@ -610,10 +644,12 @@ void print_orbit(const PeriodicContext& c, const Vector& orbit, const Json& summ
 
 }  // namespace
 
-int periodic_command(const HybridRun& run, const fs::path& dir, bool json, std::ostream& out, std::ostream& err) {
+int periodic_command(const HybridRun& run, const fs::path& dir, bool json, std::ostream& out,
+                     std::ostream& err) {
   const ShootingStart start = shooting_start(run);
   if (!start.ok) {
-    err << "saltus periodic: " << run.path.string() << ": no guess of a periodic orbit: " << start.message << '\n';
+    err << "saltus periodic: " << run.path.string() << ": no guess of a periodic orbit: " << start.message
+        << '\n';
     return 2;
   }
   const PeriodicSpec& spec = *run.periodic;
@@ -641,13 +677,16 @@ int periodic_command(const HybridRun& run, const fs::path& dir, bool json, std::
   std::vector<std::string> written;
   fs::create_directories(dir);
   draw_orbit(run, *start.system, u, dir, err);
-  if (spec.parameter.empty()) written.push_back(dir.string());
+  if (spec.parameter.empty())
+    written.push_back(dir.string());
   else {
     continue_orbit(c, orbit, dir, &summary, err);
     written.push_back(dir.string());
   }
-  if (json) out << summary.dump(2) << '\n';
-  else print_orbit(c, orbit, summary, mu, trivial, written, out);
+  if (json)
+    out << summary.dump(2) << '\n';
+  else
+    print_orbit(c, orbit, summary, mu, trivial, written, out);
   return 0;
 }
 

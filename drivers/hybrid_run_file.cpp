@@ -4,8 +4,8 @@
 #include <cmath>
 #include <map>
 
-#include "drivers/options_json.h"
 #include "continuation/worker_threads.h"
+#include "drivers/options_json.h"
 #include "drivers/run_file.h"
 #include "models/expression.h"
 #include "models/filippov_expression.h"
@@ -55,18 +55,20 @@ Simulation options ("simulation"; default in parentheses):
 )";
 
 const std::string& hybrid_run_file_help() {
-  static const std::string help = std::string(kHybridRunFileKeys) + option_help(simulation_option_table(), "  ") +
-                                  "Continuation options (\"periodic\"; default in parentheses):\n" +
-                                  option_help(continuation_option_table(), "  ") + "\n" + models::kHybridExpressionHelp + "\n" +
-                                  models::kMechanicalExpressionHelp + "\n" + models::kFilippovExpressionHelp +
-                                  "\n  forcing_period an expression of the parameters (\"2*pi/w\"): a forced system; a "
-                                  "periodic orbit's period follows it along a branch\n  angles         state names "
-                                  "that are angles (wrapped for shooting, drawn modulo 2 pi)\n\nBuilt-in models:\n" +
-                                  models::hybrid_models_help();
+  static const std::string help =
+      std::string(kHybridRunFileKeys) + option_help(simulation_option_table(), "  ") +
+      "Continuation options (\"periodic\"; default in parentheses):\n" +
+      option_help(continuation_option_table(), "  ") + "\n" + models::kHybridExpressionHelp + "\n" +
+      models::kMechanicalExpressionHelp + "\n" + models::kFilippovExpressionHelp +
+      "\n  forcing_period an expression of the parameters (\"2*pi/w\"): a forced system; a "
+      "periodic orbit's period follows it along a branch\n  angles         state names "
+      "that are angles (wrapped for shooting, drawn modulo 2 pi)\n\nBuilt-in models:\n" +
+      models::hybrid_models_help();
   return help;
 }
 
-std::shared_ptr<const flow::HybridSystem> HybridRun::with_parameter(const std::string& name, double value) const {
+std::shared_ptr<const flow::HybridSystem> HybridRun::with_parameter(const std::string& name,
+                                                                    double value) const {
   try {
     return system->with_parameter(name, value);
   } catch (const std::invalid_argument& e) {
@@ -102,7 +104,8 @@ std::vector<flow::Section> HybridRun::sections() const {
   const int i = static_cast<int>(std::find(names.begin(), names.end(), section->variable) - names.begin());
   const double value = section->value;
   if (section->angle)
-    return {{[i, value](double, const Vector& x) { return std::sin(x[i] - value); }, flow::Crossing::kRising}};
+    return {
+        {[i, value](double, const Vector& x) { return std::sin(x[i] - value); }, flow::Crossing::kRising}};
   return {{[i, value](double, const Vector& x) { return x[i] - value; }, flow::Crossing::kRising}};
 }
 
@@ -117,15 +120,17 @@ class HybridRunReader {
   HybridRunReader& operator=(const HybridRunReader&) = delete;
 
   HybridRun read() {
-  if (!json.is_object()) fail(path, "the top level must be an object");
-  only_keys(json, {"name", "description", "model", "parameters", "links", "g", "initial", "mode", "time", "transient", "periodic", "simulation",
-                   "section", "lyapunov", "sweep", "plot", "states", "modes", "forcing_period", "angles",
-                   "coordinates", "mass", "forces", "constraints", "stick_velocity", "filippov", "definitions"},
-            path, "");
-  run.path = path;
-  run.name = json.contains("name") ? string(json["name"], path, "name") : path.stem().string();
-  check_run_name(run.name, path);
-  if (json.contains("description")) run.description = string(json["description"], path, "description");
+    if (!json.is_object()) fail(path, "the top level must be an object");
+    only_keys(json, {"name",           "description", "model",       "parameters", "links",    "g",
+                     "initial",        "mode",        "time",        "transient",  "periodic", "simulation",
+                     "section",        "lyapunov",    "sweep",       "plot",       "states",   "modes",
+                     "forcing_period", "angles",      "coordinates", "mass",       "forces",   "constraints",
+                     "stick_velocity", "filippov",    "definitions"},
+              path, "");
+    run.path = path;
+    run.name = json.contains("name") ? string(json["name"], path, "name") : path.stem().string();
+    check_run_name(run.name, path);
+    if (json.contains("description")) run.description = string(json["description"], path, "description");
     read_system();
     read_start();
     read_simulation();
@@ -138,127 +143,131 @@ class HybridRunReader {
  private:
   // model, or the run's own system (states, modes, ...); parameters; the forcing period.
   void read_system() {
-  // A registered model by name, or the run file's own system by expressions.
-  if (json.contains("model")) {
-    for (const char* key : {"states", "modes", "coordinates", "mass", "forces", "constraints", "stick_velocity",
-                            "filippov", "definitions", "forcing_period", "angles"})
-      if (json.contains(key)) fail(path, std::string("'") + key + "' defines your own system: leave out 'model'");
-    run.model = string(json["model"], path, "model");
-    model = models::find_hybrid_model(run.model);
-    if (!model) fail(path, "unknown model '" + run.model + "' (known: " + models::hybrid_model_names() + ")");
-  } else if (json.contains("modes") || json.contains("states") || json.contains("coordinates")) {
+    // A registered model by name, or the run file's own system by expressions.
+    if (json.contains("model")) {
+      for (const char* key : {"states", "modes", "coordinates", "mass", "forces", "constraints",
+                              "stick_velocity", "filippov", "definitions", "forcing_period", "angles"})
+        if (json.contains(key))
+          fail(path, std::string("'") + key + "' defines your own system: leave out 'model'");
+      run.model = string(json["model"], path, "model");
+      model = models::find_hybrid_model(run.model);
+      if (!model)
+        fail(path, "unknown model '" + run.model + "' (known: " + models::hybrid_model_names() + ")");
+    } else if (json.contains("modes") || json.contains("states") || json.contains("coordinates")) {
+      try {
+        own = models::expression_hybrid_model(json);
+      } catch (const std::invalid_argument& e) {
+        fail(path, e.what());
+      }
+      run.model = own.name;
+    } else {
+      fail(path, "'model' is missing: name a built-in model (" + models::hybrid_model_names() +
+                     ") or define your own with 'states', 'parameters' and 'modes'");
+    }
+    for (const char* key : {"links", "g"})
+      if (json.contains(key) &&
+          std::find(model->extra_keys.begin(), model->extra_keys.end(), key) == model->extra_keys.end())
+        fail(path, std::string("'") + key + "' is not a key of model " + run.model);
+    const Json parameters = model == &own ? Json::object() : json.value("parameters", Json::object());
+    if (!parameters.is_object()) fail(path, "'parameters' must be an object {name: value}");
+    const auto base = model->make();
+    for (const auto& p : base->parameters()) known.insert(p.name);
+    only_keys(parameters, known, path, "parameters.");
+    std::map<std::string, double> values;
     try {
-      own = models::expression_hybrid_model(json);
+      if (model->parameters_from_keys) values = model->parameters_from_keys(json);
     } catch (const std::invalid_argument& e) {
       fail(path, e.what());
     }
-    run.model = own.name;
-  } else {
-    fail(path, "'model' is missing: name a built-in model (" + models::hybrid_model_names() +
-                   ") or define your own with 'states', 'parameters' and 'modes'");
-  }
-  for (const char* key : {"links", "g"})
-    if (json.contains(key) &&
-        std::find(model->extra_keys.begin(), model->extra_keys.end(), key) == model->extra_keys.end())
-      fail(path, std::string("'") + key + "' is not a key of model " + run.model);
-  const Json parameters = model == &own ? Json::object() : json.value("parameters", Json::object());
-  if (!parameters.is_object()) fail(path, "'parameters' must be an object {name: value}");
-  const auto base = model->make();
-  for (const auto& p : base->parameters()) known.insert(p.name);
-  only_keys(parameters, known, path, "parameters.");
-  std::map<std::string, double> values;
-  try {
-    if (model->parameters_from_keys) values = model->parameters_from_keys(json);
-  } catch (const std::invalid_argument& e) {
-    fail(path, e.what());
-  }
-  for (const auto& [name, value] : parameters.items()) values[name] = number(value, path, "parameters." + name);
-  try {
-    run.system = values.empty() ? base : base->with_parameters(values);
-  } catch (const std::invalid_argument& e) {
-    fail(path, std::string("'parameters': ") + e.what());
-  }
-  run.fixed_parameter = model->shooting_parameter;
-  run.wrapped_angles = model->angles;
-  if (!model->forcing_period.empty()) {
-    run.forcing_period_expression = model->forcing_period;
+    for (const auto& [name, value] : parameters.items())
+      values[name] = number(value, path, "parameters." + name);
     try {
-      run.forcing_period = run.period_of(model->shooting_parameter)(
-          Vector::Constant(1, run.system->parameter(model->shooting_parameter)), nullptr);
+      run.system = values.empty() ? base : base->with_parameters(values);
     } catch (const std::invalid_argument& e) {
-      fail(path, "'forcing_period' = '" + model->forcing_period + "': " + e.what());
+      fail(path, std::string("'parameters': ") + e.what());
     }
-    if (!(run.forcing_period > 0) || !std::isfinite(run.forcing_period))
-      fail(path, "'forcing_period' = '" + model->forcing_period + "' is " + std::to_string(run.forcing_period) +
-                     " at the run's parameters: it must be positive");
-  }
-
+    run.fixed_parameter = model->shooting_parameter;
+    run.wrapped_angles = model->angles;
+    if (!model->forcing_period.empty()) {
+      run.forcing_period_expression = model->forcing_period;
+      try {
+        run.forcing_period = run.period_of(model->shooting_parameter)(
+            Vector::Constant(1, run.system->parameter(model->shooting_parameter)), nullptr);
+      } catch (const std::invalid_argument& e) {
+        fail(path, "'forcing_period' = '" + model->forcing_period + "': " + e.what());
+      }
+      if (!(run.forcing_period > 0) || !std::isfinite(run.forcing_period))
+        fail(path, "'forcing_period' = '" + model->forcing_period + "' is " +
+                       std::to_string(run.forcing_period) + " at the run's parameters: it must be positive");
+    }
   }
 
   // initial, time, transient, mode.
   void read_start() {
-  names = run.system->state_names();
-  run.angles.assign(names.size(), false);
-  for (int i : model->angles) run.angles[i] = true;
-  const Json initial = json.value("initial", Json::object());
-  if (!initial.is_object()) fail(path, "'initial' must be an object {state: value}");
-  only_keys(initial, std::set<std::string>(names.begin(), names.end()), path, "initial.");
-  run.initial.resize(static_cast<int>(names.size()));
-  for (std::size_t i = 0; i < names.size(); ++i) {
-    if (!initial.contains(names[i])) fail(path, "'initial." + names[i] + "' is missing: give every state component");
-    run.initial[i] = number(initial[names[i]], path, "initial." + names[i]);
-  }
-  if (!json.contains("time")) fail(path, "'time' is missing: give [t0, t1]");
-  const Json& time = json["time"];
-  if (!time.is_array() || time.size() != 2) fail(path, "'time' must be [t0, t1]");
-  run.t0 = number(time[0], path, "time[0]");
-  run.t1 = number(time[1], path, "time[1]");
-  if (!(run.t1 > run.t0)) fail(path, "'time' must have t1 > t0");
-  if (json.contains("transient")) run.transient = number(json["transient"], path, "transient");
-  if (!(run.transient >= 0)) fail(path, "'transient' must be >= 0");
-  try {
-    if (json.contains("mode")) {
-      const std::string mode = string(json["mode"], path, "mode");
-      std::string modes;
-      run.mode = -1;
-      for (int i = 0; i < model->mode_count; ++i) {
-        if (run.system->mode_name(i) == mode) run.mode = i;
-        modes += (i ? ", " : "") + run.system->mode_name(i);
-      }
-      if (run.mode < 0) fail(path, "'mode' = '" + mode + "' is not a mode of " + run.model + " (known: " + modes + ")");
-    } else if (model->initial_mode) {
-      run.mode = model->initial_mode(*run.system, run.initial);
+    names = run.system->state_names();
+    run.angles.assign(names.size(), false);
+    for (int i : model->angles) run.angles[i] = true;
+    const Json initial = json.value("initial", Json::object());
+    if (!initial.is_object()) fail(path, "'initial' must be an object {state: value}");
+    only_keys(initial, std::set<std::string>(names.begin(), names.end()), path, "initial.");
+    run.initial.resize(static_cast<int>(names.size()));
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      if (!initial.contains(names[i]))
+        fail(path, "'initial." + names[i] + "' is missing: give every state component");
+      run.initial[i] = number(initial[names[i]], path, "initial." + names[i]);
     }
-    if (model->check_start) model->check_start(*run.system, run.mode, run.t0, run.initial);
-    flow::check_start(*run.system, run.mode, run.t0, run.initial);
-  } catch (const std::invalid_argument& e) {
-    fail(path, std::string("'initial': ") + e.what());
-  }
-
+    if (!json.contains("time")) fail(path, "'time' is missing: give [t0, t1]");
+    const Json& time = json["time"];
+    if (!time.is_array() || time.size() != 2) fail(path, "'time' must be [t0, t1]");
+    run.t0 = number(time[0], path, "time[0]");
+    run.t1 = number(time[1], path, "time[1]");
+    if (!(run.t1 > run.t0)) fail(path, "'time' must have t1 > t0");
+    if (json.contains("transient")) run.transient = number(json["transient"], path, "transient");
+    if (!(run.transient >= 0)) fail(path, "'transient' must be >= 0");
+    try {
+      if (json.contains("mode")) {
+        const std::string mode = string(json["mode"], path, "mode");
+        std::string modes;
+        run.mode = -1;
+        for (int i = 0; i < model->mode_count; ++i) {
+          if (run.system->mode_name(i) == mode) run.mode = i;
+          modes += (i ? ", " : "") + run.system->mode_name(i);
+        }
+        if (run.mode < 0)
+          fail(path, "'mode' = '" + mode + "' is not a mode of " + run.model + " (known: " + modes + ")");
+      } else if (model->initial_mode) {
+        run.mode = model->initial_mode(*run.system, run.initial);
+      }
+      if (model->check_start) model->check_start(*run.system, run.mode, run.t0, run.initial);
+      flow::check_start(*run.system, run.mode, run.t0, run.initial);
+    } catch (const std::invalid_argument& e) {
+      fail(path, std::string("'initial': ") + e.what());
+    }
   }
 
   // simulation, lyapunov.
   void read_simulation() {
-  if (json.contains("simulation"))
-    run.simulation = read_simulation_options(json["simulation"], run.simulation, path, "simulation.");
-  run.lyapunov.simulation = run.simulation;
-  run.lyapunov.simulation.output_interval = 0.0;
-  if (json.contains("lyapunov")) {
-    const Json& l = json["lyapunov"];
-    only_keys(l, {"transient", "duration", "interval"}, path, "lyapunov.");
-    if (l.contains("transient")) run.lyapunov.transient = number(l["transient"], path, "lyapunov.transient");
-    if (l.contains("duration")) run.lyapunov.duration = number(l["duration"], path, "lyapunov.duration");
-    if (l.contains("interval")) run.lyapunov.interval = number(l["interval"], path, "lyapunov.interval");
-  }
-  if (const std::string why = run.lyapunov.check(); !why.empty()) fail(path, "'lyapunov': " + why);
-
+    if (json.contains("simulation"))
+      run.simulation = read_simulation_options(json["simulation"], run.simulation, path, "simulation.");
+    run.lyapunov.simulation = run.simulation;
+    run.lyapunov.simulation.output_interval = 0.0;
+    if (json.contains("lyapunov")) {
+      const Json& l = json["lyapunov"];
+      only_keys(l, {"transient", "duration", "interval"}, path, "lyapunov.");
+      if (l.contains("transient"))
+        run.lyapunov.transient = number(l["transient"], path, "lyapunov.transient");
+      if (l.contains("duration")) run.lyapunov.duration = number(l["duration"], path, "lyapunov.duration");
+      if (l.contains("interval")) run.lyapunov.interval = number(l["interval"], path, "lyapunov.interval");
+    }
+    if (const std::string why = run.lyapunov.check(); !why.empty()) fail(path, "'lyapunov': " + why);
   }
 
   void parameter_name(const std::string& name, const std::string& key) const {
     if (!known.count(name)) {
       std::string list;
       for (const auto& p : known) list += (list.empty() ? "" : ", ") + p;
-      fail(path, "'" + key + "' = '" + name + "' is not a parameter of " + run.model + " (known: " + list + ")");
+      fail(path,
+           "'" + key + "' = '" + name + "' is not a parameter of " + run.model + " (known: " + list + ")");
     }
   }
   void state_name(const std::string& name, const std::string& key) const {
@@ -268,124 +277,131 @@ class HybridRunReader {
 
   // section, sweep.
   void read_section_and_sweep() {
-  if (json.contains("section")) {
-    const Json& s = json["section"];
-    only_keys(s, {"variable", "value", "angle"}, path, "section.");
-    SectionSpec spec;
-    if (!s.contains("variable")) fail(path, "'section.variable' is missing");
-    spec.variable = string(s["variable"], path, "section.variable");
-    state_name(spec.variable, "section.variable");
-    if (s.contains("value")) spec.value = number(s["value"], path, "section.value");
-    if (s.contains("angle")) spec.angle = boolean(s["angle"], path, "section.angle");
-    run.section = spec;
-  }
-  if (json.contains("sweep")) {
-    const Json& s = json["sweep"];
-    only_keys(s, {"parameter", "from", "to", "steps", "transient", "record", "threads", "plot"}, path, "sweep.");
-    SweepSpec spec;
-    for (const char* key : {"parameter", "from", "to"})
-      if (!s.contains(key)) fail(path, std::string("'sweep.") + key + "' is missing");
-    spec.parameter = string(s["parameter"], path, "sweep.parameter");
-    parameter_name(spec.parameter, "sweep.parameter");
-    spec.from = number(s["from"], path, "sweep.from");
-    spec.to = number(s["to"], path, "sweep.to");
-    if (s.contains("steps")) spec.steps = integer(s["steps"], path, "sweep.steps");
-    if (s.contains("transient")) spec.transient = number(s["transient"], path, "sweep.transient");
-    if (s.contains("record")) spec.record = number(s["record"], path, "sweep.record");
-    if (s.contains("threads")) spec.threads = integer(s["threads"], path, "sweep.threads");
-    spec.plot = s.contains("plot") ? string(s["plot"], path, "sweep.plot") : names.back();
-    state_name(spec.plot, "sweep.plot");
-    if (spec.steps < 1 || spec.steps > kMaxSweepSteps || !(spec.transient >= 0) || !(spec.record > 0))
-      fail(path, "'sweep': steps in [1, " + std::to_string(kMaxSweepSteps) +
-                     "], transient >= 0 and record > 0 are needed (steps = " + std::to_string(spec.steps) + ")");
-    if (const std::string bad = check_threads(spec.threads, "'sweep.threads'"); !bad.empty()) fail(path, bad);
-    if (!run.section) fail(path, "'sweep' records section hits: give a 'section'");
-    // Every value of the range must make a valid model.
-    run.with_parameter(spec.parameter, spec.from);
-    run.with_parameter(spec.parameter, spec.to);
-    run.sweep = spec;
-  }
-
+    if (json.contains("section")) {
+      const Json& s = json["section"];
+      only_keys(s, {"variable", "value", "angle"}, path, "section.");
+      SectionSpec spec;
+      if (!s.contains("variable")) fail(path, "'section.variable' is missing");
+      spec.variable = string(s["variable"], path, "section.variable");
+      state_name(spec.variable, "section.variable");
+      if (s.contains("value")) spec.value = number(s["value"], path, "section.value");
+      if (s.contains("angle")) spec.angle = boolean(s["angle"], path, "section.angle");
+      run.section = spec;
+    }
+    if (json.contains("sweep")) {
+      const Json& s = json["sweep"];
+      only_keys(s, {"parameter", "from", "to", "steps", "transient", "record", "threads", "plot"}, path,
+                "sweep.");
+      SweepSpec spec;
+      for (const char* key : {"parameter", "from", "to"})
+        if (!s.contains(key)) fail(path, std::string("'sweep.") + key + "' is missing");
+      spec.parameter = string(s["parameter"], path, "sweep.parameter");
+      parameter_name(spec.parameter, "sweep.parameter");
+      spec.from = number(s["from"], path, "sweep.from");
+      spec.to = number(s["to"], path, "sweep.to");
+      if (s.contains("steps")) spec.steps = integer(s["steps"], path, "sweep.steps");
+      if (s.contains("transient")) spec.transient = number(s["transient"], path, "sweep.transient");
+      if (s.contains("record")) spec.record = number(s["record"], path, "sweep.record");
+      if (s.contains("threads")) spec.threads = integer(s["threads"], path, "sweep.threads");
+      spec.plot = s.contains("plot") ? string(s["plot"], path, "sweep.plot") : names.back();
+      state_name(spec.plot, "sweep.plot");
+      if (spec.steps < 1 || spec.steps > kMaxSweepSteps || !(spec.transient >= 0) || !(spec.record > 0))
+        fail(path, "'sweep': steps in [1, " + std::to_string(kMaxSweepSteps) +
+                       "], transient >= 0 and record > 0 are needed (steps = " + std::to_string(spec.steps) +
+                       ")");
+      if (const std::string bad = check_threads(spec.threads, "'sweep.threads'"); !bad.empty())
+        fail(path, bad);
+      if (!run.section) fail(path, "'sweep' records section hits: give a 'section'");
+      // Every value of the range must make a valid model.
+      run.with_parameter(spec.parameter, spec.from);
+      run.with_parameter(spec.parameter, spec.to);
+      run.sweep = spec;
+    }
   }
 
   // periodic: the orbit, its search and its continuation.
   void read_periodic() {
-  if (json.contains("periodic")) {
-    const Json& p = json["periodic"];
-    if (!p.is_object()) fail(path, "'periodic' must be an object");
-    std::set<std::string> allowed = continuation_keys();
-    allowed.insert({"t0", "period", "parameter", "transient", "record", "max_returns", "return_tolerance", "diagram",
-                    "grazing"});
-    only_keys(p, allowed, path, "periodic.");
-    if (run.fixed_parameter.empty())
-      fail(path, "'periodic': periodic orbits of model '" + run.model + "' are not supported");
-    PeriodicSpec spec;
-    auto real = [&](const char* key, double* field) {
-      if (p.contains(key)) *field = number(p[key], path, std::string("periodic.") + key);
-    };
-    if (p.contains("t0")) spec.t0 = number(p["t0"], path, "periodic.t0");
-    spec.autonomous = run.forcing_period == 0.0;
-    if (spec.autonomous && p.contains("period"))
-      fail(path, "'periodic.period': " + run.model + " is autonomous; its period is found (leave 'period' out)");
-    spec.period = p.contains("period") ? number(p["period"], path, "periodic.period") : run.forcing_period;
-    spec.period_follows_forcing = !spec.autonomous && !p.contains("period");
-    if (!spec.autonomous && !(spec.period > 0)) fail(path, "'periodic.period' must be positive");
-    real("transient", &spec.transient);
-    real("record", &spec.record);
-    real("return_tolerance", &spec.return_tolerance);
-    if (p.contains("max_returns")) spec.max_returns = integer(p["max_returns"], path, "periodic.max_returns");
-    if (p.contains("transient") && !(spec.transient >= 0)) fail(path, "'periodic.transient' must be >= 0");
-    if (spec.autonomous && spec.transient < 0) spec.transient = 100.0;  // the guess always comes from a simulation
-    if (!(spec.record > 0) || spec.max_returns < 1 || !(spec.return_tolerance > 0))
-      fail(path, "'periodic': record > 0, max_returns >= 1 and return_tolerance > 0 are needed");
-    if (spec.autonomous && !run.section)
-      fail(path, "'periodic': the guess of an autonomous orbit comes from returns to a 'section': give one");
-    if (p.contains("grazing")) {
-      if (!p["grazing"].is_boolean()) fail(path, "'periodic.grazing' = " + p["grazing"].dump() + " must be true or false");
-      spec.grazing = p["grazing"].get<bool>();
-    }
-    if (p.contains("diagram")) {
-      spec.diagram = string(p["diagram"], path, "periodic.diagram");
-      if (spec.diagram.is_relative()) spec.diagram = path.parent_path() / spec.diagram;
-      if (!std::filesystem::exists(spec.diagram))
-        fail(path, "'periodic.diagram' = '" + spec.diagram.string() + "' does not exist (a sweep.csv of `saltus sweep`)");
-    }
-    if (p.contains("parameter")) {
-      spec.parameter = string(p["parameter"], path, "periodic.parameter");
-      parameter_name(spec.parameter, "periodic.parameter");
-      try {
-        run.system->with_parameters_in_state({spec.parameter});
-      } catch (const std::invalid_argument& e) {
-        fail(path, "'periodic.parameter' = '" + spec.parameter + "': " + e.what());
+    if (json.contains("periodic")) {
+      const Json& p = json["periodic"];
+      if (!p.is_object()) fail(path, "'periodic' must be an object");
+      std::set<std::string> allowed = continuation_keys();
+      allowed.insert({"t0", "period", "parameter", "transient", "record", "max_returns", "return_tolerance",
+                      "diagram", "grazing"});
+      only_keys(p, allowed, path, "periodic.");
+      if (run.fixed_parameter.empty())
+        fail(path, "'periodic': periodic orbits of model '" + run.model + "' are not supported");
+      PeriodicSpec spec;
+      auto real = [&](const char* key, double* field) {
+        if (p.contains(key)) *field = number(p[key], path, std::string("periodic.") + key);
+      };
+      if (p.contains("t0")) spec.t0 = number(p["t0"], path, "periodic.t0");
+      spec.autonomous = run.forcing_period == 0.0;
+      if (spec.autonomous && p.contains("period"))
+        fail(path,
+             "'periodic.period': " + run.model + " is autonomous; its period is found (leave 'period' out)");
+      spec.period = p.contains("period") ? number(p["period"], path, "periodic.period") : run.forcing_period;
+      spec.period_follows_forcing = !spec.autonomous && !p.contains("period");
+      if (!spec.autonomous && !(spec.period > 0)) fail(path, "'periodic.period' must be positive");
+      real("transient", &spec.transient);
+      real("record", &spec.record);
+      real("return_tolerance", &spec.return_tolerance);
+      if (p.contains("max_returns"))
+        spec.max_returns = integer(p["max_returns"], path, "periodic.max_returns");
+      if (p.contains("transient") && !(spec.transient >= 0)) fail(path, "'periodic.transient' must be >= 0");
+      if (spec.autonomous && spec.transient < 0)
+        spec.transient = 100.0;  // the guess always comes from a simulation
+      if (!(spec.record > 0) || spec.max_returns < 1 || !(spec.return_tolerance > 0))
+        fail(path, "'periodic': record > 0, max_returns >= 1 and return_tolerance > 0 are needed");
+      if (spec.autonomous && !run.section)
+        fail(path,
+             "'periodic': the guess of an autonomous orbit comes from returns to a 'section': give one");
+      if (p.contains("grazing")) {
+        if (!p["grazing"].is_boolean())
+          fail(path, "'periodic.grazing' = " + p["grazing"].dump() + " must be true or false");
+        spec.grazing = p["grazing"].get<bool>();
       }
+      if (p.contains("diagram")) {
+        spec.diagram = string(p["diagram"], path, "periodic.diagram");
+        if (spec.diagram.is_relative()) spec.diagram = path.parent_path() / spec.diagram;
+        if (!std::filesystem::exists(spec.diagram))
+          fail(path, "'periodic.diagram' = '" + spec.diagram.string() +
+                         "' does not exist (a sweep.csv of `saltus sweep`)");
+      }
+      if (p.contains("parameter")) {
+        spec.parameter = string(p["parameter"], path, "periodic.parameter");
+        parameter_name(spec.parameter, "periodic.parameter");
+        try {
+          run.system->with_parameters_in_state({spec.parameter});
+        } catch (const std::invalid_argument& e) {
+          fail(path, "'periodic.parameter' = '" + spec.parameter + "': " + e.what());
+        }
+      }
+      spec.options = read_continuation_options(p, spec.options, path, "periodic.");
+      run.periodic = spec;
     }
-    spec.options = read_continuation_options(p, spec.options, path, "periodic.");
-    run.periodic = spec;
-  }
-
   }
 
   // plot.
   void read_plot() {
-  run.plot_x = names[0];
-  run.plot_y = names.size() > 1 ? names[names.size() / 2] : names[0];
-  if (json.contains("plot")) {
-    const Json& p = json["plot"];
-    only_keys(p, {"x", "y"}, path, "plot.");
-    if (p.contains("x")) run.plot_x = string(p["x"], path, "plot.x");
-    if (p.contains("y")) run.plot_y = string(p["y"], path, "plot.y");
-    state_name(run.plot_x, "plot.x");
-    state_name(run.plot_y, "plot.y");
-  }
+    run.plot_x = names[0];
+    run.plot_y = names.size() > 1 ? names[names.size() / 2] : names[0];
+    if (json.contains("plot")) {
+      const Json& p = json["plot"];
+      only_keys(p, {"x", "y"}, path, "plot.");
+      if (p.contains("x")) run.plot_x = string(p["x"], path, "plot.x");
+      if (p.contains("y")) run.plot_y = string(p["y"], path, "plot.y");
+      state_name(run.plot_x, "plot.x");
+      state_name(run.plot_y, "plot.y");
+    }
   }
 
   const std::filesystem::path path;
   const Json json;
   HybridRun run;
-  models::HybridModel own;                    // the run's own system, when it defines one
-  const models::HybridModel* model = &own;    // the model read
-  std::set<std::string> known;                // its parameters
-  std::vector<std::string> names;             // its state components
+  models::HybridModel own;                  // the run's own system, when it defines one
+  const models::HybridModel* model = &own;  // the model read
+  std::set<std::string> known;              // its parameters
+  std::vector<std::string> names;           // its state components
 };
 
 }  // namespace

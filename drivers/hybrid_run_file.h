@@ -19,7 +19,7 @@ namespace saltus::drivers {
 struct SectionSpec {
   std::string variable;  // a state component
   double value = 0.0;
-  bool angle = false;    // crossings of value modulo 2 pi (by sin(x - value) rising)
+  bool angle = false;  // crossings of value modulo 2 pi (by sin(x - value) rising)
 };
 
 // A million values of a parameter are far beyond any diagram (and each keeps
@@ -45,15 +45,15 @@ struct SweepSpec {
 // 2 pi). With `parameter`, the orbit is continued in it.
 struct PeriodicSpec {
   double t0 = 0.0;
-  double period = 0.0;  // 0: the model's forcing period
+  double period = 0.0;                  // 0: the model's forcing period
   bool period_follows_forcing = false;  // T = the forcing period at the continued parameter's value
-  bool autonomous = false;  // the model has no forcing period
-  std::string parameter;  // continuation parameter (empty: only the orbit)
-  double transient = -1.0;         // < 0: use "initial" as the guess (forced models only)
-  double record = 200.0;           // time over which section returns are looked for
-  int max_returns = 8;             // the orbit may cross the section up to this many times per period
-  double return_tolerance = 1e-3;  // a return within this times (1 + |x|) closes the orbit
-  std::filesystem::path diagram;   // a sweep CSV to draw the branch over (else the run's sweep, if any)
+  bool autonomous = false;              // the model has no forcing period
+  std::string parameter;                // continuation parameter (empty: only the orbit)
+  double transient = -1.0;              // < 0: use "initial" as the guess (forced models only)
+  double record = 200.0;                // time over which section returns are looked for
+  int max_returns = 8;                  // the orbit may cross the section up to this many times per period
+  double return_tolerance = 1e-3;       // a return within this times (1 + |x|) closes the orbit
+  std::filesystem::path diagram;        // a sweep CSV to draw the branch over (else the run's sweep, if any)
   // Stop the branch at a grazing ("GR", testfunctions/grazing.h). Off for
   // orbits that chatter into sticking: the number of impacts before the
   // stick changes along such a branch without any tangency, and the test
@@ -77,10 +77,10 @@ struct HybridRun {
   std::optional<SectionSpec> section;
   std::optional<SweepSpec> sweep;
   std::optional<PeriodicSpec> periodic;
-  std::string fixed_parameter;  // carried (and held fixed) when the orbit is not continued
-  double forcing_period = 0.0;  // of a forced model (0: autonomous)
+  std::string fixed_parameter;            // carried (and held fixed) when the orbit is not continued
+  double forcing_period = 0.0;            // of a forced model (0: autonomous)
   std::string forcing_period_expression;  // the model's, of its parameters (empty: autonomous)
-  std::vector<int> wrapped_angles;  // angle components, wrapped into [-pi, pi] for shooting
+  std::vector<int> wrapped_angles;        // angle components, wrapped into [-pi, pi] for shooting
 
   // The system with one parameter changed (sweeps); throws RunFileError
   // naming the value when it is invalid (say, a restitution above 1).
@@ -91,7 +91,8 @@ struct HybridRun {
   std::vector<flow::Section> sections() const;
   // T(p) of a forced model with the parameter `carried` free, and dT/dp,
   // exactly (a Jet through the forcing-period expression).
-  std::function<double(const Vector& p, Vector* dT_dp)> period_of(const std::string& carried) const;  // the section as the simulator takes it
+  std::function<double(const Vector& p, Vector* dT_dp)> period_of(
+      const std::string& carried) const;  // the section as the simulator takes it
 };
 
 HybridRun read_hybrid_run(const std::filesystem::path& path);

@@ -94,11 +94,12 @@ std::string string(const Json& value, const std::filesystem::path& path, const s
   return value.get<std::string>();
 }
 
-std::vector<std::string> strings(const Json& value, const std::filesystem::path& path, const std::string& key) {
-  if (!value.is_array())
-    fail(path, "'" + key + "' must be a list of strings, got " + excerpt(value.dump()));
+std::vector<std::string> strings(const Json& value, const std::filesystem::path& path,
+                                 const std::string& key) {
+  if (!value.is_array()) fail(path, "'" + key + "' must be a list of strings, got " + excerpt(value.dump()));
   std::vector<std::string> out;
-  for (std::size_t i = 0; i < value.size(); ++i) out.push_back(string(value[i], path, key + "[" + std::to_string(i) + "]"));
+  for (std::size_t i = 0; i < value.size(); ++i)
+    out.push_back(string(value[i], path, key + "[" + std::to_string(i) + "]"));
   return out;
 }
 

@@ -3,13 +3,12 @@
 // error, so a user knows what to fix (RunFileError).
 
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace saltus::drivers {
 
@@ -35,7 +34,8 @@ std::string excerpt(std::string_view text, std::size_t max_bytes = 80);
 double number(const Json& value, const std::filesystem::path& path, const std::string& key);  // finite
 int integer(const Json& value, const std::filesystem::path& path, const std::string& key);
 std::string string(const Json& value, const std::filesystem::path& path, const std::string& key);
-std::vector<std::string> strings(const Json& value, const std::filesystem::path& path, const std::string& key);
+std::vector<std::string> strings(const Json& value, const std::filesystem::path& path,
+                                 const std::string& key);
 bool boolean(const Json& value, const std::filesystem::path& path, const std::string& key);
 // Fails on a key of `object` outside `allowed` (typos), listing the known ones.
 void only_keys(const Json& object, const std::set<std::string>& allowed, const std::filesystem::path& path,

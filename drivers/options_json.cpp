@@ -14,7 +14,8 @@ const OptionTable<ContinuationOptions>& continuation_option_table() {
       {"ds_max", &O::ds_max, "steps never grow beyond this"},
       {"step_growth", &O::step_growth, "ds grows by this factor after an easy step"},
       {"step_cut", &O::step_cut, "ds shrinks by this factor after a failed step"},
-      {"easy_iterations", &O::easy_iterations, "a step converged in at most this many Newton iterations is easy"},
+      {"easy_iterations", &O::easy_iterations,
+       "a step converged in at most this many Newton iterations is easy"},
       {"max_points", &O::max_points, "regular points of a branch, the start included"},
       {"direction", &O::direction, "+1 | -1: the initial direction of the (first) free parameter"},
       {"newton_tolerance", &O::newton_tolerance, "corrector: converged when |dy|_inf <= this (1 + |y|_inf)"},
@@ -38,7 +39,8 @@ const OptionTable<flow::SimulationOptions>& simulation_option_table() {
       {"max_events", &O::max_events, "more events end the run"},
       {"zeno_interval", &O::zeno_interval, "events closer than this, zeno_events times in a row, are Zeno"},
       {"zeno_events", &O::zeno_events, "see zeno_interval"},
-      {"output_interval", &O::output_interval, "> 0: record on this time grid (at most 1e7 samples); 0: at every step"},
+      {"output_interval", &O::output_interval,
+       "> 0: record on this time grid (at most 1e7 samples); 0: at every step"},
       {"method", &O::method, "\"dopri5\" or \"dop853\" (Runge-Kutta pairs)"},
   };
   return table;
@@ -68,10 +70,14 @@ std::string default_of(const OptionKey<Options>& row) {
       [](auto field) -> std::string {
         const auto value = defaults.*field;
         using T = std::decay_t<decltype(value)>;
-        if constexpr (std::is_same_v<T, bool>) return value ? "true" : "false";
-        else if constexpr (std::is_same_v<T, flow::IntegrationMethod>) return "\"" + flow::to_string(value) + "\"";
-        else if constexpr (std::is_same_v<T, double>) return format_default(value);
-        else return std::to_string(value);
+        if constexpr (std::is_same_v<T, bool>)
+          return value ? "true" : "false";
+        else if constexpr (std::is_same_v<T, flow::IntegrationMethod>)
+          return "\"" + flow::to_string(value) + "\"";
+        else if constexpr (std::is_same_v<T, double>)
+          return format_default(value);
+        else
+          return std::to_string(value);
       },
       row.field);
 }
@@ -124,8 +130,8 @@ template std::string option_help(const OptionTable<ContinuationOptions>&, const 
 template std::string option_help(const OptionTable<flow::SimulationOptions>&, const std::string&);
 template void read_option_keys(const Json&, const OptionTable<ContinuationOptions>&, ContinuationOptions*,
                                const std::filesystem::path&, const std::string&);
-template void read_option_keys(const Json&, const OptionTable<flow::SimulationOptions>&, flow::SimulationOptions*,
-                               const std::filesystem::path&, const std::string&);
+template void read_option_keys(const Json&, const OptionTable<flow::SimulationOptions>&,
+                               flow::SimulationOptions*, const std::filesystem::path&, const std::string&);
 
 void read_bounds(const Json& object, std::map<std::string, Bound>* bounds, const std::filesystem::path& path,
                  const std::string& where) {

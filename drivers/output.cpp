@@ -1,11 +1,12 @@
 #include "drivers/output.h"
 
+#include <unistd.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <iomanip>
 #include <stdexcept>
-#include <unistd.h>
 
 namespace saltus::drivers {
 
@@ -69,7 +70,8 @@ std::vector<fs::path> draw(const Figure& figure, const fs::path& dir, const std:
         << "set title " << quoted(figure.title) << " noenhanced\n"
         << "set xlabel " << quoted(figure.xlabel) << " noenhanced\n"
         << "set ylabel " << quoted(figure.ylabel) << " noenhanced\n"
-        << "set grid lc rgb '#dddddd'\nset key outside right top\nset offsets graph 0.03, graph 0.03, graph 0.05, graph 0.05\n"
+        << "set grid lc rgb '#dddddd'\nset key outside right top\nset offsets graph 0.03, graph 0.03, graph "
+           "0.05, graph 0.05\n"
         << "set style line 1 lc rgb '#1f77b4' lw 2\nset style line 2 lc rgb '#ff7f0e' lw 2\n"
         << "set style line 3 lc rgb '#2ca02c' lw 2\nset style line 4 lc rgb '#9467bd' lw 2\n"
         << (figure.equal_axes ? "set size ratio -1\n" : "")  // one unit is as long in x as in y
@@ -80,20 +82,22 @@ std::vector<fs::path> draw(const Figure& figure, const fs::path& dir, const std:
         << "  plot ";
     for (std::size_t i = 0; i < figure.series.size(); ++i)
       out << (i ? ", " : "") << quoted(stem + ".dat") << " index " << i << " using 1:2 with "
-          << figure.series[i].style << " ls " << (i % 4 + 1) << ' ' << figure.series[i].style_options << " title "
-          << quoted(figure.series[i].title) << " noenhanced";
+          << figure.series[i].style << " ls " << (i % 4 + 1) << ' ' << figure.series[i].style_options
+          << " title " << quoted(figure.series[i].title) << " noenhanced";
     if (!figure.labels.empty()) out << ", ";
     // gnuplot crashes on an empty data block, so the points only when there are some.
     const std::size_t labels = figure.series.size();
     if (!figure.labels.empty())
-      out << quoted(stem + ".dat") << " index " << labels << " using 1:2 with points pt 7 ps 1.3 lc rgb '#d62728' title "
-          << quoted(figure.labels_title) << ", " << quoted(stem + ".dat") << " index " << labels
+      out << quoted(stem + ".dat") << " index " << labels
+          << " using 1:2 with points pt 7 ps 1.3 lc rgb '#d62728' title " << quoted(figure.labels_title)
+          << ", " << quoted(stem + ".dat") << " index " << labels
           << " using 1:2:3 with labels offset 1.2,0.8 font ',10' noenhanced notitle";
     out << "\n  unset output\n}\n";
   });
   made.push_back(script);
 
-  const std::string command = "cd " + shell_quoted(dir.string()) + " && gnuplot " + shell_quoted(stem + ".gp") + " 2>&1";
+  const std::string command =
+      "cd " + shell_quoted(dir.string()) + " && gnuplot " + shell_quoted(stem + ".gp") + " 2>&1";
   std::string output;
   if (FILE* pipe = ::popen(command.c_str(), "r")) {
     char buffer[256];

@@ -21,7 +21,7 @@ struct Figure {
   struct Series {
     std::string title;
     std::vector<std::pair<double, double>> points;
-    std::string style = "lines";  // gnuplot's: "lines", "points", "dots"
+    std::string style = "lines";     // gnuplot's: "lines", "points", "dots"
     std::string style_options = {};  // after the line style, e.g. "pt 7 ps 0.3"
   };
   std::vector<Series> series;

@@ -91,7 +91,8 @@ ShootingStart shooting_start(const HybridRun& run) {
   try {
     hybrid = run.system->with_parameters_in_state({s.parameter}, run.wrapped_angles);
   } catch (const std::invalid_argument& e) {
-    throw RunFileError("run file " + run.path.string() + ": 'periodic.parameter' = '" + s.parameter + "': " + e.what());
+    throw RunFileError("run file " + run.path.string() + ": 'periodic.parameter' = '" + s.parameter +
+                       "': " + e.what());
   }
   const double p0 = run.system->parameter(s.parameter);
   const int n = static_cast<int>(run.initial.size());
@@ -130,29 +131,33 @@ ShootingStart shooting_start(const HybridRun& run) {
     if (shooting.phase >= 1.0) shooting.phase = 0.0;
   }
   try {
-    s.system = std::make_shared<periodic::ShootingSystem>(hybrid, 1, shooting, spec.autonomous ? x : Vector());
+    s.system =
+        std::make_shared<periodic::ShootingSystem>(hybrid, 1, shooting, spec.autonomous ? x : Vector());
   } catch (const std::invalid_argument& e) {
     throw RunFileError("run file " + run.path.string() + ": 'periodic': " + e.what());
   }
   s.problem = std::make_shared<ContinuationProblem>(s.system, Vector::Constant(1, x[n]),
                                                     std::vector<std::string>{s.parameter});
   s.y.resize(s.problem->size());
-  if (spec.autonomous) s.y << x.head(n), shooting.period, x[n];
-  else s.y << x;
+  if (spec.autonomous)
+    s.y << x.head(n), shooting.period, x[n];
+  else
+    s.y << x;
   s.ok = true;
   return s;
 }
 
-std::vector<double> section_values(const HybridRun& run, const periodic::ShootingSystem& system, const Vector& u,
-                                   int variable) {
+std::vector<double> section_values(const HybridRun& run, const periodic::ShootingSystem& system,
+                                   const Vector& u, int variable) {
   // Over two periods, each crossing once in a window of one period that
   // starts halfway between two crossings (a crossing at the orbit's very
   // start or end would otherwise count twice or not at all).
   const auto& options = system.options();
   const double T = system.period(u);
   const double t0 = system.start_time(u);
-  const flow::Trajectory tr = flow::simulate(*system.hybrid(), options.mode, t0, system.hybrid_state(u), t0 + 2 * T,
-                                             without_samples(options.simulation), {}, run.sections());
+  const flow::Trajectory tr =
+      flow::simulate(*system.hybrid(), options.mode, t0, system.hybrid_state(u), t0 + 2 * T,
+                     without_samples(options.simulation), {}, run.sections());
   const auto& hits = tr.section_hits;
   std::vector<double> values;
   // An orbit crossing k times per period crosses at least 2k - 1 times

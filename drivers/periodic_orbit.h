@@ -18,11 +18,11 @@ namespace saltus::drivers {
 
 struct ShootingStart {
   bool ok = false;
-  std::string message;  // on failure: why, and what to change
+  std::string message;    // on failure: why, and what to change
   std::string parameter;  // carried in the state
   std::shared_ptr<periodic::ShootingSystem> system;
   std::shared_ptr<ContinuationProblem> problem;  // free: the parameter
-  Vector y;  // the guess (x, [T,] p)
+  Vector y;                                      // the guess (x, [T,] p)
   // How the guess was found: "initial", "transient" (the state after it) or
   // "section" (`returns` crossings of the section per period; `distance`:
   // |x - x_earlier| of the return that closed it, angles modulo 2 pi).
@@ -37,8 +37,8 @@ ShootingStart shooting_start(const HybridRun& run);
 
 // The crossings of the run's section by the orbit u (one period, from its
 // start): the values of state component `variable` there.
-std::vector<double> section_values(const HybridRun& run, const periodic::ShootingSystem& system, const Vector& u,
-                                   int variable);
+std::vector<double> section_values(const HybridRun& run, const periodic::ShootingSystem& system,
+                                   const Vector& u, int variable);
 
 // The options for a simulation whose end state (and events, section hits)
 // is all that is used: no variational equations, no samples in between.

@@ -31,7 +31,8 @@ void TimeProgress::print() {
     const double fraction = std::clamp((t_max_ - begin_) / (end_ - begin_), 0.0, 1.0);
     err_ << " of [" << begin_ << ", " << end_ << "] (" << std::setprecision(3) << 100 * fraction << "%)";
     err_ << ", " << std::setprecision(3) << elapsed << " s";
-    if (fraction > 1e-3) err_ << ", about " << std::setprecision(3) << elapsed * (1 - fraction) / fraction << " s left";
+    if (fraction > 1e-3)
+      err_ << ", about " << std::setprecision(3) << elapsed * (1 - fraction) / fraction << " s left";
   } else {
     err_ << ", " << std::setprecision(3) << elapsed << " s";
   }
@@ -61,15 +62,17 @@ class ReportingSystem : public flow::HybridSystem {
     progress_->at(t);
     inner_->field_and_jacobian(mode, t, x, f, A);
   }
-  void field_and_tangent(int mode, double t, const Vector& x, const Eigen::Ref<const Matrix>& Phi_top, Vector* f,
-                         Eigen::Ref<Matrix> dPhi_top) const override {
+  void field_and_tangent(int mode, double t, const Vector& x, const Eigen::Ref<const Matrix>& Phi_top,
+                         Vector* f, Eigen::Ref<Matrix> dPhi_top) const override {
     progress_->at(t);
     inner_->field_and_tangent(mode, t, x, Phi_top, f, dPhi_top);
   }
   int guard_count(int mode) const override { return inner_->guard_count(mode); }
   std::string guard_name(int mode, int k) const override { return inner_->guard_name(mode, k); }
   flow::Crossing crossing(int mode, int k) const override { return inner_->crossing(mode, k); }
-  double guard(int mode, int k, double t, const Vector& x) const override { return inner_->guard(mode, k, t, x); }
+  double guard(int mode, int k, double t, const Vector& x) const override {
+    return inner_->guard(mode, k, t, x);
+  }
   void guard_gradient(int mode, int k, double t, const Vector& x, Vector* h_x, double* h_t) const override {
     inner_->guard_gradient(mode, k, t, x, h_x, h_t);
   }
@@ -91,8 +94,8 @@ class ReportingSystem : public flow::HybridSystem {
       const std::map<std::string, double>& values) const override {
     return with_progress(inner_->with_parameters(values), progress_);
   }
-  std::shared_ptr<const flow::HybridSystem> with_parameters_in_state(const std::vector<std::string>& names,
-                                                                    const std::vector<int>& angles) const override {
+  std::shared_ptr<const flow::HybridSystem> with_parameters_in_state(
+      const std::vector<std::string>& names, const std::vector<int>& angles) const override {
     return with_progress(inner_->with_parameters_in_state(names, angles), progress_);
   }
 

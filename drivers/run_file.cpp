@@ -4,10 +4,9 @@
 #include <cctype>
 #include <cmath>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
-
-#include <nlohmann/json.hpp>
 
 #include "continuation/autodiff_system.h"
 #include "drivers/options_json.h"
@@ -45,7 +44,8 @@ const char* const kRunFileKeys = R"(Run file keys (JSON):
     and the continuation options (default in parentheses):
 )";
 
-const char* const kRunFileMoreKeys = R"(  events         [{name, expression, stop}]  user test functions: a "UZ" point where
+const char* const kRunFileMoreKeys =
+    R"(  events         [{name, expression, stop}]  user test functions: a "UZ" point where
                           the expression (of unknowns and parameters) changes sign;
                           with "stop": true the branch ends there
   fold_curve     object   continue the fold curve from the n-th LP of the first branch:
@@ -153,7 +153,8 @@ FollowUp read_follow_up(const Json& object, const ContinuationOptions& base, boo
   if (object.contains("from")) f.from = integer(object["from"], path, where + ".from");
   if (f.from < 1) fail(path, "'" + where + ".from' must be 1 or more");
   if (needs_parameters) {
-    if (!object.contains("parameters")) fail(path, "'" + where + ".parameters' is missing: give two parameter names");
+    if (!object.contains("parameters"))
+      fail(path, "'" + where + ".parameters' is missing: give two parameter names");
     f.parameters = strings(object["parameters"], path, where + ".parameters");
     if (f.parameters.size() != 2) fail(path, "'" + where + ".parameters' must name two parameters");
   }
@@ -198,7 +199,8 @@ std::vector<UserEvent> read_events(const Json& events, const std::vector<std::st
     } catch (const models::ExpressionError& err) {
       fail(path, "'" + where + ".expression': " + err.what());
     }
-    if (!seen.insert(event.name).second) fail(path, "two events in '" + key + "' are named '" + event.name + "'");
+    if (!seen.insert(event.name).second)
+      fail(path, "two events in '" + key + "' are named '" + event.name + "'");
     list.push_back(std::move(event));
   }
   return list;
@@ -206,9 +208,9 @@ std::vector<UserEvent> read_events(const Json& events, const std::vector<std::st
 
 // The "hopf_cycles" object, over the equations read as rates.
 HopfCycles read_hopf_cycles(const Json& object, const std::vector<std::string>& unknowns,
-                            const std::vector<std::string>& parameters, const std::vector<std::string>& equations,
-                            const ContinuationOptions& base, const std::string& parameter,
-                            const std::filesystem::path& path) {
+                            const std::vector<std::string>& parameters,
+                            const std::vector<std::string>& equations, const ContinuationOptions& base,
+                            const std::string& parameter, const std::filesystem::path& path) {
   if (!object.is_object()) fail(path, "'hopf_cycles' must be an object");
   std::set<std::string> allowed = kOptionKeys;
   allowed.insert({"from", "amplitude", "simulation", "phase", "events"});
@@ -229,8 +231,10 @@ HopfCycles read_hopf_cycles(const Json& object, const std::vector<std::string>& 
   inherited.eigenvalues = false;
   h.options = read_continuation_options(object, inherited, path, "hopf_cycles.");
   for (const auto& [name, bound] : h.options.bounds)
-    if (name != parameter && name != "T" && std::find(unknowns.begin(), unknowns.end(), name) == unknowns.end())
-      fail(path, "'hopf_cycles.bounds." + name + "' names neither an unknown, \"T\" nor the continuation parameter");
+    if (name != parameter && name != "T" &&
+        std::find(unknowns.begin(), unknowns.end(), name) == unknowns.end())
+      fail(path, "'hopf_cycles.bounds." + name +
+                     "' names neither an unknown, \"T\" nor the continuation parameter");
   h.flow = models::make_expression_ode(unknowns, parameters, equations);
   std::vector<std::string> names = unknowns;
   names.insert(names.end(), parameters.begin(), parameters.end());
@@ -245,7 +249,8 @@ void read_periodic(const Json& object, const std::shared_ptr<const flow::HybridS
                    const std::vector<std::string>& unknowns, const std::vector<std::string>& parameters,
                    const std::filesystem::path& path, RunFile* run) {
   if (!object.is_object()) fail(path, "'periodic' must be an object");
-  only_keys(object, {"period", "autonomous", "t0", "simulation", "from_simulation", "period_doubling", "phase"}, path,
+  only_keys(object,
+            {"period", "autonomous", "t0", "simulation", "from_simulation", "period_doubling", "phase"}, path,
             "periodic.");
   PeriodicRun p;
   p.flow = flow;
@@ -253,29 +258,38 @@ void read_periodic(const Json& object, const std::shared_ptr<const flow::HybridS
   bool forced = false;
   if (const auto* ode = dynamic_cast<const flow::AutoDiffHybrid<models::ExpressionOde>*>(flow.get()))
     forced = ode->functor().uses_time();
-  shooting.autonomous = object.contains("autonomous") ? boolean(object["autonomous"], path, "periodic.autonomous") : !forced;
+  shooting.autonomous =
+      object.contains("autonomous") ? boolean(object["autonomous"], path, "periodic.autonomous") : !forced;
   if (shooting.autonomous && forced)
-    fail(path, "'periodic.autonomous' is true, but the equations use the time t: a forced orbit has the forcing's "
-               "period; set \"autonomous\": false and give it as 'periodic.period'");
+    fail(path,
+         "'periodic.autonomous' is true, but the equations use the time t: a forced orbit has the forcing's "
+         "period; set \"autonomous\": false and give it as 'periodic.period'");
   if (object.contains("t0")) shooting.t0 = number(object["t0"], path, "periodic.t0");
   if (object.contains("simulation"))
-    shooting.simulation = read_simulation_options(object["simulation"], shooting.simulation, path, "periodic.simulation.");
+    shooting.simulation =
+        read_simulation_options(object["simulation"], shooting.simulation, path, "periodic.simulation.");
   if (object.contains("from_simulation")) {
-    if (!shooting.autonomous) fail(path, "'periodic.from_simulation' is for autonomous orbits; a forced one starts from 'start'");
+    if (!shooting.autonomous)
+      fail(path, "'periodic.from_simulation' is for autonomous orbits; a forced one starts from 'start'");
     const Json& g = object["from_simulation"];
-    if (!g.is_object()) fail(path, "'periodic.from_simulation' must be an object {transient, max_period, return_tolerance}");
+    if (!g.is_object())
+      fail(path, "'periodic.from_simulation' must be an object {transient, max_period, return_tolerance}");
     only_keys(g, {"transient", "max_period", "return_tolerance"}, path, "periodic.from_simulation.");
     periodic::OrbitGuessOptions guess;
-    if (g.contains("transient")) guess.transient = number(g["transient"], path, "periodic.from_simulation.transient");
-    if (g.contains("max_period")) guess.max_period = number(g["max_period"], path, "periodic.from_simulation.max_period");
+    if (g.contains("transient"))
+      guess.transient = number(g["transient"], path, "periodic.from_simulation.transient");
+    if (g.contains("max_period"))
+      guess.max_period = number(g["max_period"], path, "periodic.from_simulation.max_period");
     if (g.contains("return_tolerance"))
-      guess.return_tolerance = number(g["return_tolerance"], path, "periodic.from_simulation.return_tolerance");
+      guess.return_tolerance =
+          number(g["return_tolerance"], path, "periodic.from_simulation.return_tolerance");
     guess.simulation = shooting.simulation;
     if (const std::string why = guess.check(); !why.empty()) fail(path, "'periodic.from_simulation': " + why);
     p.from_simulation = guess;
   }
   double period = 1.0;  // replaced by the simulation's when from_simulation
-  if (object.contains("period")) period = number(object["period"], path, "periodic.period");
+  if (object.contains("period"))
+    period = number(object["period"], path, "periodic.period");
   else if (!p.from_simulation)
     fail(path, std::string("'periodic.period' is missing: give ") +
                    (shooting.autonomous ? "a guess of the period (or use 'periodic.from_simulation')"
@@ -316,18 +330,21 @@ void read_periodic(const Json& object, const std::shared_ptr<const flow::HybridS
 
 void check_identifier(const std::string& name, const std::filesystem::path& path, const std::string& key) {
   const bool ok = !name.empty() && (std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_') &&
-                  std::all_of(name.begin(), name.end(), [](char c) {
-                    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-                  });
-  if (!ok) fail(path, "'" + key + "' has the name '" + name + "': names are letters, digits and _, not starting with a digit");
+                  std::all_of(name.begin(), name.end(),
+                              [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+  if (!ok)
+    fail(path, "'" + key + "' has the name '" + name +
+                   "': names are letters, digits and _, not starting with a digit");
 }
 
 void check_run_name(const std::string& name, const std::filesystem::path& path) {
-  const bool ok = !name.empty() && name != "." && name != ".." &&
-                  std::all_of(name.begin(), name.end(), [](char c) {
-                    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
-                  });
-  if (!ok) fail(path, "'name' = '" + name + "': a run name is letters, digits, '_', '-' and '.' (it names the output folder)");
+  const bool ok =
+      !name.empty() && name != "." && name != ".." && std::all_of(name.begin(), name.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
+      });
+  if (!ok)
+    fail(path, "'name' = '" + name +
+                   "': a run name is letters, digits, '_', '-' and '.' (it names the output folder)");
 }
 
 namespace {
@@ -339,8 +356,8 @@ struct Names {
 
 // model | unknowns and equations (the rates x' = f when "periodic" is given):
 // run->system, or *flow_system for a periodic run.
-void read_system(const Json& json, const std::filesystem::path& path, const Json& parameter_values, RunFile* run,
-                 Names* names, std::shared_ptr<const flow::HybridSystem>* flow_system) {
+void read_system(const Json& json, const std::filesystem::path& path, const Json& parameter_values,
+                 RunFile* run, Names* names, std::shared_ptr<const flow::HybridSystem>* flow_system) {
   std::vector<std::string>& unknowns = names->unknowns;
   std::vector<std::string>& parameters = names->parameters;
   if (json.contains("model_options") && !json.contains("model"))
@@ -353,7 +370,8 @@ void read_system(const Json& json, const std::filesystem::path& path, const Json
         fail(path, "give either 'model' or 'unknowns' with 'equations', not both");
       const std::string model = string(json["model"], path, "model");
       if (json.contains("model_options")) only_keys(json["model_options"], {}, path, "model_options.");
-      if (model != "lorenz") fail(path, "unknown periodic model '" + model + "' (known: lorenz; or give 'equations')");
+      if (model != "lorenz")
+        fail(path, "unknown periodic model '" + model + "' (known: lorenz; or give 'equations')");
       *flow_system = models::lorenz_flow();
       const auto state = (*flow_system)->state_names();
       unknowns.assign(state.begin(), state.begin() + 3);
@@ -366,7 +384,8 @@ void read_system(const Json& json, const std::filesystem::path& path, const Json
       for (const auto& name : unknowns) check_identifier(name, path, "unknowns");
       for (const auto& name : parameters) check_identifier(name, path, "parameters");
       try {
-        *flow_system = models::make_expression_ode(unknowns, parameters, strings(json["equations"], path, "equations"));
+        *flow_system =
+            models::make_expression_ode(unknowns, parameters, strings(json["equations"], path, "equations"));
       } catch (const std::invalid_argument& e) {
         fail(path, e.what());
       }
@@ -375,7 +394,7 @@ void read_system(const Json& json, const std::filesystem::path& path, const Json
     if (json.contains("equations") || json.contains("unknowns"))
       fail(path, "give either 'model' or 'unknowns' with 'equations', not both");
     run->system = built_in_model(string(json["model"], path, "model"),
-                                json.value("model_options", Json::object()), path);
+                                 json.value("model_options", Json::object()), path);
     unknowns = run->system->state_names();
     parameters = run->system->parameter_names();
   } else {
@@ -386,8 +405,8 @@ void read_system(const Json& json, const std::filesystem::path& path, const Json
     for (const auto& name : unknowns) check_identifier(name, path, "unknowns");
     for (const auto& name : parameters) check_identifier(name, path, "parameters");
     try {
-      run->system = models::make_expression_system(unknowns, parameters,
-                                                  strings(json["equations"], path, "equations"));
+      run->system =
+          models::make_expression_system(unknowns, parameters, strings(json["equations"], path, "equations"));
     } catch (const std::invalid_argument& e) {
       fail(path, e.what());
     }
@@ -406,7 +425,8 @@ int read_equilibria(const Json& json, const std::filesystem::path& path, int n, 
       if (e.contains("count")) eigenvalue_count = integer(e["count"], path, "equilibria.count");
       if (eigenvalue_count < 1 || eigenvalue_count > n - 2)
         fail(path, "'equilibria.count' = " + std::to_string(eigenvalue_count) + " must be in 1.." +
-                       std::to_string(n - 2) + " (the eigenvalues of smallest modulus; \"equilibria\": true for all)");
+                       std::to_string(n - 2) +
+                       " (the eigenvalues of smallest modulus; \"equilibria\": true for all)");
     } else {
       run->equilibria = boolean(e, path, "equilibria");
     }
@@ -450,7 +470,9 @@ void read_values(const Json& json, const std::filesystem::path& path, const Json
   };
   for (const auto& [name, value] : start.items()) {
     const bool pattern = !name.empty() && name.back() == '*';
-    const auto matches = [&](const std::string& u) { return pattern ? u.rfind(name.substr(0, name.size() - 1), 0) == 0 : u == name; };
+    const auto matches = [&](const std::string& u) {
+      return pattern ? u.rfind(name.substr(0, name.size() - 1), 0) == 0 : u == name;
+    };
     if (std::none_of(unknowns.begin(), unknowns.end(), matches))
       fail(path, "'start." + name + "' " + (pattern ? "matches no unknown" : "is not an unknown"));
   }
@@ -465,7 +487,8 @@ void read_values(const Json& json, const std::filesystem::path& path, const Json
 
 // continuation: the parameter, the detected special points, the options
 // (and the period doublings' options of a periodic run).
-void read_first_branch(const Json& json, const std::filesystem::path& path, const Names& names, RunFile* run) {
+void read_first_branch(const Json& json, const std::filesystem::path& path, const Names& names,
+                       RunFile* run) {
   const std::vector<std::string>& parameters = names.parameters;
   if (!json.contains("continuation")) fail(path, "'continuation' is missing");
   const Json& c = json["continuation"];
@@ -475,8 +498,10 @@ void read_first_branch(const Json& json, const std::filesystem::path& path, cons
   only_keys(c, allowed, path, "continuation.");
   if (c.contains("parameter") && c.contains("parameters"))
     fail(path, "give 'continuation.parameter' or 'continuation.parameters', not both");
-  if (c.contains("parameter")) run->continuation_parameters = {string(c["parameter"], path, "continuation.parameter")};
-  else if (c.contains("parameters")) run->continuation_parameters = strings(c["parameters"], path, "continuation.parameters");
+  if (c.contains("parameter"))
+    run->continuation_parameters = {string(c["parameter"], path, "continuation.parameter")};
+  else if (c.contains("parameters"))
+    run->continuation_parameters = strings(c["parameters"], path, "continuation.parameters");
   if (run->continuation_parameters.size() != 1)
     fail(path, "'continuation.parameter' must name exactly one parameter");
   if (std::find(parameters.begin(), parameters.end(), run->continuation_parameters[0]) == parameters.end())
@@ -488,36 +513,45 @@ void read_first_branch(const Json& json, const std::filesystem::path& path, cons
     if (run->periodic) {
       run->periodic->detect_lpc = run->periodic->detect_pd = run->periodic->detect_ns = false;
       for (const auto& d : detect) {
-        if (d == "LPC") run->periodic->detect_lpc = true;
-        else if (d == "PD") run->periodic->detect_pd = true;
-        else if (d == "NS") run->periodic->detect_ns = true;
-        else fail(path, "'continuation.detect' has '" + d + "'; known for periodic orbits: LPC, PD, NS");
+        if (d == "LPC")
+          run->periodic->detect_lpc = true;
+        else if (d == "PD")
+          run->periodic->detect_pd = true;
+        else if (d == "NS")
+          run->periodic->detect_ns = true;
+        else
+          fail(path, "'continuation.detect' has '" + d + "'; known for periodic orbits: LPC, PD, NS");
       }
     } else {
       run->detect_hopf = false;
       for (const auto& d : detect) {
-        if (d == "LP") run->detect_folds = true;
-        else if (d == "BP") run->detect_branch_points = true;
-        else if (d == "HB" && run->equilibria) run->detect_hopf = true;
-        else fail(path, "'continuation.detect' has '" + d + "'; known: LP, BP" + (run->equilibria ? ", HB" : "") +
-                            (d == "HB" ? " (HB needs \"equilibria\": true)" : ""));
+        if (d == "LP")
+          run->detect_folds = true;
+        else if (d == "BP")
+          run->detect_branch_points = true;
+        else if (d == "HB" && run->equilibria)
+          run->detect_hopf = true;
+        else
+          fail(path, "'continuation.detect' has '" + d + "'; known: LP, BP" +
+                         (run->equilibria ? ", HB" : "") +
+                         (d == "HB" ? " (HB needs \"equilibria\": true)" : ""));
       }
     }
   }
   if (run->periodic) {
     run->detect_folds = run->detect_branch_points = false;  // LPC, PD, NS instead
     if (json.contains("fold_curve") || json.contains("switch_branch"))
-      fail(path, "'fold_curve' and 'switch_branch' need second derivatives, which shooting does not have; "
-                 "for periodic orbits use 'periodic.period_doubling'");
+      fail(path,
+           "'fold_curve' and 'switch_branch' need second derivatives, which shooting does not have; "
+           "for periodic orbits use 'periodic.period_doubling'");
     if (run->periodic->doublings > 0 && !run->periodic->detect_pd)
       fail(path, "'periodic.period_doubling' starts from a PD, but 'continuation.detect' has no \"PD\"");
     if (run->periodic->doublings > 0) {
       ContinuationOptions base = run->options;
-      run->periodic->doubling_options = read_continuation_options(json["periodic"]["period_doubling"], base, path,
-                                                    "periodic.period_doubling.");
+      run->periodic->doubling_options = read_continuation_options(json["periodic"]["period_doubling"], base,
+                                                                  path, "periodic.period_doubling.");
     }
   }
-
 }
 
 // fold_curve, hopf_curve, switch_branch, hopf_cycles: checked here, before anything runs.
@@ -528,7 +562,8 @@ void read_follow_ups(const Json& json, const std::filesystem::path& path, const 
     for (const auto& [name, bound] : f.options.bounds)
       if (std::find(free.begin(), free.end(), name) == free.end() &&
           std::find(unknowns.begin(), unknowns.end(), name) == unknowns.end())
-        fail(path, "'" + where + ".bounds." + name + "' names neither an unknown nor a continuation parameter");
+        fail(path,
+             "'" + where + ".bounds." + name + "' names neither an unknown nor a continuation parameter");
   };
   if (json.contains("fold_curve")) {
     run->fold_curve = read_follow_up(json["fold_curve"], run->options, true, path, "fold_curve");
@@ -540,11 +575,13 @@ void read_follow_ups(const Json& json, const std::filesystem::path& path, const 
       fail(path, "'fold_curve.parameters' must start with the continuation parameter '" +
                      run->continuation_parameters[0] + "'");
     if (fp[0] == fp[1]) fail(path, "'fold_curve.parameters' must name two different parameters");
-    if (!run->detect_folds) fail(path, "'fold_curve' starts from an LP, but 'continuation.detect' has no \"LP\"");
+    if (!run->detect_folds)
+      fail(path, "'fold_curve' starts from an LP, but 'continuation.detect' has no \"LP\"");
     check_bounds(*run->fold_curve, fp, "fold_curve");
   }
   if (json.contains("hopf_curve")) {
-    if (!run->detect_hopf) fail(path, "'hopf_curve' starts from an HB: set \"equilibria\": true and detect \"HB\"");
+    if (!run->detect_hopf)
+      fail(path, "'hopf_curve' starts from an HB: set \"equilibria\": true and detect \"HB\"");
     run->hopf_curve = read_follow_up(json["hopf_curve"], run->options, true, path, "hopf_curve");
     const auto& hp = run->hopf_curve->parameters;
     for (const auto& p : hp)
@@ -563,9 +600,11 @@ void read_follow_ups(const Json& json, const std::filesystem::path& path, const 
     check_bounds(*run->switch_branch, run->continuation_parameters, "switch_branch");
   }
   if (json.contains("hopf_cycles")) {
-    if (!run->detect_hopf) fail(path, "'hopf_cycles' starts from an HB, but 'continuation.detect' has no \"HB\"");
-    run->hopf_cycles = read_hopf_cycles(json["hopf_cycles"], unknowns, parameters, strings(json["equations"], path, "equations"),
-                                        run->options, run->continuation_parameters[0], path);
+    if (!run->detect_hopf)
+      fail(path, "'hopf_cycles' starts from an HB, but 'continuation.detect' has no \"HB\"");
+    run->hopf_cycles = read_hopf_cycles(json["hopf_cycles"], unknowns, parameters,
+                                        strings(json["equations"], path, "equations"), run->options,
+                                        run->continuation_parameters[0], path);
   }
 }
 
@@ -574,7 +613,9 @@ void read_plot(const Json& json, const std::filesystem::path& path, const Names&
                const std::vector<std::string>& all, int n, RunFile* run) {
   const std::vector<std::string>& unknowns = names.unknowns;
   run->plot.x = run->continuation_parameters[0];
-  run->plot.y = run->periodic && run->periodic->shooting->options().autonomous ? "T" : n == 1 ? unknowns[0] : "max";
+  run->plot.y = run->periodic && run->periodic->shooting->options().autonomous ? "T"
+                : n == 1                                                       ? unknowns[0]
+                                                                               : "max";
   if (json.contains("plot")) {
     const Json& p = json["plot"];
     if (!p.is_object()) fail(path, "'plot' must be an object {x, y}");
@@ -592,9 +633,10 @@ void read_plot(const Json& json, const std::filesystem::path& path, const Names&
 RunFile parse_run_file(const std::string& text, const std::filesystem::path& path) {
   const Json json = parse_json(text, path);
   if (!json.is_object()) fail(path, "the top level must be an object");
-  only_keys(json, {"name", "description", "unknowns", "parameters", "equations", "start", "model",
-                   "model_options", "continuation", "events", "fold_curve", "switch_branch", "plot", "periodic",
-                   "equilibria", "hopf_cycles", "hopf_curve"},
+  only_keys(json,
+            {"name", "description", "unknowns", "parameters", "equations", "start", "model", "model_options",
+             "continuation", "events", "fold_curve", "switch_branch", "plot", "periodic", "equilibria",
+             "hopf_cycles", "hopf_curve"},
             path, "");
 
   RunFile run;
@@ -621,8 +663,10 @@ RunFile parse_run_file(const std::string& text, const std::filesystem::path& pat
   std::vector<std::string> all = names.unknowns;
   all.insert(all.end(), names.parameters.begin(), names.parameters.end());
   for (const auto& [name, bound] : run.options.bounds)
-    if (name != run.continuation_parameters[0] && std::find(names.unknowns.begin(), names.unknowns.end(), name) == names.unknowns.end())
-      fail(path, "'continuation.bounds." + name + "' names neither an unknown nor the continuation parameter");
+    if (name != run.continuation_parameters[0] &&
+        std::find(names.unknowns.begin(), names.unknowns.end(), name) == names.unknowns.end())
+      fail(path,
+           "'continuation.bounds." + name + "' names neither an unknown nor the continuation parameter");
 
   if (json.contains("events")) run.events = read_events(json["events"], all, path, "events");
   read_follow_ups(json, path, names, &run);

@@ -29,8 +29,8 @@ struct UserEvent {
 
 // A continuation after the first branch, started from one of its special points.
 struct FollowUp {
-  int from = 1;                          // the n-th LP (fold curve) or BP (switch), 1-based
-  std::vector<std::string> parameters;   // fold curve: the two free parameters
+  int from = 1;                         // the n-th LP (fold curve) or BP (switch), 1-based
+  std::vector<std::string> parameters;  // fold curve: the two free parameters
   ContinuationOptions options;
 };
 
@@ -45,21 +45,21 @@ struct Plot {
 // autonomous), so the first branch, its special points and the summary are
 // those of any other run.
 struct PeriodicRun {
-  std::shared_ptr<const flow::HybridSystem> flow;       // the ODE, parameters in its state
-  std::shared_ptr<periodic::ShootingSystem> shooting;   // the same object as RunFile::system
+  std::shared_ptr<const flow::HybridSystem> flow;              // the ODE, parameters in its state
+  std::shared_ptr<periodic::ShootingSystem> shooting;          // the same object as RunFile::system
   std::optional<periodic::OrbitGuessOptions> from_simulation;  // the start from a simulation
   bool detect_lpc = true, detect_pd = true, detect_ns = true;
-  int doublings = 0;                    // switches onto the period-doubled branch, each at the
-  ContinuationOptions doubling_options; // first PD of the branch before
-  std::vector<std::string> phase;       // two unknowns: the axes of the orbit figure
+  int doublings = 0;                     // switches onto the period-doubled branch, each at the
+  ContinuationOptions doubling_options;  // first PD of the branch before
+  std::vector<std::string> phase;        // two unknowns: the axes of the orbit figure
 };
 
 // The cycles born at a Hopf point of the first branch ("hopf_cycles" key):
 // the branch of periodic orbits of the same equations read as rates, by
 // shooting, from the guess of analyses/hopf/cycle_start.h.
 struct HopfCycles {
-  int from = 1;             // the n-th HB of the first branch, 1-based
-  double amplitude = 0.01;  // the first cycle's largest excursion from the equilibrium
+  int from = 1;                                    // the n-th HB of the first branch, 1-based
+  double amplitude = 0.01;                         // the first cycle's largest excursion from the equilibrium
   std::shared_ptr<const flow::HybridSystem> flow;  // the ODE, parameters in its state
   periodic::ShootingOptions shooting;              // autonomous; the phase plane is set at the start
   ContinuationOptions options;
@@ -69,10 +69,10 @@ struct HopfCycles {
 
 struct RunFile {
   std::filesystem::path path;
-  std::string name;         // default: the file's stem
+  std::string name;  // default: the file's stem
   std::string description;
   std::shared_ptr<const System> system;
-  Vector parameters;        // all parameter values, in system order
+  Vector parameters;  // all parameter values, in system order
   Vector start_state;
   std::vector<std::string> continuation_parameters;
   ContinuationOptions options;

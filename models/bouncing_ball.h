@@ -49,14 +49,14 @@ struct BouncingBallT {
 
   void check() const {
     if (!(e >= 0.0 && e <= 1.0))
-      throw std::invalid_argument("bouncing ball: restitution e = " + std::to_string(e) + " must be in [0, 1]");
+      throw std::invalid_argument("bouncing ball: restitution e = " + std::to_string(e) +
+                                  " must be in [0, 1]");
     if (!(g > 0.0) || !std::isfinite(g))
       throw std::invalid_argument("bouncing ball: g = " + std::to_string(g) + " must be positive");
-    if (!(stick_velocity >= 0.0))
-      throw std::invalid_argument("bouncing ball: stick_velocity must be >= 0");
+    if (!(stick_velocity >= 0.0)) throw std::invalid_argument("bouncing ball: stick_velocity must be >= 0");
     if (!(omega > 0.0) || !std::isfinite(omega) || !std::isfinite(A))
-      throw std::invalid_argument("bouncing ball: omega = " + std::to_string(omega) + " must be positive and A = " +
-                                  std::to_string(A) + " finite");
+      throw std::invalid_argument("bouncing ball: omega = " + std::to_string(omega) +
+                                  " must be positive and A = " + std::to_string(A) + " finite");
   }
 
   int dimension() const { return 2; }
@@ -65,12 +65,18 @@ struct BouncingBallT {
   std::string guard_name(int mode, int) const { return mode == kFlight ? "impact" : "take-off"; }
   int guard_count(int) const { return 1; }
 
-  template <class T> T table(const T& t) const { using std::sin; return A * sin(omega * t); }
-  template <class T> T table_velocity(const T& t) const {
+  template <class T>
+  T table(const T& t) const {
+    using std::sin;
+    return A * sin(omega * t);
+  }
+  template <class T>
+  T table_velocity(const T& t) const {
     using std::cos;
     return A * omega * cos(omega * t);
   }
-  template <class T> T table_acceleration(const T& t) const {
+  template <class T>
+  T table_acceleration(const T& t) const {
     using std::sin;
     return -A * omega * omega * sin(omega * t);
   }

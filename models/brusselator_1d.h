@@ -30,7 +30,8 @@ struct Brusselator1d {
   int parameter_size() const { return 4; }
   std::vector<std::string> state_names() const {
     std::vector<std::string> names;
-    for (int i = 1; i <= n; ++i) names.push_back("x" + std::to_string(i)), names.push_back("y" + std::to_string(i));
+    for (int i = 1; i <= n; ++i)
+      names.push_back("x" + std::to_string(i)), names.push_back("y" + std::to_string(i));
     return names;
   }
   std::vector<std::string> parameter_names() const { return {"a", "b", "d1", "d2"}; }

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <array>
+#include <boost/fusion/include/adapt_struct.hpp>
+#include <boost/spirit/home/x3.hpp>
+#include <boost/spirit/home/x3/support/ast/variant.hpp>
 #include <cctype>
 #include <cmath>
 #include <numbers>
@@ -10,10 +13,6 @@
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <boost/fusion/include/adapt_struct.hpp>
-#include <boost/spirit/home/x3.hpp>
-#include <boost/spirit/home/x3/support/ast/variant.hpp>
 
 namespace saltus::models {
 namespace {
@@ -35,8 +34,8 @@ struct Name {
   const char* where = nullptr;  // into the parsed text, for error columns
 };
 
-struct Operand : x3::variant<Nil, double, Name, x3::forward_ast<Signed>, x3::forward_ast<Chain>,
-                             x3::forward_ast<Call>> {
+struct Operand
+    : x3::variant<Nil, double, Name, x3::forward_ast<Signed>, x3::forward_ast<Chain>, x3::forward_ast<Call>> {
   using base_type::base_type;
   using base_type::operator=;
 };
@@ -107,8 +106,7 @@ struct NestingGuard : x3::unary_parser<Subject, NestingGuard<Subject>> {
   constexpr NestingGuard(Subject const& inner) : base_type(inner) {}
 
   template <class It, class Context, class RContext, class Attribute>
-  bool parse(It& first, It const& last, Context const& context, RContext& rcontext,
-             Attribute& attr) const {
+  bool parse(It& first, It const& last, Context const& context, RContext& rcontext, Attribute& attr) const {
     int& depth = x3::get<NestingTag>(context);
     if (depth >= kMaxNesting) throw NestingTooDeep{first};
     ++depth;
@@ -159,8 +157,8 @@ const auto name_def =
 const auto close_paren_def = x3::lit(')');
 const auto close_call_def = x3::lit(')');
 
-BOOST_SPIRIT_DEFINE(expression, term, unary, signed_operand, power, primary, call, name,
-                    close_paren, close_call)
+BOOST_SPIRIT_DEFINE(expression, term, unary, signed_operand, power, primary, call, name, close_paren,
+                    close_call)
 
 }  // namespace grammar
 
@@ -217,14 +215,22 @@ struct FunctionInfo {
 };
 
 constexpr std::array<FunctionInfo, 17> kFunctions{{
-    {"sin", Expression::Op::kSin, 1},     {"cos", Expression::Op::kCos, 1},
-    {"tan", Expression::Op::kTan, 1},     {"asin", Expression::Op::kAsin, 1},
-    {"acos", Expression::Op::kAcos, 1},   {"atan", Expression::Op::kAtan, 1},
-    {"sinh", Expression::Op::kSinh, 1},   {"cosh", Expression::Op::kCosh, 1},
-    {"tanh", Expression::Op::kTanh, 1},   {"exp", Expression::Op::kExp, 1},
-    {"log", Expression::Op::kLog, 1},     {"sqrt", Expression::Op::kSqrt, 1},
-    {"abs", Expression::Op::kAbs, 1},     {"atan2", Expression::Op::kAtan2, 2},
-    {"pow", Expression::Op::kPow, 2},     {"min", Expression::Op::kMin, 2},
+    {"sin", Expression::Op::kSin, 1},
+    {"cos", Expression::Op::kCos, 1},
+    {"tan", Expression::Op::kTan, 1},
+    {"asin", Expression::Op::kAsin, 1},
+    {"acos", Expression::Op::kAcos, 1},
+    {"atan", Expression::Op::kAtan, 1},
+    {"sinh", Expression::Op::kSinh, 1},
+    {"cosh", Expression::Op::kCosh, 1},
+    {"tanh", Expression::Op::kTanh, 1},
+    {"exp", Expression::Op::kExp, 1},
+    {"log", Expression::Op::kLog, 1},
+    {"sqrt", Expression::Op::kSqrt, 1},
+    {"abs", Expression::Op::kAbs, 1},
+    {"atan2", Expression::Op::kAtan2, 2},
+    {"pow", Expression::Op::kPow, 2},
+    {"min", Expression::Op::kMin, 2},
     {"max", Expression::Op::kMax, 2},
 }};
 
@@ -278,14 +284,11 @@ class ExpressionCompiler {
   }
 
   [[noreturn]] void fail(const char* where, const std::string& message) const {
-    throw ExpressionError(prefix() + message + " at column " + std::to_string(column(where)) +
-                         suffix_);
+    throw ExpressionError(prefix() + message + " at column " + std::to_string(column(where)) + suffix_);
   }
 
   std::string prefix() const { return "expression '" + std::string(text_) + "': "; }
-  std::size_t column(const char* where) const {
-    return static_cast<std::size_t>(where - text_.data()) + 1;
-  }
+  std::size_t column(const char* where) const { return static_cast<std::size_t>(where - text_.data()) + 1; }
 
  private:
   Value compile(const ast::Operand& operand) {
@@ -359,16 +362,27 @@ class ExpressionCompiler {
 
   // Binary arithmetic, using the constant-operand opcodes where one side is constant.
   Value combine(char op, Value lhs, Value rhs, std::size_t rhs_start) {
-    Op generic = op == '+' ? Op::kAdd : op == '-' ? Op::kSub : op == '*' ? Op::kMul
-               : op == '/' ? Op::kDiv : Op::kPow;
+    Op generic = op == '+'   ? Op::kAdd
+                 : op == '-' ? Op::kSub
+                 : op == '*' ? Op::kMul
+                 : op == '/' ? Op::kDiv
+                             : Op::kPow;
     if (lhs && rhs) return binary(generic, lhs, rhs, rhs_start);
     if (rhs) {
       double c = *rhs;
       switch (op) {
-        case '+': code_.push_back({Op::kAddC, 0, c}); break;
-        case '-': code_.push_back({Op::kAddC, 0, -c}); break;  // x - c == x + (-c) exactly
-        case '*': code_.push_back({Op::kMulC, 0, c}); break;
-        case '/': code_.push_back({Op::kDivC, 0, c}); break;
+        case '+':
+          code_.push_back({Op::kAddC, 0, c});
+          break;
+        case '-':
+          code_.push_back({Op::kAddC, 0, -c});
+          break;  // x - c == x + (-c) exactly
+        case '*':
+          code_.push_back({Op::kMulC, 0, c});
+          break;
+        case '/':
+          code_.push_back({Op::kDivC, 0, c});
+          break;
         default:
           if (c == std::trunc(c) && std::abs(c) <= kMaxIntegerExponent) {
             code_.push_back({Op::kPowI, static_cast<std::int32_t>(c), 0.0});
@@ -381,11 +395,20 @@ class ExpressionCompiler {
     if (lhs) {
       double c = *lhs;
       switch (op) {
-        case '+': code_.push_back({Op::kAddC, 0, c}); break;
-        case '-': code_.push_back({Op::kRSubC, 0, c}); break;
-        case '*': code_.push_back({Op::kMulC, 0, c}); break;
-        case '/': code_.push_back({Op::kRDivC, 0, c}); break;
-        default: code_.push_back({Op::kRPowC, 0, c});
+        case '+':
+          code_.push_back({Op::kAddC, 0, c});
+          break;
+        case '-':
+          code_.push_back({Op::kRSubC, 0, c});
+          break;
+        case '*':
+          code_.push_back({Op::kMulC, 0, c});
+          break;
+        case '/':
+          code_.push_back({Op::kRDivC, 0, c});
+          break;
+        default:
+          code_.push_back({Op::kRPowC, 0, c});
       }
       return std::nullopt;
     }
@@ -437,8 +460,7 @@ Expression Expression::parse(std::string_view text, const std::vector<std::strin
   auto syntax_error = [&](const char* where, const std::string& what) -> ExpressionError {
     std::size_t pos = skip_spaces(text, static_cast<std::size_t>(where - text.data()));
     if (pos == text.size()) pos = text.find_last_not_of(" \t\n\r\f\v");
-    return ExpressionError(prefix + "syntax error at column " + std::to_string(pos + 1) + ": " +
-                           what);
+    return ExpressionError(prefix + "syntax error at column " + std::to_string(pos + 1) + ": " + what);
   };
 
   // Spirit's skipper classifies chars with std::isspace, undefined for the
@@ -456,8 +478,7 @@ Expression Expression::parse(std::string_view text, const std::vector<std::strin
   const char* const last = text.data() + text.size();
   try {
     int nesting = 0;
-    bool ok = x3::phrase_parse(first, last,
-                               x3::with<grammar::NestingTag>(nesting)[grammar::expression],
+    bool ok = x3::phrase_parse(first, last, x3::with<grammar::NestingTag>(nesting)[grammar::expression],
                                x3::space, tree);
     if (!ok) {
       std::size_t pos = skip_spaces(text, static_cast<std::size_t>(first - text.data()));
@@ -474,8 +495,7 @@ Expression Expression::parse(std::string_view text, const std::vector<std::strin
     }
     throw syntax_error(e.where(), what);
   } catch (const grammar::NestingTooDeep& e) {
-    throw syntax_error(e.where, "nesting deeper than " + std::to_string(grammar::kMaxNesting) +
-                                    " levels");
+    throw syntax_error(e.where, "nesting deeper than " + std::to_string(grammar::kMaxNesting) + " levels");
   }
   std::size_t rest = skip_spaces(text, static_cast<std::size_t>(first - text.data()));
   if (rest != text.size()) {
@@ -498,8 +518,14 @@ Expression Expression::parse(std::string_view text, const std::vector<std::strin
         result.max_depth_ = std::max(result.max_depth_, ++depth);
         if (in.op == Op::kVar) result.used_.push_back(in.index);
         break;
-      case Op::kAdd: case Op::kSub: case Op::kMul: case Op::kDiv: case Op::kPow:
-      case Op::kAtan2: case Op::kMin: case Op::kMax:
+      case Op::kAdd:
+      case Op::kSub:
+      case Op::kMul:
+      case Op::kDiv:
+      case Op::kPow:
+      case Op::kAtan2:
+      case Op::kMin:
+      case Op::kMax:
         --depth;
         break;
       default:
@@ -513,22 +539,33 @@ Expression Expression::parse(std::string_view text, const std::vector<std::strin
 
 std::string Expression::disassemble() const {
   static constexpr const char* kNames[] = {
-      "const", "var",  "neg",  "add",  "sub",  "mul",  "div",  "pow",  "addc", "rsubc", "mulc",
-      "divc",  "rdivc", "powi", "powc", "rpowc", "sin", "cos", "tan", "asin", "acos", "atan",
-      "sinh",  "cosh", "tanh", "exp",  "log",  "sqrt", "abs",  "atan2", "min", "max"};
+      "const", "var",   "neg",  "add",  "sub",   "mul",  "div", "pow",   "addc", "rsubc", "mulc",
+      "divc",  "rdivc", "powi", "powc", "rpowc", "sin",  "cos", "tan",   "asin", "acos",  "atan",
+      "sinh",  "cosh",  "tanh", "exp",  "log",   "sqrt", "abs", "atan2", "min",  "max"};
   static_assert(std::size(kNames) == static_cast<std::size_t>(Op::kMax) + 1);
   std::ostringstream out;
   out.precision(17);
   for (const Instruction& in : code_) {
     out << kNames[static_cast<int>(in.op)];
     switch (in.op) {
-      case Op::kVar: out << ' ' << names_[static_cast<std::size_t>(in.index)]; break;
-      case Op::kPowI: out << ' ' << in.index; break;
-      case Op::kConst: case Op::kAddC: case Op::kRSubC: case Op::kMulC: case Op::kDivC:
-      case Op::kRDivC: case Op::kPowC: case Op::kRPowC:
+      case Op::kVar:
+        out << ' ' << names_[static_cast<std::size_t>(in.index)];
+        break;
+      case Op::kPowI:
+        out << ' ' << in.index;
+        break;
+      case Op::kConst:
+      case Op::kAddC:
+      case Op::kRSubC:
+      case Op::kMulC:
+      case Op::kDivC:
+      case Op::kRDivC:
+      case Op::kPowC:
+      case Op::kRPowC:
         out << ' ' << in.value;
         break;
-      default: break;
+      default:
+        break;
     }
     out << '\n';
   }

@@ -75,8 +75,7 @@ struct mixed_scalar {
   using type = T;
 };
 template <class T>
-struct mixed_scalar<T, std::enable_if_t<!is_plain_v<T> &&
-                                        std::is_arithmetic_v<typename T::Scalar>>> {
+struct mixed_scalar<T, std::enable_if_t<!is_plain_v<T> && std::is_arithmetic_v<typename T::Scalar>>> {
   using type = typename T::Scalar;
 };
 
@@ -267,20 +266,38 @@ class Expression {
 
   // Postfix opcodes. "C" variants carry a folded constant operand to save a push.
   enum class Op : std::uint8_t {
-    kConst,   // push value
-    kVar,     // push values[index]
+    kConst,  // push value
+    kVar,    // push values[index]
     kNeg,
-    kAdd, kSub, kMul, kDiv, kPow,
-    kAddC,    // top + value (subtraction of a constant is folded into this)
-    kRSubC,   // value - top
-    kMulC,    // top * value
-    kDivC,    // top / value
-    kRDivC,   // value / top
-    kPowI,    // top ^ index (integer exponent)
-    kPowC,    // pow(top, value)
-    kRPowC,   // pow(value, top)
-    kSin, kCos, kTan, kAsin, kAcos, kAtan, kSinh, kCosh, kTanh, kExp, kLog, kSqrt, kAbs,
-    kAtan2, kMin, kMax,
+    kAdd,
+    kSub,
+    kMul,
+    kDiv,
+    kPow,
+    kAddC,   // top + value (subtraction of a constant is folded into this)
+    kRSubC,  // value - top
+    kMulC,   // top * value
+    kDivC,   // top / value
+    kRDivC,  // value / top
+    kPowI,   // top ^ index (integer exponent)
+    kPowC,   // pow(top, value)
+    kRPowC,  // pow(value, top)
+    kSin,
+    kCos,
+    kTan,
+    kAsin,
+    kAcos,
+    kAtan,
+    kSinh,
+    kCosh,
+    kTanh,
+    kExp,
+    kLog,
+    kSqrt,
+    kAbs,
+    kAtan2,
+    kMin,
+    kMax,
   };
   struct Instruction {
     Op op;
@@ -305,44 +322,112 @@ class Expression {
 
 template <class T>
 T Expression::run(const Instruction* ip, const Instruction* end, const T* values, T* stack) {
-  using std::abs, std::acos, std::asin, std::atan, std::atan2, std::cos, std::cosh, std::exp,
-      std::log, std::pow, std::sin, std::sinh, std::sqrt, std::tan, std::tanh;
+  using std::abs, std::acos, std::asin, std::atan, std::atan2, std::cos, std::cosh, std::exp, std::log,
+      std::pow, std::sin, std::sinh, std::sqrt, std::tan, std::tanh;
   namespace d = detail;
   // `s` points one past the top of the stack. Pushes construct in place because the
   // inline stack storage of evaluate() is left uninitialised on purpose.
   T* s = stack;
   for (; ip != end; ++ip) {
     switch (ip->op) {
-      case Op::kConst: ::new (static_cast<void*>(s)) T(d::constant<T>(ip->value)); ++s; break;
-      case Op::kVar: ::new (static_cast<void*>(s)) T(values[ip->index]); ++s; break;
-      case Op::kNeg: s[-1] = -s[-1]; break;
-      case Op::kAdd: s[-2] = s[-2] + s[-1]; --s; break;
-      case Op::kSub: s[-2] = s[-2] - s[-1]; --s; break;
-      case Op::kMul: s[-2] = s[-2] * s[-1]; --s; break;
-      case Op::kDiv: s[-2] = s[-2] / s[-1]; --s; break;
-      case Op::kPow: s[-2] = d::power(s[-2], s[-1]); --s; break;
-      case Op::kAddC: s[-1] = d::add_constant(s[-1], ip->value); break;
-      case Op::kRSubC: s[-1] = d::add_constant(T(-s[-1]), ip->value); break;
-      case Op::kMulC: s[-1] = s[-1] * d::mixed<T>(ip->value); break;
-      case Op::kDivC: s[-1] = s[-1] / d::mixed<T>(ip->value); break;
-      case Op::kRDivC: s[-1] = d::mixed<T>(ip->value) / s[-1]; break;
-      case Op::kPowI: s[-1] = d::integer_power(s[-1], ip->index); break;
-      case Op::kPowC: s[-1] = pow(s[-1], ip->value); break;
-      case Op::kRPowC: s[-1] = d::constant_base_power(ip->value, s[-1]); break;
-      case Op::kSin: s[-1] = sin(s[-1]); break;
-      case Op::kCos: s[-1] = cos(s[-1]); break;
-      case Op::kTan: s[-1] = tan(s[-1]); break;
-      case Op::kAsin: s[-1] = asin(s[-1]); break;
-      case Op::kAcos: s[-1] = acos(s[-1]); break;
-      case Op::kAtan: s[-1] = atan(s[-1]); break;
-      case Op::kSinh: s[-1] = sinh(s[-1]); break;
-      case Op::kCosh: s[-1] = cosh(s[-1]); break;
-      case Op::kTanh: s[-1] = d::tanh_stable(s[-1]); break;
-      case Op::kExp: s[-1] = exp(s[-1]); break;
-      case Op::kLog: s[-1] = log(s[-1]); break;
-      case Op::kSqrt: s[-1] = sqrt(s[-1]); break;
-      case Op::kAbs: s[-1] = abs(s[-1]); break;
-      case Op::kAtan2: s[-2] = atan2(s[-2], s[-1]); --s; break;
+      case Op::kConst:
+        ::new (static_cast<void*>(s)) T(d::constant<T>(ip->value));
+        ++s;
+        break;
+      case Op::kVar:
+        ::new (static_cast<void*>(s)) T(values[ip->index]);
+        ++s;
+        break;
+      case Op::kNeg:
+        s[-1] = -s[-1];
+        break;
+      case Op::kAdd:
+        s[-2] = s[-2] + s[-1];
+        --s;
+        break;
+      case Op::kSub:
+        s[-2] = s[-2] - s[-1];
+        --s;
+        break;
+      case Op::kMul:
+        s[-2] = s[-2] * s[-1];
+        --s;
+        break;
+      case Op::kDiv:
+        s[-2] = s[-2] / s[-1];
+        --s;
+        break;
+      case Op::kPow:
+        s[-2] = d::power(s[-2], s[-1]);
+        --s;
+        break;
+      case Op::kAddC:
+        s[-1] = d::add_constant(s[-1], ip->value);
+        break;
+      case Op::kRSubC:
+        s[-1] = d::add_constant(T(-s[-1]), ip->value);
+        break;
+      case Op::kMulC:
+        s[-1] = s[-1] * d::mixed<T>(ip->value);
+        break;
+      case Op::kDivC:
+        s[-1] = s[-1] / d::mixed<T>(ip->value);
+        break;
+      case Op::kRDivC:
+        s[-1] = d::mixed<T>(ip->value) / s[-1];
+        break;
+      case Op::kPowI:
+        s[-1] = d::integer_power(s[-1], ip->index);
+        break;
+      case Op::kPowC:
+        s[-1] = pow(s[-1], ip->value);
+        break;
+      case Op::kRPowC:
+        s[-1] = d::constant_base_power(ip->value, s[-1]);
+        break;
+      case Op::kSin:
+        s[-1] = sin(s[-1]);
+        break;
+      case Op::kCos:
+        s[-1] = cos(s[-1]);
+        break;
+      case Op::kTan:
+        s[-1] = tan(s[-1]);
+        break;
+      case Op::kAsin:
+        s[-1] = asin(s[-1]);
+        break;
+      case Op::kAcos:
+        s[-1] = acos(s[-1]);
+        break;
+      case Op::kAtan:
+        s[-1] = atan(s[-1]);
+        break;
+      case Op::kSinh:
+        s[-1] = sinh(s[-1]);
+        break;
+      case Op::kCosh:
+        s[-1] = cosh(s[-1]);
+        break;
+      case Op::kTanh:
+        s[-1] = d::tanh_stable(s[-1]);
+        break;
+      case Op::kExp:
+        s[-1] = exp(s[-1]);
+        break;
+      case Op::kLog:
+        s[-1] = log(s[-1]);
+        break;
+      case Op::kSqrt:
+        s[-1] = sqrt(s[-1]);
+        break;
+      case Op::kAbs:
+        s[-1] = abs(s[-1]);
+        break;
+      case Op::kAtan2:
+        s[-2] = atan2(s[-2], s[-1]);
+        --s;
+        break;
       // Same tie/NaN behaviour as std::min/std::max, compared on the value part only.
       case Op::kMin:
         if (d::scalar_part(s[-1]) < d::scalar_part(s[-2])) s[-2] = s[-1];
@@ -359,7 +444,8 @@ T Expression::run(const Instruction* ip, const Instruction* end, const T* values
 
 template <class T>
 void Definitions::evaluate(T* values, int base) const {
-  for (std::size_t i = 0; i < expressions.size(); ++i) values[base + i] = expressions[i].template evaluate<T>(values);
+  for (std::size_t i = 0; i < expressions.size(); ++i)
+    values[base + i] = expressions[i].template evaluate<T>(values);
 }
 
 template <class T>

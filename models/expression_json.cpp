@@ -6,7 +6,9 @@
 
 namespace saltus::models::expression_json {
 
-void bad(const std::string& key, const std::string& what) { throw std::invalid_argument("'" + key + "': " + what); }
+void bad(const std::string& key, const std::string& what) {
+  throw std::invalid_argument("'" + key + "': " + what);
+}
 
 std::string text(const Json& value, const std::string& key) {
   if (!value.is_string()) bad(key, "must be a string");
@@ -33,7 +35,8 @@ void only(const Json& object, const std::set<std::string>& allowed, const std::s
 
 void Names::add(const std::string& name, const std::string& key) {
   if (name.empty()) bad(key, "a name must not be empty");
-  if (name == "t" || name == "pi") bad(key, "'" + name + "' is reserved (time, the constant); choose another name");
+  if (name == "t" || name == "pi")
+    bad(key, "'" + name + "' is reserved (time, the constant); choose another name");
   if (!seen_.insert(name).second) bad(key, "the name '" + name + "' is used twice");
 }
 
@@ -57,13 +60,16 @@ std::vector<std::optional<Expression>> per_name(const Json& value, const std::ve
     if (value.size() != n)
       bad(key, "has " + std::to_string(value.size()) + " expressions for " + std::to_string(n) + " (" +
                    targets.front() + ", ...): give one each, in their order");
-    for (std::size_t i = 0; i < n; ++i) out[i] = expression(value[i], names, key + "[" + std::to_string(i) + "]");
+    for (std::size_t i = 0; i < n; ++i)
+      out[i] = expression(value[i], names, key + "[" + std::to_string(i) + "]");
     return out;
   }
-  if (!value.is_object()) bad(key, "must be {" + targets.front() + ": expression, ...} or a list in that order");
+  if (!value.is_object())
+    bad(key, "must be {" + targets.front() + ": expression, ...} or a list in that order");
   for (const auto& [name, e] : value.items()) {
     const auto it = std::find(targets.begin(), targets.end(), name);
-    if (it == targets.end()) bad(key + "." + name, "'" + name + "' is not one of " + targets.front() + ", ...");
+    if (it == targets.end())
+      bad(key + "." + name, "'" + name + "' is not one of " + targets.front() + ", ...");
     out[it - targets.begin()] = expression(e, names, key + "." + name);
   }
   if (every)
@@ -92,7 +98,8 @@ void parameters(const Json& run, Names* names, std::vector<std::string>* out, st
   if (!p.is_object()) bad("parameters", "must be {name: number}");
   for (const auto& [name, value] : p.items()) {
     names->add(name, "parameters." + name);
-    if (!value.is_number() || !std::isfinite(value.get<double>())) bad("parameters." + name, "must be a finite number");
+    if (!value.is_number() || !std::isfinite(value.get<double>()))
+      bad("parameters." + name, "must be a finite number");
     out->push_back(name);
     values->push_back(value.get<double>());
   }

@@ -3,12 +3,11 @@
 // names, numbers and expressions under a key, every error naming the key
 // (std::invalid_argument; the run-file reader adds the file).
 
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "models/expression.h"
 

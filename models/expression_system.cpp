@@ -9,13 +9,11 @@ namespace saltus::models {
 
 std::shared_ptr<System> make_expression_system(const std::vector<std::string>& unknowns,
                                                const std::vector<std::string>& parameters,
-                                               const std::vector<std::string>& equations,
-                                               int sparse_from) {
+                                               const std::vector<std::string>& equations, int sparse_from) {
   if (unknowns.empty()) throw std::invalid_argument("the system has no unknowns");
   if (equations.size() != unknowns.size())
     throw std::invalid_argument(std::to_string(equations.size()) + " equations for " +
-                                std::to_string(unknowns.size()) +
-                                " unknowns: give one equation per unknown");
+                                std::to_string(unknowns.size()) + " unknowns: give one equation per unknown");
   std::vector<std::string> names = unknowns;
   names.insert(names.end(), parameters.begin(), parameters.end());
   std::set<std::string> seen;
@@ -43,19 +41,21 @@ bool ExpressionOde::uses_time() const {
   return false;
 }
 
-std::shared_ptr<flow::AutoDiffHybrid<ExpressionOde>> make_expression_ode(const std::vector<std::string>& unknowns,
-                                                                        const std::vector<std::string>& parameters,
-                                                                        const std::vector<std::string>& rates) {
+std::shared_ptr<flow::AutoDiffHybrid<ExpressionOde>> make_expression_ode(
+    const std::vector<std::string>& unknowns, const std::vector<std::string>& parameters,
+    const std::vector<std::string>& rates) {
   if (unknowns.empty()) throw std::invalid_argument("the ODE has no unknowns");
   if (rates.size() != unknowns.size())
-    throw std::invalid_argument(std::to_string(rates.size()) + " equations for " + std::to_string(unknowns.size()) +
+    throw std::invalid_argument(std::to_string(rates.size()) + " equations for " +
+                                std::to_string(unknowns.size()) +
                                 " unknowns: give one rate x' = f(x, p, t) per unknown");
   std::vector<std::string> names = unknowns;
   names.insert(names.end(), parameters.begin(), parameters.end());
   std::set<std::string> seen;
   for (const auto& name : names) {
     if (name == "t")
-      throw std::invalid_argument("the name 't' is time in an ODE's equations; call the unknown or parameter otherwise");
+      throw std::invalid_argument(
+          "the name 't' is time in an ODE's equations; call the unknown or parameter otherwise");
     if (!seen.insert(name).second)
       throw std::invalid_argument("the name '" + name + "' is used twice among unknowns and parameters");
   }
@@ -72,4 +72,3 @@ std::shared_ptr<flow::AutoDiffHybrid<ExpressionOde>> make_expression_ode(const s
 }
 
 }  // namespace saltus::models
-

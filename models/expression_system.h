@@ -94,8 +94,8 @@ struct ExpressionOde {
 // Parses the rates (names: unknowns, parameters, "t"). Throws like
 // make_expression_system (ExpressionError names the equation; a parameter or
 // unknown called "t" is refused: it names time).
-std::shared_ptr<flow::AutoDiffHybrid<ExpressionOde>> make_expression_ode(const std::vector<std::string>& unknowns,
-                                                                        const std::vector<std::string>& parameters,
-                                                                        const std::vector<std::string>& rates);
+std::shared_ptr<flow::AutoDiffHybrid<ExpressionOde>> make_expression_ode(
+    const std::vector<std::string>& unknowns, const std::vector<std::string>& parameters,
+    const std::vector<std::string>& rates);
 
 }  // namespace saltus::models

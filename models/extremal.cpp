@@ -1,11 +1,11 @@
 #include "models/extremal.h"
 
-#include "continuation/newton.h"
-
 #include <algorithm>
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
+
+#include "continuation/newton.h"
 
 namespace saltus::models {
 
@@ -17,15 +17,16 @@ Vector extremal_u(double s1, double s2, const Eigen::Vector3d& pose) {
 
 ExtremalGeometry extremal_geometry(const ExtremalProblem& problem, const Vector& u) {
   if (!problem.system || !problem.curve1 || !problem.curve2)
-    throw std::invalid_argument("extremal_geometry: the problem has no system or curves (use make_extremal_problem)");
+    throw std::invalid_argument(
+        "extremal_geometry: the problem has no system or curves (use make_extremal_problem)");
   if (u.size() != 5)
     throw std::invalid_argument("extremal_geometry: u has " + std::to_string(u.size()) +
                                 " components, expected 5 (s1, s2, x, y, phi)");
   const char* names[] = {"s1", "s2", "x", "y", "phi"};
   for (int i = 0; i < 5; ++i)
     if (!std::isfinite(u[i]))
-      throw std::invalid_argument(std::string("extremal_geometry: ") + names[i] + " = " + format_number(u[i]) +
-                                  " is not finite");
+      throw std::invalid_argument(std::string("extremal_geometry: ") + names[i] + " = " +
+                                  format_number(u[i]) + " is not finite");
   const PlanarCurve& curve1 = *problem.curve1;
   const PlanarCurve& curve2 = *problem.curve2;
   const double s1 = u[0], s2 = u[1], phi = u[4];
@@ -65,7 +66,8 @@ std::string ExtremalSearchOptions::check() const {
   };
   if (!std::isfinite(s1_centre)) return bad("s1_centre", s1_centre, "must be finite");
   if (!std::isfinite(s2_centre)) return bad("s2_centre", s2_centre, "must be finite");
-  if (!(std::isfinite(half_width) && half_width > 0)) return bad("half_width", half_width, "must be positive and finite");
+  if (!(std::isfinite(half_width) && half_width > 0))
+    return bad("half_width", half_width, "must be positive and finite");
   if (grid < 1 || grid > 10000) return "grid = " + std::to_string(grid) + " must be in 1..10000";
   if (max_iterations < 1) return "max_iterations = " + std::to_string(max_iterations) + " must be >= 1";
   if (!(residual_tolerance > 0)) return bad("residual_tolerance", residual_tolerance, "must be positive");
@@ -102,7 +104,7 @@ struct StartResult {
 // root where the residual is small enough is a root even when the step test
 // fails (a degenerate root converges only linearly, or stalls at rounding).
 StartResult newton(const System& system, const Eigen::Vector2d& start, const Eigen::Vector3d& pose,
-                    const ExtremalSearchOptions& options) {
+                   const ExtremalSearchOptions& options) {
   StartResult result;
   auto at = [&pose](const Vector& s) { return extremal_u(s[0], s[1], pose); };
   const Eigen::Vector2d centre(options.s1_centre, options.s2_centre);
@@ -148,7 +150,8 @@ ExtremalPoints find_extremal_points(const ExtremalProblem& problem, const Eigen:
   if (const std::string why = options.check(); !why.empty())
     throw std::invalid_argument("extremal-point search options: " + why);
   if (!problem.system || !problem.curve1 || !problem.curve2)
-    throw std::invalid_argument("find_extremal_points: the problem has no system or curves (use make_extremal_problem)");
+    throw std::invalid_argument(
+        "find_extremal_points: the problem has no system or curves (use make_extremal_problem)");
   const char* names[] = {"x", "y", "phi"};
   for (int i = 0; i < 3; ++i)
     if (!std::isfinite(pose[i]))
@@ -165,20 +168,24 @@ ExtremalPoints find_extremal_points(const ExtremalProblem& problem, const Eigen:
   std::vector<StartResult> roots;
   for (int i = 0; i < options.grid; ++i) {
     for (int j = 0; j < options.grid; ++j) {
-      const Eigen::Vector2d start(options.s1_centre - H + (i + 0.5) * cell, options.s2_centre - H + (j + 0.5) * cell);
+      const Eigen::Vector2d start(options.s1_centre - H + (i + 0.5) * cell,
+                                  options.s2_centre - H + (j + 0.5) * cell);
       ++out.starts;
       const StartResult r = newton(*problem.system, start, pose, options);
       if (r.non_regular) ++out.non_regular;
       if (!r.converged) continue;
-      if (std::abs(r.s[0] - options.s1_centre) > H + box_slack || std::abs(r.s[1] - options.s2_centre) > H + box_slack)
+      if (std::abs(r.s[0] - options.s1_centre) > H + box_slack ||
+          std::abs(r.s[1] - options.s2_centre) > H + box_slack)
         continue;
       ++out.converged;
       auto same = std::find_if(roots.begin(), roots.end(), [&](const StartResult& other) {
         return parameter_distance(r.s[0], other.s[0], period1) <= options.duplicate_tolerance &&
                parameter_distance(r.s[1], other.s[1], period2) <= options.duplicate_tolerance;
       });
-      if (same == roots.end()) roots.push_back(r);
-      else if (r.residual < same->residual) *same = r;
+      if (same == roots.end())
+        roots.push_back(r);
+      else if (r.residual < same->residual)
+        *same = r;
     }
   }
   std::sort(roots.begin(), roots.end(), [](const StartResult& a, const StartResult& b) {
@@ -199,9 +206,9 @@ ExtremalPoints find_extremal_points(const ExtremalProblem& problem, const Eigen:
   out.count = static_cast<int>(out.solutions.size());
   std::ostringstream message;
   message << out.count << " extremal point" << (out.count == 1 ? "" : "s") << " (" << out.opposing_count
-          << " opposing) in |s1 - " << format_number(options.s1_centre) << "| <= " << format_number(H) << ", |s2 - "
-          << format_number(options.s2_centre) << "| <= " << format_number(H) << " from " << out.starts
-          << " Newton starts (" << out.converged << " converged inside the box";
+          << " opposing) in |s1 - " << format_number(options.s1_centre) << "| <= " << format_number(H)
+          << ", |s2 - " << format_number(options.s2_centre) << "| <= " << format_number(H) << " from "
+          << out.starts << " Newton starts (" << out.converged << " converged inside the box";
   if (out.non_regular > 0) message << ", " << out.non_regular << " stopped at non-regular points";
   message << ")";
   out.message = message.str();

@@ -49,11 +49,10 @@
 // (AutoDiffSystem differentiates it with ceres::Jet and Boost.Math fvar); the
 // curve derivative c'(s) inside it comes from Taylor<T, 1>.
 
+#include <Eigen/Dense>
 #include <memory>
 #include <string>
 #include <vector>
-
-#include <Eigen/Dense>
 
 #include "continuation/autodiff_system.h"
 #include "continuation/taylor.h"
@@ -144,19 +143,19 @@ Vector extremal_u(double s1, double s2, const Eigen::Vector3d& pose);
 
 // Everything eq. (3)-(11) speaks of at u = (s1, s2, x, y, phi), in body 1's frame.
 struct ExtremalGeometry {
-  Eigen::Vector2d c1, c2;          // the two boundary points
-  Eigen::Vector2d t1, n1, t2, n2;  // unit tangents and outward normals
-  double speed1 = 0, speed2 = 0;   // |c_i'(s_i)| = dsigma_i/ds_i
-  double kappa1 = 0, kappa2 = 0;   // signed curvatures
-  double d = 0;                    // (c2 - c1) . n1
-  double epsilon = 0;              // t1 . t2 (= n1 . n2); -1 at opposing extremal points
-  Eigen::Vector2d residual;        // f of eq. (3)
+  Eigen::Vector2d c1, c2;                // the two boundary points
+  Eigen::Vector2d t1, n1, t2, n2;        // unit tangents and outward normals
+  double speed1 = 0, speed2 = 0;         // |c_i'(s_i)| = dsigma_i/ds_i
+  double kappa1 = 0, kappa2 = 0;         // signed curvatures
+  double d = 0;                          // (c2 - c1) . n1
+  double epsilon = 0;                    // t1 . t2 (= n1 . n2); -1 at opposing extremal points
+  Eigen::Vector2d residual;              // f of eq. (3)
   Eigen::Matrix<double, 2, 5> jacobian;  // df/d(s1, s2, x, y, phi), automatic (ceres::Jet)
   Eigen::Matrix2d jacobian_arclength;    // df/d(sigma1, sigma2) = J_s diag(1/speed1, 1/speed2)
   Eigen::Matrix2d jacobian_closed_form;  // eq. (8) from kappa1, kappa2, d, epsilon
-  double det = 0;              // det df/d(s1, s2), automatic
-  double det_arclength = 0;    // det of jacobian_arclength = det / (speed1 speed2)
-  double det_closed_form = 0;  // det of eq. (8): eps kappa2 (1 + kappa1 d) - kappa1 eps^2
+  double det = 0;                        // det df/d(s1, s2), automatic
+  double det_arclength = 0;              // det of jacobian_arclength = det / (speed1 speed2)
+  double det_closed_form = 0;            // det of eq. (8): eps kappa2 (1 + kappa1 d) - kappa1 eps^2
   double det_eq10 = 0;         // -kappa1 - kappa2 - kappa1 kappa2 d, eq. (10) (valid where eps = -1)
   double trace_arclength = 0;  // trace of jacobian_arclength (eq. (11) where eps = -1)
   bool opposing() const { return epsilon < 0; }
@@ -172,15 +171,17 @@ ExtremalGeometry extremal_geometry(const ExtremalProblem& problem, const Vector&
 // found when some start lies in its basin: keep the cell width
 // 2 half_width / grid below the distance between roots you need to separate.
 struct ExtremalSearchOptions {
-  double s1_centre = 0.0;          // a
-  double s2_centre = 0.0;          // b
-  double half_width = 0.5;         // H > 0, in the curve parameters
-  int grid = 32;                   // starts per side (>= 1)
-  int max_iterations = 60;         // Newton iterations per start (degenerate roots converge linearly)
+  double s1_centre = 0.0;             // a
+  double s2_centre = 0.0;             // b
+  double half_width = 0.5;            // H > 0, in the curve parameters
+  int grid = 32;                      // starts per side (>= 1)
+  int max_iterations = 60;            // Newton iterations per start (degenerate roots converge linearly)
   double residual_tolerance = 1e-11;  // |f|_inf at an accepted root (f1 is a length, f2 a cosine)
   double step_tolerance = 1e-12;      // converged when |step|_inf <= this (1 + |s|_inf)
-  double duplicate_tolerance = 1e-6;  // roots closer than this (inf-norm in s, modulo the curves' periods) are one
-  double degenerate_tolerance = 1e-8; // a root with |det J| (arc length, eq. (9)) below this is flagged degenerate
+  double duplicate_tolerance =
+      1e-6;  // roots closer than this (inf-norm in s, modulo the curves' periods) are one
+  double degenerate_tolerance =
+      1e-8;  // a root with |det J| (arc length, eq. (9)) below this is flagged degenerate
 
   // Empty when valid, else a message naming the first bad field and value.
   std::string check() const;
@@ -188,22 +189,22 @@ struct ExtremalSearchOptions {
 
 struct ExtremalPoint {
   double s1 = 0, s2 = 0;
-  double residual = 0;    // |f|_inf
-  int iterations = 0;     // Newton iterations of the start that found it first
+  double residual = 0;  // |f|_inf
+  int iterations = 0;   // Newton iterations of the start that found it first
   ExtremalGeometry geometry;
   bool degenerate = false;  // |det J| <= degenerate_tolerance
 };
 
 struct ExtremalPoints {
-  int count = 0;                        // solutions.size()
-  int opposing_count = 0;               // of them with t1 . t2 = -1 (the paper's physically meaningful ones)
-  std::vector<ExtremalPoint> solutions; // sorted by s1, then s2
-  int starts = 0;                       // Newton starts
-  int converged = 0;                    // starts that converged to a root inside the box
-  int non_regular = 0;                  // starts abandoned at a non-regular curve point
-  Eigen::Vector3d pose;                 // (x, y, phi)
+  int count = 0;                         // solutions.size()
+  int opposing_count = 0;                // of them with t1 . t2 = -1 (the paper's physically meaningful ones)
+  std::vector<ExtremalPoint> solutions;  // sorted by s1, then s2
+  int starts = 0;                        // Newton starts
+  int converged = 0;                     // starts that converged to a root inside the box
+  int non_regular = 0;                   // starts abandoned at a non-regular curve point
+  Eigen::Vector3d pose;                  // (x, y, phi)
   ExtremalSearchOptions options;
-  std::string message;                  // one line on what was done
+  std::string message;  // one line on what was done
 };
 
 // All extremal points at `pose` in the box of `options` (see there). Each

@@ -43,9 +43,10 @@
 // top of the Taylor series (Taylor<Jet, 3>), the curves' own c'(s) one more
 // Taylor level inside. No finite differences anywhere.
 
+#include <ceres/jet.h>
+
 #include <Eigen/Dense>
 #include <array>
-#include <ceres/jet.h>
 #include <memory>
 
 #include "continuation/system.h"
@@ -58,7 +59,8 @@ class ExtremalDegeneracy {
  public:
   virtual ~ExtremalDegeneracy() = default;
   // (det, c2~, c3~) at u = (s1, s2, x, y, phi); gradient (3 x 5) when not null.
-  virtual Eigen::Vector3d evaluate(const Vector& u, Eigen::Matrix<double, 3, 5>* gradient = nullptr) const = 0;
+  virtual Eigen::Vector3d evaluate(const Vector& u,
+                                   Eigen::Matrix<double, 3, 5>* gradient = nullptr) const = 0;
 };
 
 namespace detail {

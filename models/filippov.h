@@ -415,7 +415,9 @@ Vector project_onto_surface(const M& model, const Vector& x0, double tolerance =
                             const Options& options = {}) {
   detail::check_point(x0, model.state_size(), "project_onto_surface");
   NewtonProblem problem;
-  problem.residual = [&model](const Vector& x, Vector* h) { *h = Vector::Constant(1, model.switching(x.data())); };
+  problem.residual = [&model](const Vector& x, Vector* h) {
+    *h = Vector::Constant(1, model.switching(x.data()));
+  };
   problem.jacobian = [&model, &options](const Vector& x, Matrix* J) {
     const Vector h_x = gradient(model, x);
     detail::require_regular(x, h_x, options.gradient_tolerance, "project_onto_surface");

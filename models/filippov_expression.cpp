@@ -63,7 +63,8 @@ std::shared_ptr<flow::AutoDiffHybrid<filippov::FilippovFlow<ExpressionFilippov>>
   only(f, {"h", "field", "mu", "stick_bound", "mode_names"}, "filippov");
   if (!f.contains("h")) bad("filippov.h", "is missing: the switching function h(x)");
   spec->h = expression(f["h"], names, "filippov.h");
-  if (reads(spec->h, on_lambda)) bad("filippov.h", "'" + spec->h.text() + "' uses lambda: h depends on the state only");
+  if (reads(spec->h, on_lambda))
+    bad("filippov.h", "'" + spec->h.text() + "' uses lambda: h depends on the state only");
   if (!reads(spec->h, on_state))
     bad("filippov.h", "'" + spec->h.text() + "' does not depend on the state: it switches nothing");
   if (!f.contains("field")) bad("filippov.field", "is missing: f(x, lambda), one per state");
@@ -94,7 +95,8 @@ std::shared_ptr<flow::AutoDiffHybrid<filippov::FilippovFlow<ExpressionFilippov>>
       const double defect = filippov::affine_defect(model, x);
       if (!(defect < 1e-8))
         bad("filippov.field", "f(x, lambda) is not affine in lambda (defect " + std::to_string(defect) +
-                                  " at x = " + filippov::detail::format_point(x) + "): write it as f0(x) + lambda g(x)");
+                                  " at x = " + filippov::detail::format_point(x) +
+                                  "): write it as f0(x) + lambda g(x)");
     }
   }
   filippov::FlowOptions options;
@@ -102,7 +104,8 @@ std::shared_ptr<flow::AutoDiffHybrid<filippov::FilippovFlow<ExpressionFilippov>>
     const Json& m = f["mode_names"];
     if (!m.is_array() || m.size() != 4)
       bad("filippov.mode_names", "must name the four modes: [h > 0, h < 0, sliding, escaping]");
-    for (int i = 0; i < 4; ++i) options.mode_names[i] = text(m[i], "filippov.mode_names[" + std::to_string(i) + "]");
+    for (int i = 0; i < 4; ++i)
+      options.mode_names[i] = text(m[i], "filippov.mode_names[" + std::to_string(i) + "]");
   }
   return filippov::make_filippov_flow(std::move(model), options);
 }

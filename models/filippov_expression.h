@@ -13,12 +13,11 @@
 // decides on as numbers (they are not carried in a state).
 
 #include <array>
-#include <optional>
 #include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "models/expression.h"
 #include "models/filippov_hybrid.h"
@@ -48,8 +47,10 @@ struct ExpressionFilippovT {
   static void parameters(Self& self, Visit&& visit) {
     for (std::size_t i = 0; i < self.p.size(); ++i) {
       const char* name = self.spec->parameters[i].c_str();
-      if (self.spec->decided[i]) visit(name, self.numbers[i], self.spec->docs[i].c_str());
-      else visit(name, self.p[i], self.spec->docs[i].c_str());
+      if (self.spec->decided[i])
+        visit(name, self.numbers[i], self.spec->docs[i].c_str());
+      else
+        visit(name, self.p[i], self.spec->docs[i].c_str());
     }
   }
   template <class Q>

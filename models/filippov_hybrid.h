@@ -98,7 +98,13 @@
 
 namespace saltus::filippov {
 
-enum FilippovMode : int { kPlusMode = 0, kMinusMode = 1, kSlidingMode = 2, kEscapingMode = 3, kTwoFoldMode = 4 };
+enum FilippovMode : int {
+  kPlusMode = 0,
+  kMinusMode = 1,
+  kSlidingMode = 2,
+  kEscapingMode = 3,
+  kTwoFoldMode = 4
+};
 
 struct FlowOptions {
   // The bound on |lambda_eq| that keeps an orbit on Sigma (a static friction
@@ -142,7 +148,8 @@ class FilippovFlow {
     }
     const FlowOptions& o = *options_;
     for (int i = 0; i < 5; ++i) {
-      if (o.mode_names[i].empty()) throw std::invalid_argument("filippov flow: mode name " + std::to_string(i) + " is empty");
+      if (o.mode_names[i].empty())
+        throw std::invalid_argument("filippov flow: mode name " + std::to_string(i) + " is empty");
       for (int j = 0; j < i; ++j)
         if (o.mode_names[i] == o.mode_names[j])
           throw std::invalid_argument("filippov flow: the mode name '" + o.mode_names[i] + "' is repeated");
@@ -161,15 +168,11 @@ class FilippovFlow {
 
   // The model's parameters (continuation/flow/parameters.h), when it lists them.
   template <class Self, class Visit>
-  static void parameters(Self& self, Visit&& visit)
-    requires flow::Parameterized<M>
-  {
+  static void parameters(Self& self, Visit&& visit) requires flow::Parameterized<M> {
     M::parameters(self.model_, visit);
   }
   template <class Q>
-  auto cast() const
-    requires flow::Parameterized<M>
-  {
+  auto cast() const requires flow::Parameterized<M> {
     using Cast = decltype(model_.template cast<Q>());
     return FilippovFlow<Cast>(model_.template cast<Q>(), options_);
   }
@@ -179,8 +182,10 @@ class FilippovFlow {
   // b: the model's own stick_bound() (a static friction coefficient) where it
   // has one, else FlowOptions::stick_bound, which defaults to mu.
   double stick_bound() const {
-    if constexpr (requires { model_.stick_bound(); }) return model_.stick_bound();
-    else return std::isnan(options_->stick_bound) ? double(model_.mu) : options_->stick_bound;
+    if constexpr (requires { model_.stick_bound(); })
+      return model_.stick_bound();
+    else
+      return std::isnan(options_->stick_bound) ? double(model_.mu) : options_->stick_bound;
   }
 
   // ---- the AutoDiffHybrid functor interface ----------------------------------
@@ -210,8 +215,10 @@ class FilippovFlow {
     const auto& name = options_->mode_names;
     if (k == 2) return "reach a two-fold (h_x . f_lambda = 0) from " + name[mode];
     switch (mode) {
-      case kPlusMode: return "h = 0 from above";
-      case kMinusMode: return "h = 0 from below";
+      case kPlusMode:
+        return "h = 0 from above";
+      case kMinusMode:
+        return "h = 0 from below";
       case kSlidingMode:
         return k == 0 ? "leave " + name[2] + " (lambda_eq = +b) into " + name[0]
                       : "leave " + name[2] + " (lambda_eq = -b) into " + name[1];
@@ -222,22 +229,34 @@ class FilippovFlow {
   }
   flow::Crossing crossing(int mode, int k) const {
     switch (mode) {
-      case kPlusMode: return flow::Crossing::kFalling;
-      case kMinusMode: return flow::Crossing::kRising;
-      case kSlidingMode: return k == 1 ? flow::Crossing::kFalling : flow::Crossing::kRising;
-      default: return k == 0 ? flow::Crossing::kFalling : k == 1 ? flow::Crossing::kRising : flow::Crossing::kFalling;
+      case kPlusMode:
+        return flow::Crossing::kFalling;
+      case kMinusMode:
+        return flow::Crossing::kRising;
+      case kSlidingMode:
+        return k == 1 ? flow::Crossing::kFalling : flow::Crossing::kRising;
+      default:
+        return k == 0   ? flow::Crossing::kFalling
+               : k == 1 ? flow::Crossing::kRising
+                        : flow::Crossing::kFalling;
     }
   }
 
   template <class T>
   void field(int mode, const T& /*t*/, const T* x, T* f) const {
     switch (mode) {
-      case kPlusMode: model_.field(x, T(model_.mu), f); return;
-      case kMinusMode: model_.field(x, T(-model_.mu), f); return;
+      case kPlusMode:
+        model_.field(x, T(model_.mu), f);
+        return;
+      case kMinusMode:
+        model_.field(x, T(-model_.mu), f);
+        return;
       case kTwoFoldMode:
         for (int i = 0; i < dimension(); ++i) f[i] = T(0.0);
         return;
-      default: sliding_field(model_, x, f); return;  // (16)
+      default:
+        sliding_field(model_, x, f);
+        return;  // (16)
     }
   }
 
@@ -267,10 +286,14 @@ class FilippovFlow {
   int next_mode(int mode, int k, double /*t*/, const double* x) const {
     switch (mode) {
       case kPlusMode:
-      case kMinusMode: return holds_on_surface(x) ? kSlidingMode : 1 - mode;
-      case kSlidingMode: return k == 0 ? kPlusMode : k == 1 ? kMinusMode : kTwoFoldMode;
-      case kEscapingMode: return k == 0 ? kMinusMode : k == 1 ? kPlusMode : kTwoFoldMode;
-      default: return mode;
+      case kMinusMode:
+        return holds_on_surface(x) ? kSlidingMode : 1 - mode;
+      case kSlidingMode:
+        return k == 0 ? kPlusMode : k == 1 ? kMinusMode : kTwoFoldMode;
+      case kEscapingMode:
+        return k == 0 ? kMinusMode : k == 1 ? kPlusMode : kTwoFoldMode;
+      default:
+        return mode;
     }
   }
 
@@ -324,16 +347,21 @@ class FilippovFlow {
     require_mode(mode);
     const double h = model_.switching(x.data()), tol = options_->surface_tolerance;
     std::ostringstream msg;
-    msg << "filippov flow: the state x = " << detail::format_point(x) << " (h = " << h << ") cannot start in mode '"
-        << mode_name(mode) << "': ";
-    if (mode == kPlusMode && h < -tol) msg << "it needs h >= 0";
-    else if (mode == kMinusMode && h > tol) msg << "it needs h <= 0";
-    else if (mode >= kSlidingMode && std::abs(h) > tol) msg << "it needs |h| <= " << tol << " (on the switching surface)";
+    msg << "filippov flow: the state x = " << detail::format_point(x) << " (h = " << h
+        << ") cannot start in mode '" << mode_name(mode) << "': ";
+    if (mode == kPlusMode && h < -tol)
+      msg << "it needs h >= 0";
+    else if (mode == kMinusMode && h > tol)
+      msg << "it needs h <= 0";
+    else if (mode >= kSlidingMode && std::abs(h) > tol)
+      msg << "it needs |h| <= " << tol << " (on the switching surface)";
     else if (mode == kSlidingMode && !holds_on_surface(x.data()))
       msg << "the force cannot hold the orbit on the surface there (|lambda_eq| >= b = " << stick_bound()
           << " or h_x . f_lambda >= 0)";
-    else if (mode == kEscapingMode && initial_mode(x) != kEscapingMode) msg << "x is not in the escaping region (18)";
-    else return;
+    else if (mode == kEscapingMode && initial_mode(x) != kEscapingMode)
+      msg << "x is not in the escaping region (18)";
+    else
+      return;
     msg << "; start in mode '" << mode_name(initial_mode(x)) << "'";
     throw std::invalid_argument(msg.str());
   }

@@ -1,11 +1,11 @@
 #include "models/hybrid_expression.h"
 
-#include "models/expression_json.h"
-
 #include <algorithm>
 #include <cmath>
 #include <set>
 #include <stdexcept>
+
+#include "models/expression_json.h"
 
 namespace saltus::models {
 
@@ -37,8 +37,10 @@ Comparison comparison(const Json& value, const std::vector<std::string>& names, 
   std::size_t at = std::string::npos, width = 0;
   Comparison c;
   for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '(') ++depth;
-    else if (s[i] == ')') --depth;
+    if (s[i] == '(')
+      ++depth;
+    else if (s[i] == ')')
+      --depth;
     else if (depth == 0 && (s[i] == '<' || s[i] == '>')) {
       if (at != std::string::npos) bad(key, "'" + s + "' has more than one comparison");
       at = i;
@@ -64,10 +66,14 @@ Comparison comparison(const Json& value, const std::vector<std::string>& names, 
 bool Comparison::holds(const double* values) const {
   const double a = left.evaluate<double>(values), b = right.evaluate<double>(values);
   switch (op) {
-    case Op::kLess: return a < b;
-    case Op::kLessEqual: return a <= b;
-    case Op::kGreater: return a > b;
-    default: return a >= b;
+    case Op::kLess:
+      return a < b;
+    case Op::kLessEqual:
+      return a <= b;
+    case Op::kGreater:
+      return a > b;
+    default:
+      return a >= b;
   }
 }
 
@@ -81,11 +87,13 @@ std::vector<std::string> HybridSpec::names() const {
 const HybridSpec::Transition& HybridSpec::transition(int mode, int k, const double* values) const {
   const auto& transitions = modes[mode].guards[k].transitions;
   for (const auto& tr : transitions)
-    if (std::all_of(tr.when.begin(), tr.when.end(), [&](const Comparison& c) { return c.holds(values); })) return tr;
+    if (std::all_of(tr.when.begin(), tr.when.end(), [&](const Comparison& c) { return c.holds(values); }))
+      return tr;
   return transitions.back();  // unreachable: the last has no condition
 }
 
-std::shared_ptr<flow::AutoDiffHybrid<ExpressionHybrid>> make_expression_hybrid(const nlohmann::ordered_json& run) {
+std::shared_ptr<flow::AutoDiffHybrid<ExpressionHybrid>> make_expression_hybrid(
+    const nlohmann::ordered_json& run) {
   auto spec = std::make_shared<HybridSpec>();
   const Json& states = run.contains("states") ? run["states"] : Json();
   Names seen;
@@ -95,7 +103,8 @@ std::shared_ptr<flow::AutoDiffHybrid<ExpressionHybrid>> make_expression_hybrid(c
   spec->docs.assign(spec->parameters.size(), "run-file parameter");
   if (!run.contains("modes")) bad("modes", "is missing: give {mode name: {field, guards}}");
   const Json& modes = run["modes"];
-  if (!modes.is_object() || modes.empty()) bad("modes", "must be a non-empty object {mode name: {field, guards}}");
+  if (!modes.is_object() || modes.empty())
+    bad("modes", "must be a non-empty object {mode name: {field, guards}}");
   std::vector<std::string> mode_names;
   for (const auto& [name, m] : modes.items()) mode_names.push_back(name);
   auto mode_index = [&](const Json& value, const std::string& key) {
@@ -130,12 +139,18 @@ std::shared_ptr<flow::AutoDiffHybrid<ExpressionHybrid>> make_expression_hybrid(c
       guard.name = g.contains("name") ? text(g["name"], gkey + ".name") : "guard " + std::to_string(k);
       if (!g.contains("h")) bad(gkey + ".h", "is missing: the expression whose zero is the event");
       guard.h = expression(g["h"], names, gkey + ".h");
-      if (guard.h.is_constant()) bad(gkey + ".h", "'" + guard.h.text() + "' depends on nothing: it never crosses zero");
-      const std::string crossing = g.contains("crossing") ? text(g["crossing"], gkey + ".crossing") : "falling";
-      if (crossing == "falling") guard.crossing = flow::Crossing::kFalling;
-      else if (crossing == "rising") guard.crossing = flow::Crossing::kRising;
-      else if (crossing == "either") guard.crossing = flow::Crossing::kEither;
-      else bad(gkey + ".crossing", "'" + crossing + "' is not falling, rising or either");
+      if (guard.h.is_constant())
+        bad(gkey + ".h", "'" + guard.h.text() + "' depends on nothing: it never crosses zero");
+      const std::string crossing =
+          g.contains("crossing") ? text(g["crossing"], gkey + ".crossing") : "falling";
+      if (crossing == "falling")
+        guard.crossing = flow::Crossing::kFalling;
+      else if (crossing == "rising")
+        guard.crossing = flow::Crossing::kRising;
+      else if (crossing == "either")
+        guard.crossing = flow::Crossing::kEither;
+      else
+        bad(gkey + ".crossing", "'" + crossing + "' is not falling, rising or either");
       auto transition = [&](const Json& t, const std::string& tkey) {
         HybridSpec::Transition tr;
         tr.to = t.contains("to") ? mode_index(t["to"], tkey + ".to") : index;
@@ -157,7 +172,8 @@ std::shared_ptr<flow::AutoDiffHybrid<ExpressionHybrid>> make_expression_hybrid(c
         if (g.contains("to") || g.contains("reset"))
           bad(gkey, "give either 'to'/'reset' or 'transitions', not both");
         const Json& list = g["transitions"];
-        if (!list.is_array() || list.empty()) bad(gkey + ".transitions", "must be a non-empty list of {when, to, reset}");
+        if (!list.is_array() || list.empty())
+          bad(gkey + ".transitions", "must be a non-empty list of {when, to, reset}");
         for (std::size_t j = 0; j < list.size(); ++j) {
           const std::string tkey = gkey + ".transitions[" + std::to_string(j) + "]";
           if (!list[j].is_object()) bad(tkey, "must be {when, to, reset}");
@@ -165,7 +181,8 @@ std::shared_ptr<flow::AutoDiffHybrid<ExpressionHybrid>> make_expression_hybrid(c
           guard.transitions.push_back(transition(list[j], tkey));
         }
         if (!guard.transitions.back().when.empty())
-          bad(gkey + ".transitions", "the last transition must have no 'when' (it is taken when no other holds)");
+          bad(gkey + ".transitions",
+              "the last transition must have no 'when' (it is taken when no other holds)");
       } else {
         guard.transitions.push_back(transition(g, gkey));
       }

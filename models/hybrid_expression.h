@@ -19,11 +19,10 @@
 
 #include <array>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "continuation/flow/hybrid_system.h"
 #include "models/expression.h"
@@ -140,7 +139,8 @@ using ExpressionHybrid = ExpressionHybridT<double>;
 // the value: an unknown mode or state, a name used twice or called "t", a
 // reset of the wrong length, a condition that is not a comparison, an
 // expression with an unknown name (ExpressionError, a std::invalid_argument).
-std::shared_ptr<flow::AutoDiffHybrid<ExpressionHybrid>> make_expression_hybrid(const nlohmann::ordered_json& run);
+std::shared_ptr<flow::AutoDiffHybrid<ExpressionHybrid>> make_expression_hybrid(
+    const nlohmann::ordered_json& run);
 
 extern const char* const kHybridExpressionHelp;
 

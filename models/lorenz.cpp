@@ -22,8 +22,9 @@ double lorenz_periodic_orbit(double rho, Vector* point) {
       {[rho](double, const Vector& x) { return x[2] - (rho - 1.0); }, flow::Crossing::kRising}};
   const flow::Trajectory on = flow::simulate(*lorenz, 0, 50.0, warm.x_end, 51.0, plain, {}, section);
   if (on.section_hits.size() < 3)
-    throw std::runtime_error("lorenz_periodic_orbit: the attractor at rho = " + std::to_string(rho) +
-                             " does not cross z = rho - 1 twice per unit time; it is not the large-rho orbit");
+    throw std::runtime_error(
+        "lorenz_periodic_orbit: the attractor at rho = " + std::to_string(rho) +
+        " does not cross z = rho - 1 twice per unit time; it is not the large-rho orbit");
   *point = on.section_hits[0].x;
   return on.section_hits[2].t - on.section_hits[0].t;
 }

@@ -56,7 +56,8 @@ std::shared_ptr<flow::AutoDiffHybrid<flow::Mechanical<ExpressionMechanical>>> ma
     const nlohmann::ordered_json& run) {
   auto spec = std::make_shared<MechanicalSpec>();
   Names seen;
-  spec->coordinates = list_of_names(run.contains("coordinates") ? run["coordinates"] : Json(), "coordinates", &seen);
+  spec->coordinates =
+      list_of_names(run.contains("coordinates") ? run["coordinates"] : Json(), "coordinates", &seen);
   for (const auto& q : spec->coordinates) seen.add(q + "_dot", "coordinates (velocity of " + q + ")");
   std::vector<double> values;
   parameters(run, &seen, &spec->parameters, &values);
@@ -110,7 +111,8 @@ std::shared_ptr<flow::AutoDiffHybrid<flow::Mechanical<ExpressionMechanical>>> ma
     if (reads(constraint.h, velocity))
       bad(key + ".h", "'" + constraint.h.text() + "' uses a velocity: a constraint depends on q and t only");
     if (!reads(constraint.h, coordinate))
-      bad(key + ".h", "'" + constraint.h.text() + "' does not depend on the coordinates: it constrains nothing");
+      bad(key + ".h",
+          "'" + constraint.h.text() + "' does not depend on the coordinates: it constrains nothing");
     if (c.contains("restitution")) {
       const Json& e = c["restitution"];
       if (e.is_string()) {
@@ -135,7 +137,8 @@ std::shared_ptr<flow::AutoDiffHybrid<flow::Mechanical<ExpressionMechanical>>> ma
   for (const auto& e : spec->mass) dynamics.push_back(&e);
   for (const auto& e : spec->force) dynamics.push_back(&e);
   spec->dynamics_needs = spec->definitions.needed(dynamics, base);
-  for (const auto& c : spec->constraints) spec->constraint_needs.push_back(spec->definitions.needed({&c.h}, base));
+  for (const auto& c : spec->constraints)
+    spec->constraint_needs.push_back(spec->definitions.needed({&c.h}, base));
 
   ExpressionMechanical model{spec, {}, values};
   model.p.assign(values.begin(), values.end());

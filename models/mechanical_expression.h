@@ -17,10 +17,9 @@
 
 #include <array>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "continuation/flow/mechanical.h"
 #include "models/expression.h"
@@ -35,14 +34,14 @@ struct MechanicalSpec {
     int restitution_parameter = -1;  // index into parameters, or -1: the number above
   };
   std::vector<std::string> coordinates, parameters, docs;
-  std::vector<bool> decided;  // per parameter: a number the impact law decides on
+  std::vector<bool> decided;      // per parameter: a number the impact law decides on
   std::vector<Expression> mass;   // n x n, row-major
   bool symmetric_mass = false;    // M written symmetric: the lower triangle is the upper one
   std::vector<Expression> force;  // n
   std::vector<Constraint> constraints;
-  Definitions definitions;  // after (q, q', p, t)
-  std::vector<int> dynamics_needs;                  // the definitions M and f read
-  std::vector<std::vector<int>> constraint_needs;   // those each h_i reads
+  Definitions definitions;                         // after (q, q', p, t)
+  std::vector<int> dynamics_needs;                 // the definitions M and f read
+  std::vector<std::vector<int>> constraint_needs;  // those each h_i reads
   // The expressions' names: coordinates, velocities, parameters, "t" (the
   // definitions follow).
   std::vector<std::string> names() const;
@@ -51,16 +50,18 @@ struct MechanicalSpec {
 template <class P = double>
 struct ExpressionMechanicalT {
   std::shared_ptr<const MechanicalSpec> spec;
-  std::vector<P> p;               // per parameter (decided ones unused)
-  std::vector<double> numbers;    // per parameter (the decided ones)
+  std::vector<P> p;             // per parameter (decided ones unused)
+  std::vector<double> numbers;  // per parameter (the decided ones)
 
   template <class Self, class Visit>
   static void parameters(Self& self, Visit&& visit) {
     for (std::size_t i = 0; i < self.p.size(); ++i) {
       const char* name = self.spec->parameters[i].c_str();
       const char* doc = self.spec->docs[i].c_str();
-      if (self.spec->decided[i]) visit(name, self.numbers[i], doc);
-      else visit(name, self.p[i], doc);
+      if (self.spec->decided[i])
+        visit(name, self.numbers[i], doc);
+      else
+        visit(name, self.p[i], doc);
     }
   }
   template <class Q>
@@ -110,7 +111,8 @@ struct ExpressionMechanicalT {
     const int n = dof();
     for (int i = 0; i < n; ++i)
       for (int j = 0; j < n; ++j)
-        M[n * i + j] = spec->symmetric_mass && j < i ? M[n * j + i] : spec->mass[n * i + j].template evaluate<T>(v);
+        M[n * i + j] =
+            spec->symmetric_mass && j < i ? M[n * j + i] : spec->mass[n * i + j].template evaluate<T>(v);
   }
 
   // (q, q', p, t) in one array (q' zero where the expression cannot use it).

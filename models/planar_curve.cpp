@@ -12,18 +12,19 @@ std::string format_number(double value) {
 }
 
 void throw_not_regular(const std::string& name, double s, double speed, double threshold) {
-  throw std::invalid_argument("curve '" + name + "' is not regular at s = " + format_number(s) +
-                              ": |c'(s)| = " + format_number(speed) +
-                              "; its tangent, normal and curvature are undefined there (a regular point needs "
-                              "|c'(s)| > " + format_number(kRegularity) + " * scale = " + format_number(threshold) +
-                              ")");
+  throw std::invalid_argument(
+      "curve '" + name + "' is not regular at s = " + format_number(s) +
+      ": |c'(s)| = " + format_number(speed) +
+      "; its tangent, normal and curvature are undefined there (a regular point needs "
+      "|c'(s)| > " +
+      format_number(kRegularity) + " * scale = " + format_number(threshold) + ")");
 }
 
 namespace {
 
 // "<kind> '<name>': <field> = <value> <why>"
-[[noreturn]] void bad(const std::string& kind, const std::string& name, const std::string& field, double value,
-                      const std::string& why) {
+[[noreturn]] void bad(const std::string& kind, const std::string& name, const std::string& field,
+                      double value, const std::string& why) {
   throw std::invalid_argument(kind + " '" + name + "': " + field + " = " + format_number(value) + " " + why);
 }
 
@@ -31,14 +32,16 @@ void check_finite(const std::string& kind, const std::string& name, const std::s
   if (!std::isfinite(value)) bad(kind, name, field, value, "must be finite");
 }
 
-void check_positive(const std::string& kind, const std::string& name, const std::string& field, double value) {
+void check_positive(const std::string& kind, const std::string& name, const std::string& field,
+                    double value) {
   if (!(std::isfinite(value) && value > 0.0)) bad(kind, name, field, value, "must be positive and finite");
 }
 
 void check_orientation(const std::string& kind, const std::string& name, int orientation) {
   if (orientation != 1 && orientation != -1)
-    throw std::invalid_argument(kind + " '" + name + "': orientation = " + std::to_string(orientation) +
-                                " must be +1 (counter-clockwise, the body is inside) or -1 (clockwise, a hole)");
+    throw std::invalid_argument(
+        kind + " '" + name + "': orientation = " + std::to_string(orientation) +
+        " must be +1 (counter-clockwise, the body is inside) or -1 (clockwise, a hole)");
 }
 
 void check_coefficients(const std::string& kind, const std::string& name, const std::string& field,
@@ -60,9 +63,11 @@ void check_expression(const std::string& name, const std::string& field, const E
   if (e.names() != std::vector<std::string>{"s"}) {
     std::string names;
     for (const auto& n : e.names()) names += (names.empty() ? "" : ", ") + n;
-    throw std::invalid_argument("expression curve '" + name + "': " + field +
-                                " must be an expression in the single variable s (use ExpressionCurve::make), "
-                                "got variables {" + names + "}");
+    throw std::invalid_argument(
+        "expression curve '" + name + "': " + field +
+        " must be an expression in the single variable s (use ExpressionCurve::make), "
+        "got variables {" +
+        names + "}");
   }
 }
 
@@ -75,8 +80,8 @@ std::vector<double> curvature_series(const CurveTaylor& jet, int k) {
   const Series dx = differentiate(x), dy = differentiate(y);                                // k + 1
   const Series ddx = differentiate(dx), ddy = differentiate(dy);                            // k
   const Series speed2 = dx * dx + dy * dy;
-  const Series speed = sqrt(speed2);                               // |c'(s0 + t)|, order k + 1
-  Series g = (dx * ddy - dy * ddx) / (speed2 * speed);             // kappa(s0 + t), order k
+  const Series speed = sqrt(speed2);                    // |c'(s0 + t)|, order k + 1
+  Series g = (dx * ddy - dy * ddx) / (speed2 * speed);  // kappa(s0 + t), order k
   std::vector<double> out(k + 1);
   out[0] = g[0];
   for (int j = 1; j <= k; ++j) {
@@ -187,8 +192,8 @@ double PlanarCurve::curvature(double s) const { return curvature_derivatives(s, 
 
 std::vector<double> PlanarCurve::curvature_derivatives(double s, int k) const {
   if (k < 0 || k > kMaxTaylorOrder - 2)
-    throw std::invalid_argument("curve '" + name() + "': curvature derivative order k = " + std::to_string(k) +
-                                " is outside 0.." + std::to_string(kMaxTaylorOrder - 2));
+    throw std::invalid_argument("curve '" + name() + "': curvature derivative order k = " +
+                                std::to_string(k) + " is outside 0.." + std::to_string(kMaxTaylorOrder - 2));
   const CurveTaylor jet = taylor(s, k + 2);
   const double v = std::hypot(jet.x[1], jet.y[1]);
   if (!(v > kRegularity * scale())) throw_not_regular(name(), s, v, kRegularity * scale());

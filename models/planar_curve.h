@@ -33,6 +33,7 @@
 // PlanarCurve is the type-erased, double-only interface for geometry
 // queries; AnyShape holds any of the shapes chosen at run time.
 
+#include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
 #include <memory>
@@ -42,8 +43,6 @@
 #include <utility>
 #include <variant>
 #include <vector>
-
-#include <Eigen/Dense>
 
 #include "continuation/taylor.h"
 #include "models/expression.h"
@@ -252,10 +251,10 @@ class PlanarCurve {
   Eigen::Vector2d velocity(double s) const;  // c'(s), any length (no regularity check)
   double speed(double s) const;              // |c'(s)|, ds_arc/ds (no check)
   bool is_regular(double s) const;
-  void check_regular(double s) const;        // throws when not regular
-  Eigen::Vector2d tangent(double s) const;   // unit
-  Eigen::Vector2d normal(double s) const;    // unit outward, (t_y, -t_x)
-  double curvature(double s) const;          // signed kappa
+  void check_regular(double s) const;       // throws when not regular
+  Eigen::Vector2d tangent(double s) const;  // unit
+  Eigen::Vector2d normal(double s) const;   // unit outward, (t_y, -t_x)
+  double curvature(double s) const;         // signed kappa
   // [kappa, dkappa/dsigma, ..., d^k kappa/dsigma^k] at s, sigma the arc
   // length (0 <= k <= kMaxTaylorOrder - 2, else throws naming k).
   std::vector<double> curvature_derivatives(double s, int k) const;

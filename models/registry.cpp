@@ -44,13 +44,16 @@ std::map<std::string, double> pendulum_links(const Json& run) {
   TriplePendulum::Link l[3];
   for (int i = 0; i < 3; ++i) {
     const std::string where = "links[" + std::to_string(i) + "]";
-    if (!links[i].is_object()) throw std::invalid_argument("'" + where + "' must be {mass, length, centre, inertia}");
+    if (!links[i].is_object())
+      throw std::invalid_argument("'" + where + "' must be {mass, length, centre, inertia}");
     for (const auto& [key, value] : links[i].items())
       if (key != "mass" && key != "length" && key != "centre" && key != "inertia")
-        throw std::invalid_argument("'" + where + "." + key + "' is not a key (known: mass, length, centre, inertia)");
+        throw std::invalid_argument("'" + where + "." + key +
+                                    "' is not a key (known: mass, length, centre, inertia)");
     for (const char* key : {"mass", "length", "centre", "inertia"})
       if (!links[i].contains(key)) throw std::invalid_argument("'" + where + "." + key + "' is missing");
-    l[i] = {finite_number(links[i]["mass"], where + ".mass"), finite_number(links[i]["length"], where + ".length"),
+    l[i] = {finite_number(links[i]["mass"], where + ".mass"),
+            finite_number(links[i]["length"], where + ".length"),
             finite_number(links[i]["centre"], where + ".centre"),
             finite_number(links[i]["inertia"], where + ".inertia")};
     if (!(l[i].mass > 0) || !(l[i].length > 0) || !(l[i].inertia >= 0))
@@ -74,7 +77,8 @@ std::vector<HybridModel> make_table() {
 
   HybridModel ball;
   ball.name = "bouncing_ball";
-  ball.description = "a ball on a table moving as A sin(omega t), Newton's impact law (models/bouncing_ball.h)";
+  ball.description =
+      "a ball on a table moving as A sin(omega t), Newton's impact law (models/bouncing_ball.h)";
   ball.mode_count = 2;
   ball.shooting_parameter = "A";
   ball.make = [] { return flow::make_hybrid(BouncingBall{}); };
@@ -84,7 +88,8 @@ std::vector<HybridModel> make_table() {
   HybridModel pendulum;
   pendulum.name = "triple_pendulum";
   pendulum.description =
-      "the triple physical pendulum with a barrier of Awrejcewicz & Kudra, eq. (8) (models/triple_pendulum.h)";
+      "the triple physical pendulum with a barrier of Awrejcewicz & Kudra, eq. (8) "
+      "(models/triple_pendulum.h)";
   pendulum.mode_count = 8;
   pendulum.angles = {0, 1, 2};
   pendulum.shooting_parameter = "q1";
@@ -101,7 +106,8 @@ std::vector<HybridModel> make_table() {
 
   HybridModel stick_slip;
   stick_slip.name = "stick_slip";
-  stick_slip.description = "a block on a moving belt with Coulomb friction, mu_s >= mu_k (models/stick_slip.h)";
+  stick_slip.description =
+      "a block on a moving belt with Coulomb friction, mu_s >= mu_k (models/stick_slip.h)";
   stick_slip.mode_count = 3;
   stick_slip.shooting_parameter = "v0";
   stick_slip.make = [] { return make_stick_slip_flow(StickSlip{}); };
@@ -114,7 +120,8 @@ std::vector<HybridModel> make_table() {
   HybridModel wheel;
   wheel.name = "wheel_turntable";
   wheel.description =
-      "the wheel on a turntable of Szalai & Jeffrey, a Filippov system on the lateral slip (models/wheel_turntable.h)";
+      "the wheel on a turntable of Szalai & Jeffrey, a Filippov system on the lateral slip "
+      "(models/wheel_turntable.h)";
   wheel.mode_count = 4;
   wheel.make = [] { return filippov::make_filippov_flow(WheelTurntable::paper()); };
   wheel.initial_mode = [](const flow::HybridSystem& s, const Vector& x) {
@@ -166,8 +173,9 @@ HybridModel expression_hybrid_model(const Json& run) {
   if (run.contains("coordinates")) {
     for (const char* key : {"states", "modes"})
       if (run.contains(key))
-        throw std::invalid_argument(std::string("'") + key +
-                                    "' belongs to a hybrid system by modes; a mechanical one has 'coordinates'");
+        throw std::invalid_argument(
+            std::string("'") + key +
+            "' belongs to a hybrid system by modes; a mechanical one has 'coordinates'");
     const auto mechanical = make_expression_mechanical(run);
     model.name = "own mechanical";
     model.description = "the run file's own mechanical system";
@@ -178,14 +186,17 @@ HybridModel expression_hybrid_model(const Json& run) {
     system = mechanical;
   } else if (run.contains("filippov")) {
     if (run.contains("modes"))
-      throw std::invalid_argument("'modes' belongs to a hybrid system by modes; a Filippov one has 'filippov'");
+      throw std::invalid_argument(
+          "'modes' belongs to a hybrid system by modes; a Filippov one has 'filippov'");
     // The initial state, where given, as the probe of the affinity check.
     Vector probe;
-    if (run.contains("states") && run["states"].is_array() && run.contains("initial") && run["initial"].is_object()) {
+    if (run.contains("states") && run["states"].is_array() && run.contains("initial") &&
+        run["initial"].is_object()) {
       const Json& states = run["states"];
       probe.resize(static_cast<int>(states.size()));
       for (std::size_t i = 0; i < states.size(); ++i) {
-        const Json& v = states[i].is_string() ? run["initial"].value(states[i].get<std::string>(), Json()) : Json();
+        const Json& v =
+            states[i].is_string() ? run["initial"].value(states[i].get<std::string>(), Json()) : Json();
         if (!v.is_number()) {
           probe.resize(0);
           break;
@@ -198,7 +209,9 @@ HybridModel expression_hybrid_model(const Json& run) {
     model.name = "own Filippov";
     model.description = "the run file's own Filippov system";
     model.mode_count = 4;
-    model.initial_mode = [](const flow::HybridSystem& s, const Vector& x) { return functor<Flow>(s).initial_mode(x); };
+    model.initial_mode = [](const flow::HybridSystem& s, const Vector& x) {
+      return functor<Flow>(s).initial_mode(x);
+    };
     model.check_start = check_filippov_start<Flow>;
   } else {
     const auto hybrid = make_expression_hybrid(run);
@@ -221,14 +234,17 @@ HybridModel expression_hybrid_model(const Json& run) {
     const Json& angles = run["angles"];
     if (!angles.is_array()) throw std::invalid_argument("'angles' must be a list of state names");
     for (const auto& a : angles) {
-      const auto it = a.is_string() ? std::find(names.begin(), names.end(), a.get<std::string>()) : names.end();
-      if (it == names.end()) throw std::invalid_argument("'angles': " + a.dump() + " is not a state component");
+      const auto it =
+          a.is_string() ? std::find(names.begin(), names.end(), a.get<std::string>()) : names.end();
+      if (it == names.end())
+        throw std::invalid_argument("'angles': " + a.dump() + " is not a state component");
       model.angles.push_back(static_cast<int>(it - names.begin()));
     }
   }
   if (run.contains("forcing_period")) {
     if (!run["forcing_period"].is_string())
-      throw std::invalid_argument("'forcing_period' must be an expression of the parameters, e.g. \"2*pi/w\"");
+      throw std::invalid_argument(
+          "'forcing_period' must be an expression of the parameters, e.g. \"2*pi/w\"");
     model.forcing_period = run["forcing_period"].get<std::string>();
   }
   return model;

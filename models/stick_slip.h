@@ -44,15 +44,15 @@ namespace saltus::models {
 
 template <class P = double>
 struct StickSlipT {
-  P m = P(1.0);        // block mass (kg)
-  P k = P(1.0);        // spring stiffness (N/m)
-  P c = P(0.0);        // damping (N s/m), >= 0
-  P g = P(9.81);       // gravity (m/s^2): the normal force is m g
-  P v0 = P(1.0);       // belt speed (m/s)
+  P m = P(1.0);   // block mass (kg)
+  P k = P(1.0);   // spring stiffness (N/m)
+  P c = P(0.0);   // damping (N s/m), >= 0
+  P g = P(9.81);  // gravity (m/s^2): the normal force is m g
+  P v0 = P(1.0);  // belt speed (m/s)
   // The friction coefficients are numbers in every cast: the Filippov flow
   // decides its modes on them.
-  double mu_s = 0.4;   // static friction coefficient mu_s, >= mu
-  double mu = 0.3;     // kinetic friction coefficient mu_k, > 0: the Filippov bound of |lambda|
+  double mu_s = 0.4;  // static friction coefficient mu_s, >= mu
+  double mu = 0.3;    // kinetic friction coefficient mu_k, > 0: the Filippov bound of |lambda|
 
   template <class Self, class Visit>
   static void parameters(Self& self, Visit&& visit) {

@@ -85,7 +85,8 @@ struct TriplePendulumT {
     for (const auto& [name, c] : damping)
       if (!(c >= 0.0))
         throw std::invalid_argument(std::string("triple pendulum: the damping ") + name + " = " +
-                                    std::to_string(c) + " must be >= 0 (a negative damping drives the pendulum)");
+                                    std::to_string(c) +
+                                    " must be >= 0 (a negative damping drives the pendulum)");
   }
   // The same pendulum with parameters of scalar type Q.
   template <class Q>
@@ -94,7 +95,8 @@ struct TriplePendulumT {
   }
 
   struct Link {
-    double mass, length, centre, inertia;  // m_i, L_i (joint to joint), s_i (joint to centre), J_i (centroidal)
+    double mass, length, centre,
+        inertia;  // m_i, L_i (joint to joint), s_i (joint to centre), J_i (centroidal)
   };
   // The dimensionless parameters of three physical links, with the
   // reference length `reference` (lengths l_i = L_i / reference, eta too).
@@ -195,9 +197,15 @@ struct TriplePendulumT {
 
   template <class T>
   void mass_from(const Angles<T>& a, T* M) const {
-    M[0] = T(1.0);        M[1] = v12 * a.c12;   M[2] = v13 * a.c13;
-    M[3] = v12 * a.c12;   M[4] = T(beta2);      M[5] = v23 * a.c23;
-    M[6] = v13 * a.c13;   M[7] = v23 * a.c23;   M[8] = T(beta3);
+    M[0] = T(1.0);
+    M[1] = v12 * a.c12;
+    M[2] = v13 * a.c13;
+    M[3] = v12 * a.c12;
+    M[4] = T(beta2);
+    M[5] = v23 * a.c23;
+    M[6] = v13 * a.c13;
+    M[7] = v23 * a.c23;
+    M[8] = T(beta3);
   }
 
   template <class T>

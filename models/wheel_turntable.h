@@ -41,8 +41,8 @@
 #include <string>
 #include <vector>
 
-#include "continuation/taylor.h"
 #include "continuation/flow/parameters.h"
+#include "continuation/taylor.h"
 
 namespace saltus::models {
 

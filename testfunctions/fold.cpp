@@ -5,9 +5,7 @@
 
 namespace saltus {
 
-double FoldTest::value(const PointContext& point) const {
-  return point.tangent[point.problem.state_size()];
-}
+double FoldTest::value(const PointContext& point) const { return point.tangent[point.problem.state_size()]; }
 
 FoldFunction::FoldFunction(const System& system, const Vector& u, double max_sigma) {
   const int n = system.state_size();
@@ -16,8 +14,8 @@ FoldFunction::FoldFunction(const System& system, const Vector& u, double max_sig
   const auto& sigma = svd.singularValues();
   if (sigma[n - 1] > max_sigma * std::max(1.0, sigma[0])) {
     std::ostringstream msg;
-    msg << "fold curve: F_x is not singular at the start point (smallest singular value "
-        << sigma[n - 1] << ", largest " << sigma[0] << "); start from a located LP";
+    msg << "fold curve: F_x is not singular at the start point (smallest singular value " << sigma[n - 1]
+        << ", largest " << sigma[0] << "); start from a located LP";
     throw std::invalid_argument(msg.str());
   }
   c_ = svd.matrixV().col(n - 1);

@@ -43,7 +43,9 @@ std::size_t counted_events(const std::vector<flow::Event>& events) {
     if (events[i].mode_after == events[i].mode_before) continue;
     for (std::size_t j = i; j-- > 0;) {
       const flow::Event& e = events[j];
-      if (e.guard != events[i].guard || e.mode_after != e.mode_before || e.mode_before != events[i].mode_before) break;
+      if (e.guard != events[i].guard || e.mode_after != e.mode_before ||
+          e.mode_before != events[i].mode_before)
+        break;
       --count;
     }
   }
@@ -124,7 +126,8 @@ GuardMinima guard_minima(const periodic::ShootingSystem& shooting, const Vector&
 
 double GrazingTest::value(const PointContext& point) const {
   const auto* shooting = dynamic_cast<const periodic::ShootingSystem*>(&point.problem.system());
-  if (!shooting) throw std::invalid_argument("the grazing test (GR) needs a branch of periodic orbits (shooting)");
+  if (!shooting)
+    throw std::invalid_argument("the grazing test (GR) needs a branch of periodic orbits (shooting)");
   const GuardMinima m = guard_minima(*shooting, point.problem.u(point.y));
   if (m.status != flow::SimulationStatus::kFinished && m.status != flow::SimulationStatus::kGrazing)
     throw std::runtime_error("grazing test: the orbit could not be simulated: " + m.message);

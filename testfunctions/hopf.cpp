@@ -1,11 +1,10 @@
 #include "testfunctions/hopf.h"
 
-#include <cmath>
-#include <limits>
-#include <functional>
-#include <stdexcept>
-
 #include <Eigen/Sparse>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <stdexcept>
 
 #include "continuation/branch.h"
 
@@ -67,7 +66,8 @@ class Forms {
 Eigen::Index nearest_axis(const ComplexVector& lambda) {
   Eigen::Index best = -1;
   for (Eigen::Index k = 0; k < lambda.size(); ++k)
-    if (lambda[k].imag() > 0 && (best < 0 || std::abs(lambda[k].real()) < std::abs(lambda[best].real()))) best = k;
+    if (lambda[k].imag() > 0 && (best < 0 || std::abs(lambda[k].real()) < std::abs(lambda[best].real())))
+      best = k;
   return best;
 }
 
@@ -91,7 +91,8 @@ using ComplexLU = Eigen::SparseLU<ComplexSparse, Eigen::COLAMDOrdering<int>>;
 // is not after 20 iterations (a frequency guess far from the pair's).
 ComplexVector inverse_iteration(ComplexLU& lu, const SparseMatrix& A, bool adjoint) {
   const Eigen::Index n = A.rows();
-  const ComplexSparse M = adjoint ? ComplexSparse(A.transpose().cast<Complex>()) : ComplexSparse(A.cast<Complex>());
+  const ComplexSparse M =
+      adjoint ? ComplexSparse(A.transpose().cast<Complex>()) : ComplexSparse(A.cast<Complex>());
   const double scale = A.cwiseAbs().sum() / std::max<Eigen::Index>(n, 1) + 1.0;  // a size of A
   ComplexVector v = ComplexVector::Ones(n) / std::sqrt(double(n));
   for (int it = 0; it < 20; ++it) {
@@ -100,8 +101,9 @@ ComplexVector inverse_iteration(ComplexLU& lu, const SparseMatrix& A, bool adjoi
     const ComplexVector Mv = M * v;
     if ((Mv - v.dot(Mv) * v).norm() <= 1e-13 * scale) return v;
   }
-  throw std::runtime_error("inverse iteration for the Hopf eigenvectors did not converge: the frequency guess is "
-                           "far from the critical pair's");
+  throw std::runtime_error(
+      "inverse iteration for the Hopf eigenvectors did not converge: the frequency guess is "
+      "far from the critical pair's");
 }
 
 void factor(const SparseMatrix& A, Complex shift, ComplexLU* lu) {
@@ -112,11 +114,13 @@ void factor(const SparseMatrix& A, Complex shift, ComplexLU* lu) {
   if (lu->info() != Eigen::Success) throw std::runtime_error("the sparse LU of F_x - shift I failed");
 }
 
-double l1_from(const Forms& forms, const HopfPoint& h, const std::function<ComplexVector(Complex, const ComplexVector&)>& solve) {
+double l1_from(const Forms& forms, const HopfPoint& h,
+               const std::function<ComplexVector(Complex, const ComplexVector&)>& solve) {
   const ComplexVector q = h.q, qb = q.conjugate();
-  const ComplexVector h11 = solve(0.0, forms.B(q, qb));                  // A^{-1} B(q, conj q)
+  const ComplexVector h11 = solve(0.0, forms.B(q, qb));                      // A^{-1} B(q, conj q)
   const ComplexVector h20 = -solve(Complex(0, 2 * h.omega), forms.B(q, q));  // (2 i omega I - A)^{-1} B(q, q)
-  const Complex sum = h.p.dot(forms.C_qqq_bar(q)) - 2.0 * h.p.dot(forms.B(q, h11)) + h.p.dot(forms.B(qb, h20));
+  const Complex sum =
+      h.p.dot(forms.C_qqq_bar(q)) - 2.0 * h.p.dot(forms.B(q, h11)) + h.p.dot(forms.B(qb, h20));
   return sum.real() / (2 * h.omega);
 }
 
@@ -136,7 +140,8 @@ HopfPoint hopf_point(const System& system, const Vector& u, double omega) {
     h.p = inverse_iteration(lu, A, true);
     const Complex lambda = h.q.dot(A.cast<Complex>() * h.q);  // the Rayleigh quotient
     if (std::abs(lambda.real()) > 1e-6 * std::abs(lambda))
-      throw std::invalid_argument("the eigenvalue of F_x nearest i omega is not on the imaginary axis: not a Hopf point");
+      throw std::invalid_argument(
+          "the eigenvalue of F_x nearest i omega is not on the imaginary axis: not a Hopf point");
     h.omega = lambda.imag();
     h.p /= std::conj(h.p.dot(h.q));
     h.l1 = l1_from(forms, h, [&](Complex shift, const ComplexVector& b) {
@@ -154,12 +159,13 @@ HopfPoint hopf_point(const System& system, const Vector& u, double omega) {
   h.omega = lambda[k].imag();
   for (Eigen::Index j = 0; j < lambda.size(); ++j)
     if (std::abs(lambda[j]) <= kZeroBeside * h.omega)
-      throw std::invalid_argument("F_x has a zero eigenvalue beside the pair +-i omega (zero-Hopf): l1 is not defined");
+      throw std::invalid_argument(
+          "F_x has a zero eigenvalue beside the pair +-i omega (zero-Hopf): l1 is not defined");
   h.q = eigenvector_near(A, lambda[k]);
   h.q /= h.q.norm();
   // A^T v = lambda v gives A^T conj(v) = conj(lambda) conj(v): p = conj(v).
   h.p = eigenvector_near(A.transpose(), lambda[k]).conjugate();
-  h.p /= std::conj(h.p.dot(h.q));  // <p, q> = 1
+  h.p /= std::conj(h.p.dot(h.q));                                        // <p, q> = 1
   h.l1 = l1_from(forms, h, [&](Complex shift, const ComplexVector& b) {  // (A - shift I)^{-1} b
     return ComplexVector((A.cast<Complex>() - shift * ComplexMatrix::Identity(n, n)).partialPivLu().solve(b));
   });
@@ -181,7 +187,8 @@ double hopf_transversality(const System& system, const Vector& u, const HopfPoin
 double HopfTest::value(const PointContext& point) const {
   const ComplexVector& lambda = point.eigenvalues;
   if (lambda.size() == 0)
-    throw std::logic_error("the Hopf test needs the eigenvalues of F_x: set ContinuationOptions::eigenvalues");
+    throw std::logic_error(
+        "the Hopf test needs the eigenvalues of F_x: set ContinuationOptions::eigenvalues");
   Complex psi = 1.0;
   for (Eigen::Index i = 0; i < lambda.size(); ++i)
     for (Eigen::Index j = i + 1; j < lambda.size(); ++j) {

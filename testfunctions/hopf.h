@@ -31,11 +31,10 @@
 //   C(a, b, b) = (D3(a + b) + D3(a - b) - 2 D3(a)) / 6,
 //   C(a, a, b) = (D3(a + b) - D3(a - b) - 2 D3(b)) / 6,   D3(v) = F_xxx[v, v, v].
 
+#include <Eigen/Dense>
 #include <complex>
 #include <string>
 #include <utility>
-
-#include <Eigen/Dense>
 
 #include "continuation/system.h"
 #include "continuation/test_function.h"
@@ -45,9 +44,9 @@ namespace saltus {
 using ComplexVector = Eigen::VectorXcd;
 
 struct HopfPoint {
-  double omega = 0.0;   // the frequency: the critical eigenvalues are +-i omega
-  ComplexVector q, p;   // A q = i omega q, A^T p = -i omega p, <q, q> = <p, q> = 1
-  double l1 = 0.0;      // the first Lyapunov coefficient
+  double omega = 0.0;  // the frequency: the critical eigenvalues are +-i omega
+  ComplexVector q, p;  // A q = i omega q, A^T p = -i omega p, <q, q> = <p, q> = 1
+  double l1 = 0.0;     // the first Lyapunov coefficient
 };
 
 // The Hopf data at u = (x, p) of `system`, from the eigenvalue of F_x with

@@ -21,11 +21,16 @@ Matrix bialternate(const Matrix& A) {
     for (int j = 0; j < m; ++j) {
       const auto [p, q] = pairs[i];
       const auto [r, s] = pairs[j];
-      if (r == p && s == q) B(i, j) = A(p, p) + A(q, q);
-      else if (r == p) B(i, j) = A(q, s);
-      else if (s == q) B(i, j) = A(p, r);
-      else if (r == q) B(i, j) = -A(p, s);
-      else if (s == p) B(i, j) = -A(q, r);
+      if (r == p && s == q)
+        B(i, j) = A(p, p) + A(q, q);
+      else if (r == p)
+        B(i, j) = A(q, s);
+      else if (s == q)
+        B(i, j) = A(p, r);
+      else if (r == q)
+        B(i, j) = -A(p, s);
+      else if (s == p)
+        B(i, j) = -A(q, r);
     }
   return B;
 }
@@ -95,7 +100,8 @@ void HopfFunction::accept(const System& system, const Vector& u) {
 
 double HopfCurveTest::value(const PointContext& point) const {
   const ComplexVector& lambda = point.eigenvalues;
-  if (lambda.size() == 0) throw std::logic_error("the Hopf-curve tests need the eigenvalues: set eigenvalues");
+  if (lambda.size() == 0)
+    throw std::logic_error("the Hopf-curve tests need the eigenvalues: set eigenvalues");
   const auto [a, b] = critical_pair(lambda);
   const double kappa = (lambda[a] * lambda[b]).real();
   if (type_ == "BT") return kappa;
@@ -129,7 +135,7 @@ bool HopfCurveTest::describe(const PointContext& point, SpecialPoint* special) c
   const double kappa = (lambda[a] * lambda[b]).real();
   // l1 also changes sign through infinity at a ZH (its A^{-1} term): a jump, not a GH.
   if (type_ == "GH" && (!(kappa > 0) || special->status == EventStatus::kJump)) return false;
-  if (type_ == "HH") {  // both pairs imaginary, else a Hopf point beside a neutral saddle
+  if (type_ == "HH") {    // both pairs imaginary, else a Hopf point beside a neutral saddle
     Eigen::Index c = -1;  // one of the second pair
     double smallest = std::numeric_limits<double>::infinity();
     for (Eigen::Index i = 0; i < lambda.size(); ++i)
@@ -156,7 +162,8 @@ Eigen::Index nearest_zero(const ComplexVector& lambda) {
 
 double FoldCurveTest::value(const PointContext& point) const {
   const ComplexVector& lambda = point.eigenvalues;
-  if (lambda.size() == 0) throw std::logic_error("the fold-curve tests need the eigenvalues: set eigenvalues");
+  if (lambda.size() == 0)
+    throw std::logic_error("the fold-curve tests need the eigenvalues: set eigenvalues");
   const Eigen::Index z = nearest_zero(lambda);
   std::complex<double> product = 1.0;
   if (type_ == "BT") {
@@ -184,7 +191,8 @@ bool FoldCurveTest::describe(const PointContext& point, SpecialPoint* special) c
   return true;
 }
 
-HopfCurve hopf_curve(std::shared_ptr<const System> system, const Vector& u, const std::vector<std::string>& free) {
+HopfCurve hopf_curve(std::shared_ptr<const System> system, const Vector& u,
+                     const std::vector<std::string>& free) {
   if (free.size() != 2)
     throw std::invalid_argument("a Hopf curve needs two free parameters, got " + std::to_string(free.size()));
   HopfCurve curve;
@@ -193,7 +201,8 @@ HopfCurve hopf_curve(std::shared_ptr<const System> system, const Vector& u, cons
   curve.problem = std::make_shared<ContinuationProblem>(system, p, free,
                                                         std::vector<std::shared_ptr<DefiningFunction>>{hopf});
   curve.start = curve.problem->y(u);
-  for (const char* type : {"BT", "ZH", "HH", "GH"}) curve.tests.push_back(std::make_shared<HopfCurveTest>(type));
+  for (const char* type : {"BT", "ZH", "HH", "GH"})
+    curve.tests.push_back(std::make_shared<HopfCurveTest>(type));
   return curve;
 }
 

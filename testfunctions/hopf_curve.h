@@ -92,6 +92,7 @@ struct HopfCurve {
 
 // The Hopf curve through the Hopf point u (x, p) in the two parameters
 // `free` (the first being the one of the branch where it was found).
-HopfCurve hopf_curve(std::shared_ptr<const System> system, const Vector& u, const std::vector<std::string>& free);
+HopfCurve hopf_curve(std::shared_ptr<const System> system, const Vector& u,
+                     const std::vector<std::string>& free);
 
 }  // namespace saltus

@@ -10,7 +10,8 @@ namespace saltus {
 
 double OrbitMaximumTest::value(const PointContext& point) const {
   const auto* shooting = dynamic_cast<const periodic::ShootingSystem*>(&point.problem.system());
-  if (!shooting) throw std::logic_error("the orbit-maximum test '" + name_ + "' needs a branch of periodic orbits");
+  if (!shooting)
+    throw std::logic_error("the orbit-maximum test '" + name_ + "' needs a branch of periodic orbits");
   const Vector u = point.problem.u(point.y);
   const double T = shooting->period(u), t0 = shooting->options().t0;
   const int mode = shooting->options().mode;
@@ -26,7 +27,8 @@ double OrbitMaximumTest::value(const PointContext& point) const {
                               flow::Crossing::kFalling};
   const Vector z0 = shooting->hybrid_state(u);
   const flow::Trajectory orbit = flow::simulate(flow, mode, t0, z0, t0 + T, options, {}, {turning});
-  if (!orbit.ok()) throw std::runtime_error("the orbit for '" + name_ + "' could not be simulated: " + orbit.message);
+  if (!orbit.ok())
+    throw std::runtime_error("the orbit for '" + name_ + "' could not be simulated: " + orbit.message);
   double largest = std::max(e_(z0), e_(orbit.x_end));
   for (const auto& hit : orbit.section_hits) largest = std::max(largest, e_(hit.x));
   return largest;

@@ -19,8 +19,8 @@ const char* const kPoseNames[] = {"x", "y", "phi"};
 
 void require_problem(const models::ExtremalProblem& problem, const char* where) {
   if (!problem.system || !problem.degeneracy)
-    throw std::invalid_argument(std::string(where) +
-                                ": the problem has no system or degeneracy scalars (use make_extremal_problem)");
+    throw std::invalid_argument(
+        std::string(where) + ": the problem has no system or degeneracy scalars (use make_extremal_problem)");
 }
 
 // Index of a pose parameter in u = (s1, s2, x, y, phi); throws naming it.
@@ -48,8 +48,8 @@ void check_point(const std::array<double, 5>& point, const char* where) {
 
 }  // namespace
 
-ExtremalDegeneracyFunction::ExtremalDegeneracyFunction(std::shared_ptr<const models::ExtremalDegeneracy> degeneracy,
-                                                       int which)
+ExtremalDegeneracyFunction::ExtremalDegeneracyFunction(
+    std::shared_ptr<const models::ExtremalDegeneracy> degeneracy, int which)
     : degeneracy_(std::move(degeneracy)), which_(which) {
   if (!degeneracy_) throw std::invalid_argument("ExtremalDegeneracyFunction: no degeneracy scalars");
   if (which < 0 || which > 1)
@@ -84,8 +84,10 @@ std::string ContactContinuationOptions::check() const {
                                 {"cusp_curve", &cusp_curve}})
     if (const std::string why = o->check(); !why.empty()) return std::string(name) + "." + why;
   if (const std::string why = classification.check(); !why.empty()) return "classification." + why;
-  if (polish_iterations < 0) return "polish_iterations = " + std::to_string(polish_iterations) + " must be >= 0";
-  if (!(polish_tolerance > 0)) return "polish_tolerance = " + std::to_string(polish_tolerance) + " must be positive";
+  if (polish_iterations < 0)
+    return "polish_iterations = " + std::to_string(polish_iterations) + " must be >= 0";
+  if (!(polish_tolerance > 0))
+    return "polish_tolerance = " + std::to_string(polish_tolerance) + " must be positive";
   if (!(duplicate_tolerance > 0))
     return "duplicate_tolerance = " + std::to_string(duplicate_tolerance) + " must be positive";
   return {};
@@ -111,7 +113,8 @@ Branch extremal_fold_curve(const models::ExtremalProblem& problem, const std::ar
   const Vector u = to_vector(fold);
   ContinuationProblem cp(problem.system, u.tail(3), {parameters[0], parameters[1]},
                          {std::make_shared<ExtremalDegeneracyFunction>(problem.degeneracy, 0)});
-  return continue_branch(cp, cp.y(u), options, {std::make_shared<ExtremalDegeneracyTest>(problem.degeneracy, 1)});
+  return continue_branch(cp, cp.y(u), options,
+                         {std::make_shared<ExtremalDegeneracyTest>(problem.degeneracy, 1)});
 }
 
 Branch extremal_cusp_curve(const models::ExtremalProblem& problem, const std::array<double, 5>& cusp,
@@ -122,18 +125,23 @@ Branch extremal_cusp_curve(const models::ExtremalProblem& problem, const std::ar
   ContinuationProblem cp(problem.system, u.tail(3), {"x", "y", "phi"},
                          {std::make_shared<ExtremalDegeneracyFunction>(problem.degeneracy, 0),
                           std::make_shared<ExtremalDegeneracyFunction>(problem.degeneracy, 1)});
-  return continue_branch(cp, cp.y(u), options, {std::make_shared<ExtremalDegeneracyTest>(problem.degeneracy, 2)});
+  return continue_branch(cp, cp.y(u), options,
+                         {std::make_shared<ExtremalDegeneracyTest>(problem.degeneracy, 2)});
 }
 
 LocatedContactPoint refine_contact_point(const models::ExtremalProblem& problem, const std::string& type,
-                                         const std::array<double, 5>& point, const std::vector<std::string>& free,
+                                         const std::array<double, 5>& point,
+                                         const std::vector<std::string>& free,
                                          const ContactContinuationOptions& options) {
   require_problem(problem, "refine_contact_point");
   check_point(point, "refine_contact_point");
   int extra = 0;  // the degeneracy scalars used: det; det, c2~; det, c2~, c3~
-  if (type == "LP") extra = 1;
-  else if (type == "CP") extra = 2;
-  else if (type == "SW") extra = 3;
+  if (type == "LP")
+    extra = 1;
+  else if (type == "CP")
+    extra = 2;
+  else if (type == "SW")
+    extra = 3;
   else
     throw std::invalid_argument("refine_contact_point: type '" + type + "' is not one of LP, CP, SW");
   if (static_cast<int>(free.size()) != extra)
@@ -229,9 +237,9 @@ LocatedContactPoint refine_contact_point(const models::ExtremalProblem& problem,
 namespace {
 
 // The special points of `type` on the branches, refined, without duplicates.
-void collect(const models::ExtremalProblem& problem, const std::vector<Branch>& branches, const std::string& type,
-             const std::vector<std::string>& free, const ContactContinuationOptions& options,
-             std::vector<LocatedContactPoint>* out) {
+void collect(const models::ExtremalProblem& problem, const std::vector<Branch>& branches,
+             const std::string& type, const std::vector<std::string>& free,
+             const ContactContinuationOptions& options, std::vector<LocatedContactPoint>* out) {
   for (const Branch& branch : branches) {
     for (const SpecialPoint& sp : branch.special_points) {
       if (sp.type != type) continue;
@@ -243,7 +251,8 @@ void collect(const models::ExtremalProblem& problem, const std::vector<Branch>& 
         u[2 + branch.free_parameters[k]] = sp.y[2 + static_cast<int>(k)];
       LocatedContactPoint p = refine_contact_point(problem, type, to_array(u), free, options);
       const bool duplicate = std::any_of(out->begin(), out->end(), [&](const LocatedContactPoint& q) {
-        return (to_vector(q.point) - to_vector(p.point)).lpNorm<Eigen::Infinity>() <= options.duplicate_tolerance;
+        return (to_vector(q.point) - to_vector(p.point)).lpNorm<Eigen::Infinity>() <=
+               options.duplicate_tolerance;
       });
       if (!duplicate) out->push_back(std::move(p));
     }
@@ -272,10 +281,10 @@ std::vector<Branch> both_ways(ContinuationOptions options, Run run) {
 
 }  // namespace
 
-ContactContinuationResult continue_contact_points(const models::ExtremalProblem& problem,
-                                                  const std::array<double, 5>& start, const std::string& parameter,
-                                                  const std::optional<std::array<std::string, 2>>& fold_parameters,
-                                                  bool cusp_curve, const ContactContinuationOptions& options) {
+ContactContinuationResult continue_contact_points(
+    const models::ExtremalProblem& problem, const std::array<double, 5>& start, const std::string& parameter,
+    const std::optional<std::array<std::string, 2>>& fold_parameters, bool cusp_curve,
+    const ContactContinuationOptions& options) {
   if (const std::string why = options.check(); !why.empty())
     throw std::invalid_argument("contact continuation options: " + why);
   require_problem(problem, "continue_contact_points");
@@ -285,34 +294,38 @@ ContactContinuationResult continue_contact_points(const models::ExtremalProblem&
     pose_index((*fold_parameters)[1], "continue_contact_points (fold curve)");
   }
   if (cusp_curve && !fold_parameters)
-    throw std::invalid_argument("continue_contact_points: a cusp curve starts from a cusp of the fold curve; "
-                                "give the fold-curve parameters too");
+    throw std::invalid_argument(
+        "continue_contact_points: a cusp curve starts from a cusp of the fold curve; "
+        "give the fold-curve parameters too");
   ContactContinuationResult result;
-  result.branches = both_ways(restrict_bounds(options.branch, {"s1", "s2", parameter}), [&](const ContinuationOptions& o) {
-    return extremal_branch(problem, start, parameter, o);
-  });
+  result.branches =
+      both_ways(restrict_bounds(options.branch, {"s1", "s2", parameter}),
+                [&](const ContinuationOptions& o) { return extremal_branch(problem, start, parameter, o); });
   collect(problem, result.branches, "LP", {parameter}, options, &result.folds);
   if (fold_parameters && !result.folds.empty()) {
     const auto fold = result.folds.front().point;
     result.fold_curves = both_ways(
-        restrict_bounds(options.fold_curve, {"s1", "s2", (*fold_parameters)[0], (*fold_parameters)[1]}), [&](const ContinuationOptions& o) {
-      return extremal_fold_curve(problem, fold, *fold_parameters, o);
-    });
+        restrict_bounds(options.fold_curve, {"s1", "s2", (*fold_parameters)[0], (*fold_parameters)[1]}),
+        [&](const ContinuationOptions& o) {
+          return extremal_fold_curve(problem, fold, *fold_parameters, o);
+        });
     collect(problem, result.fold_curves, "CP", {(*fold_parameters)[0], (*fold_parameters)[1]}, options,
             &result.cusps);
   }
   if (cusp_curve && !result.cusps.empty()) {
     const auto cusp = result.cusps.front().point;
-    result.cusp_curves = both_ways(restrict_bounds(options.cusp_curve, {"s1", "s2", "x", "y", "phi"}), [&](const ContinuationOptions& o) {
-      return extremal_cusp_curve(problem, cusp, o);
-    });
+    result.cusp_curves =
+        both_ways(restrict_bounds(options.cusp_curve, {"s1", "s2", "x", "y", "phi"}),
+                  [&](const ContinuationOptions& o) { return extremal_cusp_curve(problem, cusp, o); });
     collect(problem, result.cusp_curves, "SW", {"x", "y", "phi"}, options, &result.swallowtails);
   }
   std::ostringstream message;
   message << result.folds.size() << " fold" << (result.folds.size() == 1 ? "" : "s");
-  if (fold_parameters) message << ", " << result.cusps.size() << " cusp" << (result.cusps.size() == 1 ? "" : "s");
+  if (fold_parameters)
+    message << ", " << result.cusps.size() << " cusp" << (result.cusps.size() == 1 ? "" : "s");
   if (cusp_curve)
-    message << ", " << result.swallowtails.size() << " swallowtail" << (result.swallowtails.size() == 1 ? "" : "s");
+    message << ", " << result.swallowtails.size() << " swallowtail"
+            << (result.swallowtails.size() == 1 ? "" : "s");
   message << " located";
   if (fold_parameters && result.folds.empty()) message << " (no fold on the branch: no fold curve)";
   if (cusp_curve && fold_parameters && !result.folds.empty() && result.cusps.empty())

@@ -64,27 +64,27 @@ class ExtremalDegeneracyTest : public TestFunction {
 struct ContactContinuationOptions {
   // The bounds of each may name any of s1, s2, x, y, phi: each stage keeps
   // those that name components of its branch.
-  ContinuationOptions branch;      // the one-parameter branch (both directions from the start)
-  ContinuationOptions fold_curve;  // the fold curve (both directions from the first fold)
-  ContinuationOptions cusp_curve;  // the cusp curve (both directions from the first cusp)
+  ContinuationOptions branch;                   // the one-parameter branch (both directions from the start)
+  ContinuationOptions fold_curve;               // the fold curve (both directions from the first fold)
+  ContinuationOptions cusp_curve;               // the cusp curve (both directions from the first cusp)
   ContactClassificationOptions classification;  // for classify() at each located point
-  int polish_iterations = 20;         // Newton iterations on the square system (0: no polishing)
-  double polish_tolerance = 1e-13;    // |step|_inf at which the polishing stops
+  int polish_iterations = 20;                   // Newton iterations on the square system (0: no polishing)
+  double polish_tolerance = 1e-13;              // |step|_inf at which the polishing stops
   double duplicate_tolerance = 1e-6;  // located points of one type closer than this (inf-norm) are one
 
   std::string check() const;  // empty when valid, else names the first bad field
 };
 
 struct LocatedContactPoint {
-  std::string type;                 // "LP", "CP", "SW"
-  std::array<double, 5> point{};    // s1, s2, x, y, phi (polished when polished)
-  std::array<double, 5> located{};  // as the continuation located it
-  Eigen::Vector3d scalars{0, 0, 0}; // det, c2~, c3~ at point
-  bool polished = false;            // Newton converged (else point = located)
-  double residual = 0;              // |square system|_inf at point
+  std::string type;                  // "LP", "CP", "SW"
+  std::array<double, 5> point{};     // s1, s2, x, y, phi (polished when polished)
+  std::array<double, 5> located{};   // as the continuation located it
+  Eigen::Vector3d scalars{0, 0, 0};  // det, c2~, c3~ at point
+  bool polished = false;             // Newton converged (else point = located)
+  double residual = 0;               // |square system|_inf at point
   bool classified = false;
   ContactClassification classification;
-  std::string message;              // why not classified, when not
+  std::string message;  // why not classified, when not
 };
 
 struct ContactContinuationResult {
@@ -92,7 +92,7 @@ struct ContactContinuationResult {
   std::vector<Branch> fold_curves;  // forward, backward from the first fold (empty when not asked)
   std::vector<Branch> cusp_curves;  // forward, backward from the first cusp
   std::vector<LocatedContactPoint> folds, cusps, swallowtails;
-  std::string message;              // one line: what was found
+  std::string message;  // one line: what was found
 };
 
 // One branch of extremal points in `parameter` ("x", "y" or "phi") through
@@ -108,16 +108,17 @@ Branch extremal_cusp_curve(const models::ExtremalProblem& problem, const std::ar
 
 // Polish (Newton on the square system of `type` in (s1, s2, free)) and classify.
 LocatedContactPoint refine_contact_point(const models::ExtremalProblem& problem, const std::string& type,
-                                         const std::array<double, 5>& point, const std::vector<std::string>& free,
+                                         const std::array<double, 5>& point,
+                                         const std::vector<std::string>& free,
                                          const ContactContinuationOptions& options);
 
 // The whole chain: branch in `parameter` from start; folds; when
 // fold_parameters is given, the fold curve from the first fold and its cusps;
 // when cusp_curve, the cusp curve from the first cusp and its swallowtails.
 // Throws std::invalid_argument naming a bad parameter name or option.
-ContactContinuationResult continue_contact_points(const models::ExtremalProblem& problem,
-                                                  const std::array<double, 5>& start, const std::string& parameter,
-                                                  const std::optional<std::array<std::string, 2>>& fold_parameters,
-                                                  bool cusp_curve, const ContactContinuationOptions& options = {});
+ContactContinuationResult continue_contact_points(
+    const models::ExtremalProblem& problem, const std::array<double, 5>& start, const std::string& parameter,
+    const std::optional<std::array<std::string, 2>>& fold_parameters, bool cusp_curve,
+    const ContactContinuationOptions& options = {});
 
 }  // namespace saltus

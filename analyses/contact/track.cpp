@@ -19,7 +19,8 @@ Eigen::Vector3d ContactMotion::pose(double t) const {
 
 std::string ContactTrackOptions::check() const {
   if (!(t0 < t1) || !std::isfinite(t0) || !std::isfinite(t1))
-    return "t = [" + models::format_number(t0) + ", " + models::format_number(t1) + "] must be finite with t0 < t1";
+    return "t = [" + models::format_number(t0) + ", " + models::format_number(t1) +
+           "] must be finite with t0 < t1";
   if (max_events < 1) return "max_events = " + std::to_string(max_events) + " must be >= 1";
   if (const std::string why = search.check(); !why.empty()) return why;
   return continuation.check();
@@ -41,7 +42,8 @@ struct TrackEquations {
   template <class T>
   void operator()(const T* u, T* f) const {
     const T t = u[2];
-    const T v[5] = {u[0], u[1], motion.x.evaluate<T>(&t), motion.y.evaluate<T>(&t), motion.phi.evaluate<T>(&t)};
+    const T v[5] = {u[0], u[1], motion.x.evaluate<T>(&t), motion.y.evaluate<T>(&t),
+                    motion.phi.evaluate<T>(&t)};
     equations(v, f);
   }
 };
@@ -49,7 +51,8 @@ struct TrackEquations {
 // One solution (s at time t) followed in t in `direction` until its first
 // fold (LP, returned in *fold) or the end of [lo, hi]; the curve up to it.
 Curve follow(const std::shared_ptr<const System>& system, const Eigen::Vector2d& s, double t, int direction,
-             double lo, double hi, const ContactTrackOptions& options, std::optional<std::array<double, 3>>* fold) {
+             double lo, double hi, const ContactTrackOptions& options,
+             std::optional<std::array<double, 3>>* fold) {
   ContinuationOptions o = options.continuation;
   o.direction = direction;
   o.bounds["t"] = Bound{lo, hi};
@@ -102,11 +105,13 @@ std::vector<Eigen::Vector2d> contact_solutions_at(const models::ExtremalProblem&
 ContactTrack track_contacts(const models::ExtremalProblem& problem, const models::AnyShape& curve1,
                             const models::AnyShape& curve2, const ContactMotion& motion,
                             const ContactTrackOptions& options) {
-  if (const std::string why = options.check(); !why.empty()) throw std::invalid_argument("track_contacts: " + why);
+  if (const std::string why = options.check(); !why.empty())
+    throw std::invalid_argument("track_contacts: " + why);
   const auto system = make_system(TrackEquations{{curve1, curve2}, motion});
   const auto solutions = [&](double t) { return contact_solutions_at(problem, motion, options.search, t); };
   ContactTrack out;
-  out.delta = 1e-3 * (options.t1 - options.t0);  // after an event, the solutions are found again at t_e + delta
+  out.delta =
+      1e-3 * (options.t1 - options.t0);  // after an event, the solutions are found again at t_e + delta
   const double delta = out.delta;
   double t = options.t0;
   std::vector<Eigen::Vector2d> current = solutions(t);

@@ -9,11 +9,10 @@
 // (analyses/contact/classification.h) with the solution counts just before
 // and after, and the solutions are found again in the box just after it.
 
+#include <Eigen/Core>
 #include <array>
 #include <string>
 #include <vector>
-
-#include <Eigen/Core>
 
 #include "analyses/contact/classification.h"
 #include "continuation/options.h"
@@ -28,10 +27,10 @@ struct ContactMotion {
 };
 
 struct ContactTrackOptions {
-  double t0 = 0.0, t1 = 1.0;           // the time interval
+  double t0 = 0.0, t1 = 1.0;             // the time interval
   models::ExtremalSearchOptions search;  // the box and grid where the solutions are found
-  ContinuationOptions continuation;    // of each tracked point in t
-  int max_events = 20;                 // the track stops after this many events
+  ContinuationOptions continuation;      // of each tracked point in t
+  int max_events = 20;                   // the track stops after this many events
   ContactClassificationOptions classification;
 
   // Empty when valid, else a message naming the first bad field and value.
@@ -40,7 +39,7 @@ struct ContactTrackOptions {
 
 struct ContactTrackEvent {
   double t = 0;
-  std::string kind;  // "death" (tracked solutions meet) or "birth" (new ones appear)
+  std::string kind;               // "death" (tracked solutions meet) or "birth" (new ones appear)
   std::array<double, 5> point{};  // s1, s2, x, y, phi
   int before = 0, after = 0;      // solution counts at t -+ delta
   bool classified = false;

@@ -11,7 +11,8 @@ namespace saltus {
 CycleGuess cycle_near_hopf(const System& equations, const Vector& u_hopf, int parameter, double amplitude,
                            double l1_zero) {
   if (!(amplitude > 0) || !std::isfinite(amplitude))
-    throw std::invalid_argument("the cycle's amplitude must be positive and finite, got " + std::to_string(amplitude));
+    throw std::invalid_argument("the cycle's amplitude must be positive and finite, got " +
+                                std::to_string(amplitude));
   const HopfPoint h = hopf_point(equations, u_hopf);
   CycleGuess g;
   g.l1 = h.l1;
@@ -21,11 +22,13 @@ CycleGuess cycle_near_hopf(const System& equations, const Vector& u_hopf, int pa
   if (std::abs(h.l1) <= l1_zero) {
     std::ostringstream why;
     why << "the Hopf point is degenerate (l1 = " << h.l1
-        << "): the cubic terms do not say on which side its cycles are; start the cycles from a simulation instead";
+        << "): the cubic terms do not say on which side its cycles are; start the cycles from a simulation "
+           "instead";
     throw std::invalid_argument(why.str());
   }
   if (g.transversality == 0.0)
-    throw std::invalid_argument("the eigenvalues do not cross the imaginary axis at this Hopf point (mu' = 0)");
+    throw std::invalid_argument(
+        "the eigenvalues do not cross the imaginary axis at this Hopf point (mu' = 0)");
   Eigen::Index k = 0;
   h.q.cwiseAbs().maxCoeff(&k);
   const Eigen::VectorXcd q = h.q * std::polar(1.0, -std::arg(h.q[k]));  // q_k real and positive

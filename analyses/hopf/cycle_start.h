@@ -17,9 +17,9 @@
 namespace saltus {
 
 struct CycleGuess {
-  Vector x;          // the state at t = 0
+  Vector x;  // the state at t = 0
   double period = 0.0;
-  Vector u;          // (x, p) of the equations with the offset parameter, for the shooting problem
+  Vector u;             // (x, p) of the equations with the offset parameter, for the shooting problem
   double offset = 0.0;  // dp
   double l1 = 0.0, omega = 0.0, transversality = 0.0;
 };

@@ -1,11 +1,11 @@
 #include "analyses/two_fold/futures.h"
 
 #include <boost/numeric/odeint.hpp>
-
-#include "continuation/locate.h"
 #include <cmath>
 #include <iomanip>
 #include <sstream>
+
+#include "continuation/locate.h"
 
 namespace saltus {
 
@@ -43,7 +43,8 @@ std::string FuturesOptions::check() const {
   constexpr int kMaxSamples = 100000;
   const auto count = [](const char* name, int value, int most) -> std::string {
     if (value >= 1 && value <= most) return {};
-    return std::string(name) + " = " + std::to_string(value) + " must be in [1, " + std::to_string(most) + "]";
+    return std::string(name) + " = " + std::to_string(value) + " must be in [1, " + std::to_string(most) +
+           "]";
   };
   if (std::string bad = count("approach_samples", approach_samples, kMaxSamples); !bad.empty()) return bad;
   if (std::string bad = count("samples", samples, kMaxSamples); !bad.empty()) return bad;
@@ -90,8 +91,8 @@ Integration integrate(const Field& field, const Events& events, int n_events, co
     for (int i = 0; i < n; ++i) v[i] = s[i];
     return v;
   };
-  auto stepper = odeint::make_dense_output(options.absolute_tolerance, options.relative_tolerance, options.max_step,
-                                           odeint::runge_kutta_dopri5<State>());
+  auto stepper = odeint::make_dense_output(options.absolute_tolerance, options.relative_tolerance,
+                                           options.max_step, odeint::runge_kutta_dopri5<State>());
   State x(x0.data(), x0.data() + n), probe(n);
   out.t.push_back(t0);
   out.x.push_back(x0);
@@ -137,7 +138,8 @@ Integration integrate(const Field& field, const Events& events, int n_events, co
           events(to_vector(probe), &vk);
           return vk[k];
         };
-        const double hi = locate_sign_change(g, t_left, t_right, a, b, {options.event_tolerance, false, 200}).hi;
+        const double hi =
+            locate_sign_change(g, t_left, t_right, a, b, {options.event_tolerance, false, 200}).hi;
         if (fired < 0 || hi < t_fire) {
           fired = k;
           t_fire = hi;

@@ -51,11 +51,11 @@ struct FuturesOptions {
   double simulate_time = 30.0;     // each future is simulated this long after lift-off
   int max_segments = 400;          // of one future (a chattering orbit stops here)
   double absolute_tolerance = 1e-11, relative_tolerance = 1e-10;  // dopri5
-  double max_step = 0.05;                               // dopri5 step bound (time units)
-  double event_tolerance = 1e-13;                       // width of an event's final bracket (time units)
-  double barrier_tolerance = 1e-8;                      // see sample_futures' barrier
-  int event_samples = 8;       // event values per step (the dense output between the step's ends)
-  filippov::Options filippov;  // tolerances of the region classification
+  double max_step = 0.05;                                         // dopri5 step bound (time units)
+  double event_tolerance = 1e-13;   // width of an event's final bracket (time units)
+  double barrier_tolerance = 1e-8;  // see sample_futures' barrier
+  int event_samples = 8;            // event values per step (the dense output between the step's ends)
+  filippov::Options filippov;       // tolerances of the region classification
 
   // Empty when valid, else a message naming the first bad field and value.
   std::string check() const;

@@ -89,8 +89,7 @@ TwoFoldMapPoint two_fold_map_point(const models::WheelTurntable& base, double r_
     const double distance =
         (located.x - x_star).lpNorm<Eigen::Infinity>() / (1.0 + x_star.lpNorm<Eigen::Infinity>());
     if (distance > options.match_tolerance) {
-      p.failure =
-          "Newton from the offset start found another two-fold, at " + detail::format(located.x);
+      p.failure = "Newton from the offset start found another two-fold, at " + detail::format(located.x);
       return p;
     }
     p.exists = true;

@@ -1,12 +1,12 @@
 #include "analyses/two_fold/two_fold.h"
 
-#include "continuation/newton.h"
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <sstream>
 #include <stdexcept>
+
+#include "continuation/newton.h"
 
 namespace saltus {
 
@@ -362,20 +362,23 @@ TwoFoldResult newton(const Evaluate& evaluate, const Vector& guess, const TwoFol
     case NewtonStatus::kNotConverged:
     case NewtonStatus::kLeftDomain:
       r.status = TwoFoldStatus::kNotConverged;
-      r.message = what + ": not converged in " + std::to_string(r.iterations) + " iterations; |G|_inf = " +
-                  num(r.residual) + " > residual_tolerance = " + num(options.residual_tolerance) + " at x = " +
-                  format(r.x) + " (no two-fold near the guess?)";
+      r.message = what + ": not converged in " + std::to_string(r.iterations) +
+                  " iterations; |G|_inf = " + num(r.residual) +
+                  " > residual_tolerance = " + num(options.residual_tolerance) + " at x = " + format(r.x) +
+                  " (no two-fold near the guess?)";
       break;
     case NewtonStatus::kSingular:
       r.status = TwoFoldStatus::kSingularJacobian;
-      r.message = what + ": the Jacobian of G has rank " + std::to_string(rank) + " < " + std::to_string(full_rank) + at +
-                  " (|G|_inf = " + num(r.residual) +
-                  "): h_x and the gradients of h_x.f(x,0), h_x.f_lambda are dependent, no transversal two-fold here";
+      r.message =
+          what + ": the Jacobian of G has rank " + std::to_string(rank) + " < " + std::to_string(full_rank) +
+          at + " (|G|_inf = " + num(r.residual) +
+          "): h_x and the gradients of h_x.f(x,0), h_x.f_lambda are dependent, no transversal two-fold here";
       break;
     case NewtonStatus::kNoDescent:
       r.status = TwoFoldStatus::kNoDescent;
-      r.message = what + ": no step along the Newton direction lowers |G|" + at + " (|G|_inf = " +
-                  num(r.residual) + "): a minimum of |G| that is not a zero, no two-fold near the guess";
+      r.message = what + ": no step along the Newton direction lowers |G|" + at +
+                  " (|G|_inf = " + num(r.residual) +
+                  "): a minimum of |G| that is not a zero, no two-fold near the guess";
       break;
     case NewtonStatus::kNonFinite:
     case NewtonStatus::kEvaluationFailed:

@@ -258,8 +258,8 @@ TwoFoldClassification classify_two_fold(const M& model, const Vector& x, const T
                                 std::to_string(residual) + " > point_tolerance (locate it first)");
   const double mu = model.mu;
   return detail::finish(x, residual, h_x, f0, fl, filippov::field(model, x, mu),
-                                 filippov::field(model, x, -mu), filippov::lie_gradient(model, x, mu),
-                                 filippov::lie_gradient(model, x, -mu), options);
+                        filippov::field(model, x, -mu), filippov::lie_gradient(model, x, mu),
+                        filippov::lie_gradient(model, x, -mu), options);
 }
 
 // Newton on (19) with h = 0 from `guess`; classified when located. Throws

@@ -15,19 +15,18 @@
 // N events (0: no limit) so that both tools can be cut at the same impact.
 //
 // Output: {"tool", "method", "tolerance", "t_end", "status", "sim_time", "wall_s",
-// "cpu_s" (the fastest repetition's process CPU time), "repetitions", "field_evaluations", "guard_evaluations", "events": [{"t",
-// "guard", "mode_before", "mode_after"}]}; guards are 0-based constraint
-// indices, modes are the bitmasks of constraints in permanent contact (0 =
-// free flight). The evaluation counts come from one extra, untimed run
-// through a counting wrapper (its virtual hop would otherwise be timed).
+// "cpu_s" (the fastest repetition's process CPU time), "repetitions", "field_evaluations",
+// "guard_evaluations", "events": [{"t", "guard", "mode_before", "mode_after"}]}; guards are 0-based
+// constraint indices, modes are the bitmasks of constraints in permanent contact (0 = free flight). The
+// evaluation counts come from one extra, untimed run through a counting wrapper (its virtual hop would
+// otherwise be timed).
 
 #include <chrono>
 #include <cstdlib>
 #include <ctime>
 #include <iostream>
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "continuation/flow/mechanical.h"
 #include "continuation/flow/simulate.h"
@@ -62,7 +61,9 @@ class Counting : public flow::HybridSystem {
   void guard_gradient(int mode, int k, double t, const Vector& x, Vector* h_x, double* h_t) const override {
     s_.guard_gradient(mode, k, t, x, h_x, h_t);
   }
-  int next_mode(int mode, int k, double t, const Vector& x) const override { return s_.next_mode(mode, k, t, x); }
+  int next_mode(int mode, int k, double t, const Vector& x) const override {
+    return s_.next_mode(mode, k, t, x);
+  }
   void reset(int mode, int k, int next, double t, const Vector& x, Vector* x_plus, Matrix* G_x,
              Vector* G_t) const override {
     s_.reset(mode, k, next, t, x, x_plus, G_x, G_t);
@@ -100,12 +101,18 @@ int main(int argc, char** argv) {
         std::cerr << "--method: " << e.what() << "\n";
         return 2;
       }
-    } else if (key == "--q1") q1 = value;
-    else if (key == "--e") e = value;
-    else if (key == "--t1") t1 = value;
-    else if (key == "--tol") tol = value;
-    else if (key == "--min-time") min_time = value;
-    else if (key == "--max-events") max_events = static_cast<int>(value);
+    } else if (key == "--q1")
+      q1 = value;
+    else if (key == "--e")
+      e = value;
+    else if (key == "--t1")
+      t1 = value;
+    else if (key == "--tol")
+      tol = value;
+    else if (key == "--min-time")
+      min_time = value;
+    else if (key == "--max-events")
+      max_events = static_cast<int>(value);
     else {
       std::cerr << "unknown option " << key << "\n";
       return 2;
@@ -142,7 +149,8 @@ int main(int argc, char** argv) {
 
   nlohmann::json events = nlohmann::json::array();
   for (const auto& ev : run.events)
-    events.push_back({{"t", ev.t}, {"guard", ev.guard}, {"mode_before", ev.mode_before}, {"mode_after", ev.mode_after}});
+    events.push_back(
+        {{"t", ev.t}, {"guard", ev.guard}, {"mode_before", ev.mode_before}, {"mode_after", ev.mode_after}});
   // A run cut by --max-events ends with kTooManyEvents, which is the intended
   // stop here, not a failure.
   const bool cut = max_events > 0 && run.status == flow::SimulationStatus::kTooManyEvents;

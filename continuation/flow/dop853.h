@@ -54,13 +54,25 @@ namespace saltus::flow {
 
 namespace detail::dop853 {
 
-inline constexpr int kStages = 12;        // k_1..k_12 make the step
-inline constexpr int kDenseStages = 16;   // k_13 = f(t0 + h, y1), k_14..k_16 for the dense output
+inline constexpr int kStages = 12;       // k_1..k_12 make the step
+inline constexpr int kDenseStages = 16;  // k_13 = f(t0 + h, y1), k_14..k_16 for the dense output
 
-inline constexpr std::array<double, kDenseStages> c = {
-    0.0, 0.05260015195876773, 0.0789002279381516, 0.1183503419072274, 0.2816496580927726,
-    0.3333333333333333, 0.25, 0.3076923076923077, 0.6512820512820513, 0.6, 0.8571428571428571, 1.0, 1.0,
-    0.1, 0.2, 0.7777777777777778};
+inline constexpr std::array<double, kDenseStages> c = {0.0,
+                                                       0.05260015195876773,
+                                                       0.0789002279381516,
+                                                       0.1183503419072274,
+                                                       0.2816496580927726,
+                                                       0.3333333333333333,
+                                                       0.25,
+                                                       0.3076923076923077,
+                                                       0.6512820512820513,
+                                                       0.6,
+                                                       0.8571428571428571,
+                                                       1.0,
+                                                       1.0,
+                                                       0.1,
+                                                       0.2,
+                                                       0.7777777777777778};
 
 // a[i][j], j < i: row i builds stage i (0-based) from the earlier stages; row
 // 12 is b (the step's weights), rows 13..15 the dense output's extra stages.
@@ -80,24 +92,43 @@ inline constexpr double a[kDenseStages][kDenseStages - 1] = {
      15.279233632882423, -33.28821096898486, -0.020331201708508627},
     {-0.9371424300859873, 0.0, 0.0, 5.186372428844064, 1.0914373489967295, -8.149787010746927,
      -18.52006565999696, 22.739487099350505, 2.4936055526796523, -3.0467644718982196},
-    {2.273310147516538, 0.0, 0.0, -10.53449546673725, -2.0008720582248625, -17.9589318631188, 27.94888452941996,
-     -2.8589982771350235, -8.87285693353063, 12.360567175794303, 0.6433927460157636},
+    {2.273310147516538, 0.0, 0.0, -10.53449546673725, -2.0008720582248625, -17.9589318631188,
+     27.94888452941996, -2.8589982771350235, -8.87285693353063, 12.360567175794303, 0.6433927460157636},
     {0.054293734116568765, 0.0, 0.0, 0.0, 0.0, 4.450312892752409, 1.8915178993145003, -5.801203960010585,
      0.3111643669578199, -0.1521609496625161, 0.20136540080403034, 0.04471061572777259},
     {0.056167502283047954, 0.0, 0.0, 0.0, 0.0, 0.0, 0.25350021021662483, -0.2462390374708025,
      -0.12419142326381637, 0.15329179827876568, 0.00820105229563469, 0.007567897660545699, -0.008298},
-    {0.03183464816350214, 0.0, 0.0, 0.0, 0.0, 0.028300909672366776, 0.053541988307438566, -0.05492374857139099,
-     0.0, 0.0, -0.00010834732869724932, 0.0003825710908356584, -0.00034046500868740456, 0.1413124436746325},
+    {0.03183464816350214, 0.0, 0.0, 0.0, 0.0, 0.028300909672366776, 0.053541988307438566,
+     -0.05492374857139099, 0.0, 0.0, -0.00010834732869724932, 0.0003825710908356584, -0.00034046500868740456,
+     0.1413124436746325},
     {-0.42889630158379194, 0.0, 0.0, 0.0, 0.0, -4.697621415361164, 7.683421196062599, 4.06898981839711,
      0.3567271874552811, 0.0, 0.0, 0.0, -0.0013990241651590145, 2.9475147891527724, -9.15095847217987}};
 
 // The error estimates' weights on k_1..k_12 (err = h sum_i e_i k_i).
-inline constexpr std::array<double, kStages> e3 = {
-    -0.18980075407240762, 0.0, 0.0, 0.0, 0.0, 4.450312892752409, 1.8915178993145003, -5.801203960010585,
-    -0.4226823213237919, -0.1521609496625161, 0.20136540080403034, 0.02265179219836082};
-inline constexpr std::array<double, kStages> e5 = {
-    0.01312004499419488, 0.0, 0.0, 0.0, 0.0, -1.2251564463762044, -0.4957589496572502, 1.6643771824549864,
-    -0.35032884874997366, 0.3341791187130175, 0.08192320648511571, -0.022355307863886294};
+inline constexpr std::array<double, kStages> e3 = {-0.18980075407240762,
+                                                   0.0,
+                                                   0.0,
+                                                   0.0,
+                                                   0.0,
+                                                   4.450312892752409,
+                                                   1.8915178993145003,
+                                                   -5.801203960010585,
+                                                   -0.4226823213237919,
+                                                   -0.1521609496625161,
+                                                   0.20136540080403034,
+                                                   0.02265179219836082};
+inline constexpr std::array<double, kStages> e5 = {0.01312004499419488,
+                                                   0.0,
+                                                   0.0,
+                                                   0.0,
+                                                   0.0,
+                                                   -1.2251564463762044,
+                                                   -0.4957589496572502,
+                                                   1.6643771824549864,
+                                                   -0.35032884874997366,
+                                                   0.3341791187130175,
+                                                   0.08192320648511571,
+                                                   -0.022355307863886294};
 
 // The dense output's r4..r7 = h sum_i d[j][i] k_i over all 16 stages.
 inline constexpr double d[4][kDenseStages] = {
@@ -119,24 +150,30 @@ inline constexpr double d[4][kDenseStages] = {
 struct Dop853Options {
   double absolute_tolerance = 1e-12;  // error weights abs + rel (|y_i| + |h f_i|), as odeint's
   double relative_tolerance = 1e-12;
-  std::size_t controlled = 0;         // only the first `controlled` components count in the error norm
-  double max_step = 1e300;            // no step is longer
-  double safety = 0.9;                // Hairer's defaults: h_new / h in [min_factor, max_factor]
+  std::size_t controlled = 0;  // only the first `controlled` components count in the error norm
+  double max_step = 1e300;     // no step is longer
+  double safety = 0.9;         // Hairer's defaults: h_new / h in [min_factor, max_factor]
   double min_factor = 1.0 / 3.0;
   double max_factor = 6.0;
-  int max_rejections = 500;           // in a row: then do_step throws (odeint's failed_step_checker does the same)
+  int max_rejections = 500;  // in a row: then do_step throws (odeint's failed_step_checker does the same)
 
   // Empty when valid, else a message naming the first bad field and value.
   std::string check() const {
     std::ostringstream why;
-    if (!(absolute_tolerance >= 0) || !(relative_tolerance >= 0) || !(absolute_tolerance + relative_tolerance > 0))
+    if (!(absolute_tolerance >= 0) || !(relative_tolerance >= 0) ||
+        !(absolute_tolerance + relative_tolerance > 0))
       why << "absolute_tolerance = " << absolute_tolerance << ", relative_tolerance = " << relative_tolerance
           << ": both must be >= 0 and one > 0";
-    else if (!(max_step > 0)) why << "max_step = " << max_step << " must be > 0";
-    else if (!(safety > 0 && safety < 1)) why << "safety = " << safety << " must be in (0, 1)";
-    else if (!(min_factor > 0 && min_factor <= 1)) why << "min_factor = " << min_factor << " must be in (0, 1]";
-    else if (!(max_factor >= 1)) why << "max_factor = " << max_factor << " must be >= 1";
-    else if (max_rejections < 1) why << "max_rejections = " << max_rejections << " must be >= 1";
+    else if (!(max_step > 0))
+      why << "max_step = " << max_step << " must be > 0";
+    else if (!(safety > 0 && safety < 1))
+      why << "safety = " << safety << " must be in (0, 1)";
+    else if (!(min_factor > 0 && min_factor <= 1))
+      why << "min_factor = " << min_factor << " must be in (0, 1]";
+    else if (!(max_factor >= 1))
+      why << "max_factor = " << max_factor << " must be >= 1";
+    else if (max_rejections < 1)
+      why << "max_rejections = " << max_rejections << " must be >= 1";
     return why.str();
   }
 };
@@ -154,7 +191,8 @@ class Dop853 {
 
   // Throws std::invalid_argument on invalid options (Dop853Options::check).
   explicit Dop853(const Dop853Options& options) : opt_(options) {
-    if (const std::string why = options.check(); !why.empty()) throw std::invalid_argument("Dop853Options: " + why);
+    if (const std::string why = options.check(); !why.empty())
+      throw std::invalid_argument("Dop853Options: " + why);
   }
 
   void initialize(const State& y0, double t0, double dt0) {
@@ -193,8 +231,8 @@ class Dop853 {
       }
       if (rejections >= opt_.max_rejections)
         throw std::runtime_error("DOP853: " + std::to_string(opt_.max_rejections) +
-                                 " rejected steps in a row at t = " + std::to_string(t_) + " (h = " +
-                                 std::to_string(h) + ")");
+                                 " rejected steps in a row at t = " + std::to_string(t_) +
+                                 " (h = " + std::to_string(h) + ")");
       rejected = true;
       h_ = h * std::max(opt_.safety / fac11, opt_.min_factor);
     }
@@ -211,9 +249,9 @@ class Dop853 {
 
   const State& current_state() const { return y_; }
   double current_time() const { return t_; }
-  double current_time_step() const { return h_; }          // the next step's size
-  double last_step() const { return t_ - t_old_; }         // the last accepted step
-  long evaluations() const { return evaluations_; }        // calls of the system so far
+  double current_time_step() const { return h_; }    // the next step's size
+  double last_step() const { return t_ - t_old_; }   // the last accepted step
+  long evaluations() const { return evaluations_; }  // calls of the system so far
 
   // The order-7 interpolant of the last accepted step at t (t in [t_old, t_new]).
   void calc_state(double t, State& out) {
@@ -235,8 +273,10 @@ class Dop853 {
   void start_step(System& system) {
     system_ = &system;
     rhs_ = [](void* sys, const State& y, State& dy, double t) { (*static_cast<System*>(sys))(y, dy, t); };
-    if (stepped_) std::swap(k_[0], k_[12]);  // FSAL: f(t_new, y_new) of the last step
-    else if (!have_f_) call(k_[0], y_, t_);
+    if (stepped_)
+      std::swap(k_[0], k_[12]);  // FSAL: f(t_new, y_new) of the last step
+    else if (!have_f_)
+      call(k_[0], y_, t_);
     have_f_ = true;
     dense_ready_ = false;
   }
@@ -284,8 +324,8 @@ class Dop853 {
     }
     double err5 = 0.0, err3 = 0.0;
     for (std::size_t m = 0; m < n; ++m) {
-      const double w =
-          opt_.absolute_tolerance + opt_.relative_tolerance * (std::abs(y_[m]) + std::abs(h) * std::abs(k_[0][m]));
+      const double w = opt_.absolute_tolerance +
+                       opt_.relative_tolerance * (std::abs(y_[m]) + std::abs(h) * std::abs(k_[0][m]));
       // Written so that a NaN wins (std::max would drop it): a step with a
       // non-finite error is rejected.
       if (const double v = std::abs(e5_[m]) / w; !(v <= err5)) err5 = v;

@@ -15,16 +15,19 @@ std::string known_parameters(const HybridSystem& system) {
 
 }  // namespace
 
-std::shared_ptr<const HybridSystem> HybridSystem::with_parameters(const std::map<std::string, double>& values) const {
+std::shared_ptr<const HybridSystem> HybridSystem::with_parameters(
+    const std::map<std::string, double>& values) const {
   if (values.empty()) throw std::logic_error("with_parameters: no values given");
-  throw std::invalid_argument("'" + values.begin()->first + "' is not a parameter (" + known_parameters(*this) + ")");
+  throw std::invalid_argument("'" + values.begin()->first + "' is not a parameter (" +
+                              known_parameters(*this) + ")");
 }
 
-std::shared_ptr<const HybridSystem> HybridSystem::with_parameters_in_state(const std::vector<std::string>& names,
-                                                                           const std::vector<int>&) const {
+std::shared_ptr<const HybridSystem> HybridSystem::with_parameters_in_state(
+    const std::vector<std::string>& names, const std::vector<int>&) const {
   const std::string name = names.empty() ? std::string() : names.front();
-  throw std::invalid_argument("'" + name + "' cannot ride in the state of this system (" + known_parameters(*this) +
-                              "; its model lists no parameters by a visitor: continuation/flow/parameters.h)");
+  throw std::invalid_argument(
+      "'" + name + "' cannot ride in the state of this system (" + known_parameters(*this) +
+      "; its model lists no parameters by a visitor: continuation/flow/parameters.h)");
 }
 
 double HybridSystem::parameter(const std::string& name) const {

@@ -10,6 +10,8 @@
 // Users write a functor templated on its scalar (AutoDiffHybrid below): the
 // Jacobians f_x, (h_x, h_t), (g_x, g_t) then come from ceres::Jet, exactly.
 
+#include <ceres/jet.h>
+
 #include <array>
 #include <map>
 #include <memory>
@@ -19,8 +21,6 @@
 #include <type_traits>
 #include <utility>
 #include <vector>
-
-#include <ceres/jet.h>
 
 #include "continuation/flow/crossing.h"
 #include "continuation/flow/parameters.h"
@@ -90,7 +90,8 @@ class HybridSystem {
   virtual std::vector<ParameterInfo> parameters() const { return {}; }
   // The same system with some parameters changed (sweeps, maps). Throws
   // std::invalid_argument naming an unknown parameter or an invalid value.
-  virtual std::shared_ptr<const HybridSystem> with_parameters(const std::map<std::string, double>& values) const;
+  virtual std::shared_ptr<const HybridSystem> with_parameters(
+      const std::map<std::string, double>& values) const;
   std::shared_ptr<const HybridSystem> with_parameter(const std::string& name, double value) const {
     return with_parameters({{name, value}});
   }
@@ -99,8 +100,8 @@ class HybridSystem {
   // matrix carries d/dp exactly, and the coordinates `angles` are wrapped
   // into [-pi, pi] (ParametersInState). Throws std::invalid_argument naming a
   // parameter the system cannot carry.
-  virtual std::shared_ptr<const HybridSystem> with_parameters_in_state(const std::vector<std::string>& names,
-                                                                      const std::vector<int>& angles = {}) const;
+  virtual std::shared_ptr<const HybridSystem> with_parameters_in_state(
+      const std::vector<std::string>& names, const std::vector<int>& angles = {}) const;
   // A parameter's value by name; throws std::invalid_argument when unknown.
   double parameter(const std::string& name) const;
 };
@@ -167,8 +168,9 @@ inline void tangent_product(const Matrix& A, const Eigen::Ref<const Matrix>& P, 
 
 }  // namespace detail
 
-inline void HybridSystem::field_and_tangent(int mode, double t, const Vector& x, const Eigen::Ref<const Matrix>& Phi_top,
-                                            Vector* f, Eigen::Ref<Matrix> dPhi_top) const {
+inline void HybridSystem::field_and_tangent(int mode, double t, const Vector& x,
+                                            const Eigen::Ref<const Matrix>& Phi_top, Vector* f,
+                                            Eigen::Ref<Matrix> dPhi_top) const {
   // One A per thread, kept between calls: the simulator calls this at every
   // stage, and a resize to the same size does not allocate.
   thread_local Matrix A;
@@ -196,7 +198,10 @@ struct WithoutGuards : F {
 };
 
 template <class F>
-using WithGuards = std::conditional_t<requires(const F& f) { f.guard_count(0); }, F, WithoutGuards<F>>;
+using WithGuards = std::conditional_t < requires(const F& f) {
+  f.guard_count(0);
+}
+, F, WithoutGuards < F >> ;
 
 }  // namespace detail
 
@@ -320,8 +325,10 @@ class AutoDiffHybrid : public HybridSystem {
       for (int c = 0; c < width; ++c) z[start + c].v[c] = 1.0;
       const Jet h = f_.template guard<Jet>(mode, k, z[n], z.data());
       for (int c = 0; c < width; ++c) {
-        if (start + c < n) (*h_x)[start + c] = h.v[c];
-        else *h_t = h.v[c];
+        if (start + c < n)
+          (*h_x)[start + c] = h.v[c];
+        else
+          *h_t = h.v[c];
       }
       for (int c = 0; c < width; ++c) z[start + c].v[c] = 0.0;
     }
@@ -342,8 +349,10 @@ class AutoDiffHybrid : public HybridSystem {
       f_.template reset<Jet>(mode, k, next, z[n], z.data(), r.data());
       for (int i = 0; i < n; ++i)
         for (int c = 0; c < width; ++c) {
-          if (start + c < n) (*G_x)(i, start + c) = r[i].v[c];
-          else (*G_t)[i] = r[i].v[c];
+          if (start + c < n)
+            (*G_x)(i, start + c) = r[i].v[c];
+          else
+            (*G_t)[i] = r[i].v[c];
         }
       for (int c = 0; c < width; ++c) z[start + c].v[c] = 0.0;
     }
@@ -369,7 +378,8 @@ class AutoDiffHybrid : public HybridSystem {
 
   // A copy of the functor with the values set, checked by its check() when
   // it has one.
-  std::shared_ptr<const HybridSystem> with_parameters(const std::map<std::string, double>& values) const override {
+  std::shared_ptr<const HybridSystem> with_parameters(
+      const std::map<std::string, double>& values) const override {
     if constexpr (Parameterized<F>) {
       F copy = f_;
       set_parameters(&copy, values);
@@ -379,8 +389,8 @@ class AutoDiffHybrid : public HybridSystem {
     return HybridSystem::with_parameters(values);
   }
 
-  std::shared_ptr<const HybridSystem> with_parameters_in_state(const std::vector<std::string>& names,
-                                                              const std::vector<int>& angles = {}) const override {
+  std::shared_ptr<const HybridSystem> with_parameters_in_state(
+      const std::vector<std::string>& names, const std::vector<int>& angles = {}) const override {
     if constexpr (Parameterized<F>)
       return std::make_shared<AutoDiffHybrid<ParametersInState<F>>>(ParametersInState<F>(f_, names, angles));
     return HybridSystem::with_parameters_in_state(names, angles);

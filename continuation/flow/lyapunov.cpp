@@ -11,14 +11,17 @@ namespace saltus::flow {
 
 std::string LyapunovOptions::check() const {
   std::ostringstream why;
-  if (!(transient >= 0) || !std::isfinite(transient)) why << "transient = " << transient << " must be >= 0";
-  else if (!(duration > 0) || !std::isfinite(duration)) why << "duration = " << duration << " must be positive";
+  if (!(transient >= 0) || !std::isfinite(transient))
+    why << "transient = " << transient << " must be >= 0";
+  else if (!(duration > 0) || !std::isfinite(duration))
+    why << "duration = " << duration << " must be positive";
   else if (!(interval > 0) || interval > duration)
     why << "interval = " << interval << " must be positive and at most duration = " << duration;
   else if (duration / interval > kMaxIntervals)
     why << "duration / interval = " << duration << " / " << interval << " is more than " << kMaxIntervals
         << " intervals; make interval longer or duration shorter";
-  else why << simulation.check();
+  else
+    why << simulation.check();
   return why.str();
 }
 
@@ -95,8 +98,10 @@ LyapunovResult lyapunov_spectrum(const HybridSystem& system, int mode0, double t
   if (const double start = t0 + options.transient, last = start + options.duration;
       !(last - options.interval < last) || !(start + options.interval > start)) {
     std::ostringstream why;
-    why << std::setprecision(12) << "Lyapunov options: at t = " << start << " an interval of " << options.interval
-        << " is below the spacing of doubles (no digits left for the span): give a shorter transient or duration";
+    why << std::setprecision(12) << "Lyapunov options: at t = " << start << " an interval of "
+        << options.interval
+        << " is below the spacing of doubles (no digits left for the span): give a shorter transient or "
+           "duration";
     throw std::invalid_argument(why.str());
   }
   const int n = system.dimension();

@@ -26,13 +26,13 @@
 namespace saltus::flow {
 
 struct LyapunovOptions {
-  double transient = 0.0;    // time integrated first, not counted
-  double duration = 100.0;   // time over which the exponents are averaged
-  double interval = 1.0;     // re-orthonormalization period; keep the spread of growth over one
-                             // interval within about 1e10 (the QR of a graded frame loses the
-                             // small columns' digits), so shorter for strongly contracting flows
+  double transient = 0.0;        // time integrated first, not counted
+  double duration = 100.0;       // time over which the exponents are averaged
+  double interval = 1.0;         // re-orthonormalization period; keep the spread of growth over one
+                                 // interval within about 1e10 (the QR of a graded frame loses the
+                                 // small columns' digits), so shorter for strongly contracting flows
   SimulationOptions simulation;  // its output_interval is ignored: every step is kept (for the divergence)
-  std::string check() const;  // empty when valid, else names the bad field
+  std::string check() const;     // empty when valid, else names the bad field
 
   // The most intervals (duration / interval) a run may have: each one is a
   // simulation and keeps its running estimate (some 50 + 8 n bytes), so 1e7
@@ -41,13 +41,13 @@ struct LyapunovOptions {
 };
 
 struct LyapunovResult {
-  Vector exponents;          // largest first
+  Vector exponents;  // largest first
   // Running estimates at the end of each interval: time since the transient,
   // then the exponents (largest first), for convergence plots.
   std::vector<double> times;
   std::vector<Vector> running;
-  double time = 0.0;         // averaged time span
-  int events = 0;            // events in the averaged span
+  double time = 0.0;  // averaged time span
+  int events = 0;     // events in the averaged span
   // Sum of log |det S| over the averaged span's events; -infinity when one
   // was plastic (a singular S: sticking), where the phase volume collapses.
   double log_det_saltation = 0.0;
@@ -56,7 +56,7 @@ struct LyapunovResult {
   // variational equations: with log_det_saltation, the phase-space
   // contraction that the exponents must sum to (Liouville with jumps).
   double divergence_integral = 0.0;
-  int collapsed = 0;               // intervals in which some direction collapsed
+  int collapsed = 0;  // intervals in which some direction collapsed
   SimulationStatus status = SimulationStatus::kFinished;
   std::string message;
   bool ok() const { return status == SimulationStatus::kFinished; }

@@ -44,6 +44,7 @@
 // field, guards and resets then allocate nothing, on double and on Jets alike.
 // Otherwise the sizes are dynamic, with the same results.
 
+#include <Eigen/Dense>
 #include <array>
 #include <cmath>
 #include <sstream>
@@ -51,8 +52,6 @@
 #include <string>
 #include <type_traits>
 #include <vector>
-
-#include <Eigen/Dense>
 
 #include "continuation/flow/hybrid_system.h"
 #include "continuation/taylor.h"
@@ -65,14 +64,17 @@ namespace detail {
 // dof() / constraint_count()), else Eigen::Dynamic.
 template <class Model>
 constexpr int static_dof() {
-  if constexpr (requires { typename std::integral_constant<int, Model::dof()>; }) return Model::dof();
-  else return Eigen::Dynamic;
+  if constexpr (requires { typename std::integral_constant<int, Model::dof()>; })
+    return Model::dof();
+  else
+    return Eigen::Dynamic;
 }
 template <class Model>
 constexpr int static_constraints() {
   if constexpr (requires { typename std::integral_constant<int, Model::constraint_count()>; })
     return Model::constraint_count();
-  else return Eigen::Dynamic;
+  else
+    return Eigen::Dynamic;
 }
 
 // X = (L L^T)^-1 B from a Cholesky factorization (L is the lower triangle
@@ -127,23 +129,21 @@ struct Mechanical {
   // The model's parameters and stick_velocity (continuation/flow/parameters.h),
   // when the model lists its own.
   template <class Self, class Visit>
-  static void parameters(Self& self, Visit&& visit)
-    requires Parameterized<Model>
-  {
+  static void parameters(Self& self, Visit&& visit) requires Parameterized<Model> {
     Model::parameters(self.model, visit);
     visit("stick_velocity", self.stick_velocity, "rebound speed below which contact becomes permanent");
   }
   template <class Q>
-  auto cast() const
-    requires Parameterized<Model>
-  {
+  auto cast() const requires Parameterized<Model> {
     using Cast = decltype(model.template cast<Q>());
     return Mechanical<Cast>{model.template cast<Q>(), stick_velocity};
   }
   // The system with its parameters as numbers, for decisions taken on values.
   auto on_values() const {
-    if constexpr (Parameterized<Model>) return cast<double>();
-    else return *this;
+    if constexpr (Parameterized<Model>)
+      return cast<double>();
+    else
+      return *this;
   }
 
   // Dynamic-size types (the public constraint_kinematics overload below).
@@ -155,10 +155,10 @@ struct Mechanical {
   // Compile-time sizes where the model gives them: n, the most constraints
   // (m, or the bitmask's 30 when only n is known), the saddle-point system.
   static constexpr int kDof = detail::static_dof<Model>();
-  static constexpr int kMaxConstraints =
-      kDof == Eigen::Dynamic ? Eigen::Dynamic
-      : detail::static_constraints<Model>() == Eigen::Dynamic ? 30
-                                                                          : detail::static_constraints<Model>();
+  static constexpr int kMaxConstraints = kDof == Eigen::Dynamic ? Eigen::Dynamic
+                                         : detail::static_constraints<Model>() == Eigen::Dynamic
+                                             ? 30
+                                             : detail::static_constraints<Model>();
   static constexpr int kMaxSystem = kDof == Eigen::Dynamic ? Eigen::Dynamic : kDof + kMaxConstraints;
   static constexpr int kState = kDof == Eigen::Dynamic ? Eigen::Dynamic : 2 * kDof;
 
@@ -173,18 +173,21 @@ struct Mechanical {
   template <class T>
   using ConstraintVector = Eigen::Matrix<T, Eigen::Dynamic, 1, Eigen::ColMajor, kMaxConstraints, 1>;
   template <class T>
-  using SystemMatrix = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor, kMaxSystem, kMaxSystem>;
+  using SystemMatrix =
+      Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor, kMaxSystem, kMaxSystem>;
   template <class T>
   using SystemVector = Eigen::Matrix<T, Eigen::Dynamic, 1, Eigen::ColMajor, kMaxSystem, 1>;
 
   // n values of a type that is not an Eigen scalar (a Taylor series).
   template <class U>
-  using CoordinateArray =
-      std::conditional_t<kDof == Eigen::Dynamic, std::vector<U>, std::array<U, (kDof == Eigen::Dynamic ? 1 : kDof)>>;
+  using CoordinateArray = std::conditional_t<kDof == Eigen::Dynamic, std::vector<U>,
+                                             std::array<U, (kDof == Eigen::Dynamic ? 1 : kDof)>>;
   template <class U>
   static CoordinateArray<U> coordinate_array(int n) {
-    if constexpr (kDof == Eigen::Dynamic) return std::vector<U>(n);
-    else return {};
+    if constexpr (kDof == Eigen::Dynamic)
+      return std::vector<U>(n);
+    else
+      return {};
   }
 
   // The constraints of a set, in increasing order (mode bits, plus one).
@@ -201,7 +204,8 @@ struct Mechanical {
 
   std::vector<std::string> state_names() const {
     std::vector<std::string> q;
-    if constexpr (requires { model.coordinate_names(); }) q = model.coordinate_names();
+    if constexpr (requires { model.coordinate_names(); })
+      q = model.coordinate_names();
     else
       for (int i = 0; i < dof(); ++i) q.push_back("q" + std::to_string(i + 1));
     std::vector<std::string> names = q;
@@ -210,8 +214,10 @@ struct Mechanical {
   }
   // The model's constraint_name(i) where it has one, else i + 1.
   std::string constraint_name(int i) const {
-    if constexpr (requires { model.constraint_name(i); }) return model.constraint_name(i);
-    else return std::to_string(i + 1);
+    if constexpr (requires { model.constraint_name(i); })
+      return model.constraint_name(i);
+    else
+      return std::to_string(i + 1);
   }
   std::string mode_name(int mode) const {
     if (mode == 0) return "free";
@@ -240,7 +246,8 @@ struct Mechanical {
       }
     }
     if (!(stick_velocity >= 0.0) || !std::isfinite(stick_velocity))
-      throw std::invalid_argument("stick_velocity = " + std::to_string(stick_velocity) + " must be >= 0 and finite");
+      throw std::invalid_argument("stick_velocity = " + std::to_string(stick_velocity) +
+                                  " must be >= 0 and finite");
   }
 
   void check(double t, const Vector& x, double tolerance = 1e-9) const {
@@ -253,9 +260,11 @@ struct Mechanical {
     model.template mass<double>(x.data(), t, M.data());
     M.transposeInPlace();  // row-major in, column-major here (M is symmetric anyway)
     Eigen::LLT<Matrix> llt(M);
-    if (llt.info() != Eigen::Success || (M - M.transpose()).cwiseAbs().maxCoeff() > 1e-12 * M.cwiseAbs().maxCoeff()) {
+    if (llt.info() != Eigen::Success ||
+        (M - M.transpose()).cwiseAbs().maxCoeff() > 1e-12 * M.cwiseAbs().maxCoeff()) {
       std::ostringstream msg;
-      msg << "the mass matrix at q = (" << x.head(n).transpose() << ") is not symmetric positive definite:\n" << M;
+      msg << "the mass matrix at q = (" << x.head(n).transpose() << ") is not symmetric positive definite:\n"
+          << M;
       throw std::invalid_argument(msg.str());
     }
     for (int i = 0; i < model.constraint_count(); ++i) {
@@ -377,9 +386,7 @@ struct Mechanical {
     // matrices symmetric positive definite (independent constraints), so
     // Cholesky, with the substitutions of cholesky_solve (on Jets, not
     // Eigen's: see there).
-    const auto solve = [](const auto& llt, auto rhs) {
-      return detail::cholesky_solve(llt.matrixLLT(), rhs);
-    };
+    const auto solve = [](const auto& llt, auto rhs) { return detail::cholesky_solve(llt.matrixLLT(), rhs); };
     const Eigen::LLT<MassMatrix<T>> mass_llt(M);
     if (mass_llt.info() == Eigen::Success) {
       using Columns = Eigen::Matrix<T, kDof, Eigen::Dynamic, Eigen::ColMajor, kDof, kMaxConstraints>;
@@ -454,12 +461,12 @@ struct Mechanical {
     // Cholesky with cholesky_solve's substitutions, as accelerations(); LU
     // where it fails (dependent constraints).
     using Columns = Eigen::Matrix<T, kDof, Eigen::Dynamic, Eigen::ColMajor, kDof, kMaxConstraints>;
-    using Square = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor, kMaxConstraints, kMaxConstraints>;
+    using Square =
+        Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor, kMaxConstraints, kMaxConstraints>;
     const Eigen::LLT<MassMatrix<T>> mass_llt(M);
-    const Columns MinvHt =
-        mass_llt.info() == Eigen::Success
-            ? detail::cholesky_solve(mass_llt.matrixLLT(), Columns(H.transpose()))
-            : detail::lu_solve(M.partialPivLu(), Columns(H.transpose()));
+    const Columns MinvHt = mass_llt.info() == Eigen::Success
+                               ? detail::cholesky_solve(mass_llt.matrixLLT(), Columns(H.transpose()))
+                               : detail::lu_solve(M.partialPivLu(), Columns(H.transpose()));
     const Square W = H * MinvHt;
     const ConstraintVector<T> rhs = target - vn;
     const Eigen::LLT<Square> w_llt(W);
@@ -539,7 +546,8 @@ struct Mechanical {
 };
 
 template <class Model>
-std::shared_ptr<AutoDiffHybrid<Mechanical<Model>>> make_mechanical(Model model, double stick_velocity = 1e-6) {
+std::shared_ptr<AutoDiffHybrid<Mechanical<Model>>> make_mechanical(Model model,
+                                                                   double stick_velocity = 1e-6) {
   return make_hybrid(Mechanical<Model>{std::move(model), stick_velocity});
 }
 

@@ -22,6 +22,8 @@
 // (ceres::Jet through the whole model: fields, guards, resets). No model
 // keeps a "with parameter" copy of itself.
 
+#include <ceres/jet.h>
+
 #include <cmath>
 #include <cstddef>
 #include <map>
@@ -30,8 +32,6 @@
 #include <type_traits>
 #include <utility>
 #include <vector>
-
-#include <ceres/jet.h>
 
 #include "continuation/flow/crossing.h"
 #include "continuation/system.h"
@@ -90,9 +90,8 @@ std::vector<ParameterInfo> parameter_list(const F& f) {
 template <class To, class From>
 To cast_parameters(const From& from) {
   std::vector<double> values;
-  From::parameters(from, [&](const char*, const auto& v, const char*) {
-    values.push_back(detail::value_of(v));
-  });
+  From::parameters(from,
+                   [&](const char*, const auto& v, const char*) { values.push_back(detail::value_of(v)); });
   To to;
   std::size_t i = 0;
   To::parameters(to, [&](const char*, auto& v, const char*) {
@@ -117,8 +116,8 @@ void set_parameters(F* f, const std::map<std::string, double>& values) {
   });
   for (const auto& [name, found] : seen)
     if (!found)
-      throw std::invalid_argument("'" + name + "' is not a parameter (known: " +
-                                  parameter_names_text(parameter_list(*f)) + ")");
+      throw std::invalid_argument(
+          "'" + name + "' is not a parameter (known: " + parameter_names_text(parameter_list(*f)) + ")");
 }
 
 // The shooting form of a parameterized functor F: state (x, p) with the
@@ -141,17 +140,20 @@ class ParametersInState {
       for (std::size_t i = 0; i < all.size(); ++i)
         if (all[i].name == name) index = static_cast<int>(i);
       if (index < 0)
-        throw std::invalid_argument("'" + name + "' is not a parameter (known: " + parameter_names_text(all) + ")");
+        throw std::invalid_argument("'" + name + "' is not a parameter (known: " + parameter_names_text(all) +
+                                    ")");
       if (!carried_type(index))
-        throw std::invalid_argument("the parameter '" + name +
-                                    "' cannot ride in the state: the model decides on it as a number (continue "
-                                    "in another parameter)");
+        throw std::invalid_argument(
+            "the parameter '" + name +
+            "' cannot ride in the state: the model decides on it as a number (continue "
+            "in another parameter)");
       index_.push_back(index);
       names_.push_back(name);
     }
     n_ = base_.dimension();
     for (int a : angles_)
-      if (a < 0 || a >= n_) throw std::invalid_argument("angle index " + std::to_string(a) + " is not a state component");
+      if (a < 0 || a >= n_)
+        throw std::invalid_argument("angle index " + std::to_string(a) + " is not a state component");
     guards_ = 2 * static_cast<int>(angles_.size());
   }
 
@@ -159,7 +161,8 @@ class ParametersInState {
   int dimension() const { return n_ + static_cast<int>(index_.size()); }
   std::vector<std::string> state_names() const {
     std::vector<std::string> names;
-    if constexpr (requires { base_.state_names(); }) names = base_.state_names();
+    if constexpr (requires { base_.state_names(); })
+      names = base_.state_names();
     else
       for (int i = 0; i < n_; ++i) names.push_back("x" + std::to_string(i));
     names.insert(names.end(), names_.begin(), names_.end());
@@ -258,7 +261,8 @@ class ParametersInState {
     decltype(m)::parameters(m, [&](const char*, auto& v, const char*) {
       for (std::size_t j = 0; j < index_.size(); ++j)
         if (index_[j] == i) {
-          if constexpr (std::is_same_v<std::remove_reference_t<decltype(v)>, T>) v = x[n_ + static_cast<int>(j)];
+          if constexpr (std::is_same_v<std::remove_reference_t<decltype(v)>, T>)
+            v = x[n_ + static_cast<int>(j)];
         }
       ++i;
     });

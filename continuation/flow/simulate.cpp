@@ -1,15 +1,14 @@
 #include "continuation/flow/simulate.h"
 
-#include "continuation/flow/dop853.h"
-
+#include <boost/numeric/odeint.hpp>
 #include <cmath>
 #include <iomanip>
 #include <sstream>
 #include <stdexcept>
 #include <type_traits>
 
+#include "continuation/flow/dop853.h"
 #include "continuation/locate.h"
-#include <boost/numeric/odeint.hpp>
 
 namespace saltus::flow {
 
@@ -37,14 +36,21 @@ std::string SimulationOptions::check() const {
         << " must be positive";
   else if (!(initial_step > 0) || !std::isfinite(initial_step))
     why << "initial_step = " << initial_step << " must be positive and finite";
-  else if (!(max_step > 0)) why << "max_step = " << max_step << " must be positive";
-  else if (!(event_tolerance > 0)) why << "event_tolerance = " << event_tolerance << " must be positive";
-  else if (max_events < 0) why << "max_events = " << max_events << " must be >= 0";
+  else if (!(max_step > 0))
+    why << "max_step = " << max_step << " must be positive";
+  else if (!(event_tolerance > 0))
+    why << "event_tolerance = " << event_tolerance << " must be positive";
+  else if (max_events < 0)
+    why << "max_events = " << max_events << " must be >= 0";
   else if (!(zeno_interval >= 0) || zeno_events < 2)
-    why << "zeno_interval = " << zeno_interval << " must be >= 0 and zeno_events = " << zeno_events << " >= 2";
-  else if (!(output_interval >= 0)) why << "output_interval = " << output_interval << " must be >= 0";
-  else if (max_steps < 1) why << "max_steps = " << max_steps << " must be >= 1";
-  else if (constant_components < 0) why << "constant_components = " << constant_components << " must be >= 0";
+    why << "zeno_interval = " << zeno_interval << " must be >= 0 and zeno_events = " << zeno_events
+        << " >= 2";
+  else if (!(output_interval >= 0))
+    why << "output_interval = " << output_interval << " must be >= 0";
+  else if (max_steps < 1)
+    why << "max_steps = " << max_steps << " must be >= 1";
+  else if (constant_components < 0)
+    why << "constant_components = " << constant_components << " must be >= 0";
   else if (method != IntegrationMethod::kDopri5 && method != IntegrationMethod::kDop853)
     why << "method = " << static_cast<int>(method) << " is not a method (dopri5 or dop853)";
   return why.str();
@@ -52,8 +58,10 @@ std::string SimulationOptions::check() const {
 
 std::string to_string(IntegrationMethod method) {
   switch (method) {
-    case IntegrationMethod::kDopri5: return "dopri5";
-    case IntegrationMethod::kDop853: return "dop853";
+    case IntegrationMethod::kDopri5:
+      return "dopri5";
+    case IntegrationMethod::kDop853:
+      return "dop853";
   }
   return "unknown";
 }
@@ -66,13 +74,20 @@ IntegrationMethod integration_method_from_string(const std::string& name) {
 
 std::string to_string(SimulationStatus status) {
   switch (status) {
-    case SimulationStatus::kFinished: return "finished";
-    case SimulationStatus::kTooManyEvents: return "too_many_events";
-    case SimulationStatus::kZeno: return "zeno";
-    case SimulationStatus::kGrazing: return "grazing";
-    case SimulationStatus::kStepFailed: return "step_failed";
-    case SimulationStatus::kStopped: return "stopped";
-    case SimulationStatus::kTooManySteps: return "too_many_steps";
+    case SimulationStatus::kFinished:
+      return "finished";
+    case SimulationStatus::kTooManyEvents:
+      return "too_many_events";
+    case SimulationStatus::kZeno:
+      return "zeno";
+    case SimulationStatus::kGrazing:
+      return "grazing";
+    case SimulationStatus::kStepFailed:
+      return "step_failed";
+    case SimulationStatus::kStopped:
+      return "stopped";
+    case SimulationStatus::kTooManySteps:
+      return "too_many_steps";
   }
   return "unknown";
 }
@@ -87,9 +102,12 @@ bool before_side(Crossing c, double h) {
 }
 bool crossed(Crossing c, double before, double after) {
   switch (c) {
-    case Crossing::kFalling: return before > 0 && after <= 0;
-    case Crossing::kRising: return before < 0 && after >= 0;
-    case Crossing::kEither: return (before > 0 && after <= 0) || (before < 0 && after >= 0);
+    case Crossing::kFalling:
+      return before > 0 && after <= 0;
+    case Crossing::kRising:
+      return before < 0 && after >= 0;
+    case Crossing::kEither:
+      return (before > 0 && after <= 0) || (before < 0 && after >= 0);
   }
   return false;
 }
@@ -112,7 +130,8 @@ class LeadingErrorChecker {
     double e = 0.0;
     const double adt = std::abs(dt);
     for (std::size_t i = 0; i < controlled_; ++i)
-      e = std::max(e, std::abs(z_err[i]) / (eps_abs_ + eps_rel_ * (std::abs(z_old[i]) + adt * std::abs(dz_old[i]))));
+      e = std::max(
+          e, std::abs(z_err[i]) / (eps_abs_ + eps_rel_ * (std::abs(z_old[i]) + adt * std::abs(dz_old[i]))));
     return e;
   }
   template <class S, class D, class E>
@@ -274,8 +293,9 @@ Trajectory Simulator::run_with(Stepper& stepper, int mode0, double t0, const Vec
     if (steps % kPaceWindow == 0) window_start = t;
     if (steps > opt_.max_steps || out_of_pace) {
       std::ostringstream msg;
-      msg << std::setprecision(12) << (out_of_pace ? "at the pace of the last steps, more than max_steps = "
-                                                   : "more than max_steps = ")
+      msg << std::setprecision(12)
+          << (out_of_pace ? "at the pace of the last steps, more than max_steps = "
+                          : "more than max_steps = ")
           << opt_.max_steps << " steps: at t = " << t << " the step size is " << stepper.current_time_step()
           << " (a singular or discontinuous field without a guard, or a state blowing up?)";
       return finish(SimulationStatus::kTooManySteps, msg.str(), t, z);
@@ -293,19 +313,23 @@ Trajectory Simulator::run_with(Stepper& stepper, int mode0, double t0, const Vec
       std::ostringstream msg;
       msg << std::setprecision(12) << "at t = " << ta << " the step " << stepper.current_time_step()
           << " no longer advances time (doubles there are "
-          << std::nextafter(ta, std::numeric_limits<double>::infinity()) - ta << " apart); "
+          << std::nextafter(ta, std::numeric_limits<double>::infinity()) - ta
+          << " apart); "
           // Far from 0 the doubles are coarse; near it the step itself
           // collapsed: the field is too fast or too stiff to follow.
-          << (std::abs(ta) > 1e6 ? "start the time nearer 0"
-                                 : "the field is too fast or too stiff here (a state or parameter of extreme size?)");
+          << (std::abs(ta) > 1e6
+                  ? "start the time nearer 0"
+                  : "the field is too fast or too stiff here (a state or parameter of extreme size?)");
       return finish(SimulationStatus::kStepFailed, msg.str(), ta, z);
     }
     const State& zb_full = stepper.current_state();
     if (!std::all_of(zb_full.begin(), zb_full.begin() + n_, [](double v) { return std::isfinite(v); }))
-      return finish(SimulationStatus::kStepFailed, "the state is not finite at t = " + std::to_string(step.second),
-                    ta, z);
-    if (tb < step.second) stepper.calc_state(tb, zb);
-    else zb = zb_full;
+      return finish(SimulationStatus::kStepFailed,
+                    "the state is not finite at t = " + std::to_string(step.second), ta, z);
+    if (tb < step.second)
+      stepper.calc_state(tb, zb);
+    else
+      zb = zb_full;
 
     // The earliest event in (ta, tb]. The guards at tb are kept in h_next:
     // they are the next step's h_prev when no event intervenes.
@@ -383,7 +407,8 @@ Trajectory Simulator::run_with(Stepper& stepper, int mode0, double t0, const Vec
     if (opt_.output_interval > 0) {
       while (next_output <= t_out_end) {
         stepper.calc_state(next_output, z_tmp);
-        if (!record(&out, next_output, z_tmp)) return finish(SimulationStatus::kStopped, "stopped by the observer", next_output, z_tmp);
+        if (!record(&out, next_output, z_tmp))
+          return finish(SimulationStatus::kStopped, "stopped by the observer", next_output, z_tmp);
         next_output = t0 + static_cast<double>(++outputs) * opt_.output_interval;
       }
     } else if (event_guard < 0) {
@@ -424,7 +449,8 @@ Trajectory Simulator::run_with(Stepper& stepper, int mode0, double t0, const Vec
       } catch (const std::domain_error& err) {
         record(&out, t_event, e.x_before);
         return finish(SimulationStatus::kGrazing,
-                      "at t = " + std::to_string(t_event) + ", " + e.guard_name + ": " + err.what(), t_event, zm);
+                      "at t = " + std::to_string(t_event) + ", " + e.guard_name + ": " + err.what(), t_event,
+                      zm);
       }
       e.mode_after = next;
       // The saltation's constant rows are (0 I) (p' = 0, p+ = p): only the top rows of Phi move.
@@ -435,26 +461,31 @@ Trajectory Simulator::run_with(Stepper& stepper, int mode0, double t0, const Vec
       e.mode_after = next;
     }
     if (!e.x_after.allFinite())
-      return finish(SimulationStatus::kStepFailed, "the reset at t = " + std::to_string(t_event) + " is not finite",
-                    t_event, zm);
+      return finish(SimulationStatus::kStepFailed,
+                    "the reset at t = " + std::to_string(t_event) + " is not finite", t_event, zm);
     record(&out, t_event, e.x_before);
-    const double previous_event = out.events.empty() ? -std::numeric_limits<double>::infinity() : out.events.back().t;
+    const double previous_event =
+        out.events.empty() ? -std::numeric_limits<double>::infinity() : out.events.back().t;
     const double previous_event_or_start = out.events.empty() ? t0 : out.events.back().t;
-    close_events = t_event - previous_event <= opt_.zeno_interval * (1.0 + std::abs(t_event)) ? close_events + 1 : 0;
+    close_events =
+        t_event - previous_event <= opt_.zeno_interval * (1.0 + std::abs(t_event)) ? close_events + 1 : 0;
     out.events.push_back(e);
     mode_ = e.mode_after;
     std::copy(e.x_after.data(), e.x_after.data() + n_, zm.begin());
-    if (!record(&out, t_event, e.x_after)) return finish(SimulationStatus::kStopped, "stopped by the observer", t_event, zm);
+    if (!record(&out, t_event, e.x_after))
+      return finish(SimulationStatus::kStopped, "stopped by the observer", t_event, zm);
     if (static_cast<int>(out.events.size()) >= opt_.max_events)
       return finish(SimulationStatus::kTooManyEvents,
                     "more than max_events = " + std::to_string(opt_.max_events) + " events", t_event, zm);
     if (close_events >= opt_.zeno_events) {
       std::ostringstream msg;
-      msg << opt_.zeno_events << " events within " << opt_.zeno_interval << " of each other at t = " << t_event
-          << " (" << e.guard_name << "): a Zeno accumulation the system's transitions do not resolve";
+      msg << opt_.zeno_events << " events within " << opt_.zeno_interval
+          << " of each other at t = " << t_event << " (" << e.guard_name
+          << "): a Zeno accumulation the system's transitions do not resolve";
       return finish(SimulationStatus::kZeno, msg.str(), t_event, zm);
     }
-    if (t_event >= t1) return finish(SimulationStatus::kFinished, "reached t = " + std::to_string(t1), t_event, zm);
+    if (t_event >= t1)
+      return finish(SimulationStatus::kFinished, "reached t = " + std::to_string(t1), t_event, zm);
 
     t = t_event;
     z = zm;
@@ -475,7 +506,8 @@ Trajectory Simulator::run_with(Stepper& stepper, int mode0, double t0, const Vec
     // for 9.5e-9 and 2.2e-8.
     double restart = opt_.initial_step;
     if constexpr (std::is_same_v<Stepper, Dop853>)
-      restart = std::max(opt_.initial_step, std::min(stepper.current_time_step(), t_event - previous_event_or_start));
+      restart = std::max(opt_.initial_step,
+                         std::min(stepper.current_time_step(), t_event - previous_event_or_start));
     stepper.initialize(zm, t, std::min(restart, t1 - t));
     for (std::size_t j = 0; j < sections_.size(); ++j) section_prev[j] = sections_[j].h(t, e.x_after);
     h_prev.assign(sys_.guard_count(mode_), 0.0);
@@ -494,13 +526,13 @@ Trajectory simulate(const HybridSystem& system, int mode0, double t0, const Vect
   if (const std::string why = options.check(); !why.empty())
     throw std::invalid_argument("simulation options: " + why);
   if (x0.size() != system.dimension())
-    throw std::invalid_argument("initial state has " + std::to_string(x0.size()) + " components, the system " +
-                                std::to_string(system.dimension()));
+    throw std::invalid_argument("initial state has " + std::to_string(x0.size()) +
+                                " components, the system " + std::to_string(system.dimension()));
   if (!x0.allFinite()) throw std::invalid_argument("initial state is not finite");
   if (options.constant_components > system.dimension())
-    throw std::invalid_argument("simulation options: constant_components = " +
-                                std::to_string(options.constant_components) + " exceeds the dimension " +
-                                std::to_string(system.dimension()));
+    throw std::invalid_argument(
+        "simulation options: constant_components = " + std::to_string(options.constant_components) +
+        " exceeds the dimension " + std::to_string(system.dimension()));
   if (!(t1 > t0) || !std::isfinite(t0) || !std::isfinite(t1)) {
     std::ostringstream why;
     why << std::setprecision(12) << "the time span [" << t0 << ", " << t1 << "] must be finite with t1 > t0";
@@ -518,7 +550,8 @@ Trajectory simulate(const HybridSystem& system, int mode0, double t0, const Vect
       std::ostringstream why;
       why << "simulation options: output_interval = " << options.output_interval << " gives " << samples
           << " samples over [" << t0 << ", " << t1 << "] (at most " << kMaxSamples
-          << ", each well above the spacing of doubles at t): give a larger output_interval or a shorter time span";
+          << ", each well above the spacing of doubles at t): give a larger output_interval or a shorter "
+             "time span";
       throw std::invalid_argument(why.str());
     }
   }

@@ -37,15 +37,15 @@ struct SimulationOptions {
   // previous event and not below initial_step: simulate.cpp says why).
   double initial_step = 1e-4;
   double max_step = std::numeric_limits<double>::infinity();  // bounds the step so no event hides inside one
-  double event_tolerance = 1e-14;     // width of the located event's time bracket (relative to 1 + |t|)
-  bool variational = true;            // integrate the state-transition matrix
-  int max_events = 1000000;           // more ends the run with kTooManyEvents
+  double event_tolerance = 1e-14;  // width of the located event's time bracket (relative to 1 + |t|)
+  bool variational = true;         // integrate the state-transition matrix
+  int max_events = 1000000;        // more ends the run with kTooManyEvents
   // Events closer than this in time, `zeno_events` times in a row, are a Zeno
   // accumulation the system's transitions did not resolve: the run ends there
   // with kZeno rather than looping.
   double zeno_interval = 1e-12;
   int zeno_events = 100;
-  double output_interval = 0.0;       // > 0: record the state on this grid; 0: at every accepted step
+  double output_interval = 0.0;  // > 0: record the state on this grid; 0: at every accepted step
   // Accepted Runge-Kutta steps allowed in one run; more ends it with
   // kTooManySteps. A field that is singular or discontinuous without a guard
   // (a Filippov field at a 0/0 point) makes the step size collapse, and the
@@ -89,7 +89,15 @@ struct Event {
 
 // kTooManySteps: max_steps accepted steps without reaching t1 (the step
 // size collapsed, or the span is too long for the tolerance).
-enum class SimulationStatus { kFinished, kTooManyEvents, kZeno, kGrazing, kStepFailed, kStopped, kTooManySteps };
+enum class SimulationStatus {
+  kFinished,
+  kTooManyEvents,
+  kZeno,
+  kGrazing,
+  kStepFailed,
+  kStopped,
+  kTooManySteps
+};
 std::string to_string(SimulationStatus status);
 
 struct SectionHit {

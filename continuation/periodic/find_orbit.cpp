@@ -11,26 +11,33 @@ namespace saltus::periodic {
 
 std::string OrbitSearchOptions::check() const {
   std::ostringstream why;
-  if (max_iterations < 1) why << "max_iterations = " << max_iterations << " must be >= 1";
-  else if (!(residual_tolerance > 0)) why << "residual_tolerance = " << residual_tolerance << " must be positive";
-  else if (!(min_damping > 0) || !(min_damping <= 1)) why << "min_damping = " << min_damping << " must be in (0, 1]";
+  if (max_iterations < 1)
+    why << "max_iterations = " << max_iterations << " must be >= 1";
+  else if (!(residual_tolerance > 0))
+    why << "residual_tolerance = " << residual_tolerance << " must be positive";
+  else if (!(min_damping > 0) || !(min_damping <= 1))
+    why << "min_damping = " << min_damping << " must be in (0, 1]";
   return why.str();
 }
 
 std::string to_string(OrbitStatus status) {
   switch (status) {
-    case OrbitStatus::kConverged: return "converged";
-    case OrbitStatus::kNotConverged: return "not_converged";
-    case OrbitStatus::kSimulationFailed: return "simulation_failed";
+    case OrbitStatus::kConverged:
+      return "converged";
+    case OrbitStatus::kNotConverged:
+      return "not_converged";
+    case OrbitStatus::kSimulationFailed:
+      return "simulation_failed";
   }
   return "unknown";
 }
 
 OrbitSearch find_orbit(const System& shooting, const Vector& u0, const OrbitSearchOptions& options) {
-  if (const std::string why = options.check(); !why.empty()) throw std::invalid_argument("orbit search options: " + why);
+  if (const std::string why = options.check(); !why.empty())
+    throw std::invalid_argument("orbit search options: " + why);
   if (u0.size() != shooting.size())
-    throw std::invalid_argument("orbit guess has " + std::to_string(u0.size()) + " components, the shooting problem " +
-                                std::to_string(shooting.size()));
+    throw std::invalid_argument("orbit guess has " + std::to_string(u0.size()) +
+                                " components, the shooting problem " + std::to_string(shooting.size()));
   if (!u0.allFinite()) throw std::invalid_argument("orbit guess is not finite");
   const int n = shooting.state_size();
   // Newton in the unknowns x = u.head(n); the parameters u.tail() are held.
@@ -77,7 +84,8 @@ OrbitSearch find_orbit(const System& shooting, const Vector& u0, const OrbitSear
       }
       [[fallthrough]];
     case NewtonStatus::kSingular:
-      msg << "the shooting Jacobian is singular at iteration " << out.iterations << " (|F| = " << out.residual_norm
+      msg << "the shooting Jacobian is singular at iteration " << out.iterations
+          << " (|F| = " << out.residual_norm
           << "): a multiplier at +1 there, or a degenerate phase condition. Start from another guess";
       break;
     case NewtonStatus::kNoDescent:
@@ -88,15 +96,17 @@ OrbitSearch find_orbit(const System& shooting, const Vector& u0, const OrbitSear
             << ". The orbits near the guess run into the guard tangentially or accumulate events: "
                "start from another guess";
       } else {
-        msg << "the residual |F| = " << out.residual_norm << " stopped decreasing at iteration " << out.iterations
+        msg << "the residual |F| = " << out.residual_norm << " stopped decreasing at iteration "
+            << out.iterations
             << ": the guess is not in the basin of an orbit. Start closer to an orbit (simulate onto the "
                "attractor first), or give a better period";
       }
       break;
     case NewtonStatus::kNotConverged:
     case NewtonStatus::kLeftDomain:
-      msg << "no convergence in max_iterations = " << options.max_iterations << ", the last residual |F| = "
-          << out.residual_norm << ". Start closer to an orbit, or allow more iterations";
+      msg << "no convergence in max_iterations = " << options.max_iterations
+          << ", the last residual |F| = " << out.residual_norm
+          << ". Start closer to an orbit, or allow more iterations";
       break;
   }
   out.message = msg.str();

@@ -13,10 +13,10 @@
 namespace saltus::periodic {
 
 struct OrbitSearchOptions {
-  int max_iterations = 30;          // Newton iterations
-  double residual_tolerance = 1e-9; // converged when |F|_inf <= this * (1 + |x|_inf)
-  double min_damping = 1e-4;        // the line search halves the step down to this fraction
-  std::string check() const;        // empty when valid, else names the bad field
+  int max_iterations = 30;           // Newton iterations
+  double residual_tolerance = 1e-9;  // converged when |F|_inf <= this * (1 + |x|_inf)
+  double min_damping = 1e-4;         // the line search halves the step down to this fraction
+  std::string check() const;         // empty when valid, else names the bad field
 };
 
 enum class OrbitStatus { kConverged, kNotConverged, kSimulationFailed };
@@ -24,9 +24,9 @@ std::string to_string(OrbitStatus status);
 
 struct OrbitSearch {
   OrbitStatus status = OrbitStatus::kNotConverged;
-  std::string message;        // what happened and, on failure, what to try
-  Vector u;                   // the last iterate (x[, T], p): the orbit when converged
-  double residual_norm = 0.0; // |F(u)|_inf of the last iterate (infinite if it never ran)
+  std::string message;         // what happened and, on failure, what to try
+  Vector u;                    // the last iterate (x[, T], p): the orbit when converged
+  double residual_norm = 0.0;  // |F(u)|_inf of the last iterate (infinite if it never ran)
   int iterations = 0;
   bool ok() const { return status == OrbitStatus::kConverged; }
 };

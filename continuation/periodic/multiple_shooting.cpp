@@ -41,13 +41,15 @@ std::string MultipleShootingOptions::check() const {
   return why.str();
 }
 
-MultipleShootingSystem::MultipleShootingSystem(std::shared_ptr<const flow::HybridSystem> system, int parameters,
-                                               MultipleShootingOptions options, const Vector& reference)
+MultipleShootingSystem::MultipleShootingSystem(std::shared_ptr<const flow::HybridSystem> system,
+                                               int parameters, MultipleShootingOptions options,
+                                               const Vector& reference)
     : system_(std::move(system)), q_(parameters), options_(std::move(options)) {
   if (!system_) throw std::invalid_argument("multiple shooting: no hybrid system");
   n_ = system_->dimension() - q_;
   if (q_ < 0 || n_ < 1)
-    throw std::invalid_argument("multiple shooting: " + std::to_string(q_) + " parameters in a system of dimension " +
+    throw std::invalid_argument("multiple shooting: " + std::to_string(q_) +
+                                " parameters in a system of dimension " +
                                 std::to_string(system_->dimension()));
   if (const std::string why = options_.check(); !why.empty())
     throw std::invalid_argument("multiple shooting options: " + why);
@@ -58,14 +60,16 @@ MultipleShootingSystem::MultipleShootingSystem(std::shared_ptr<const flow::Hybri
   options_.shooting.simulation.output_interval = 0.0;
   if (options_.shooting.autonomous) {
     if (reference.size() != n_ + q_ || !reference.allFinite())
-      throw std::invalid_argument("autonomous multiple shooting needs a finite reference point (x, p) of size " +
-                                  std::to_string(n_ + q_));
+      throw std::invalid_argument(
+          "autonomous multiple shooting needs a finite reference point (x, p) of size " +
+          std::to_string(n_ + q_));
     Vector f;
     system_->field(options_.modes[0], options_.shooting.t0, reference, &f);
     x_ref_ = reference.head(n_);
     f_ref_ = f.head(n_);
     if (!(f_ref_.norm() > 0))
-      throw std::invalid_argument("autonomous multiple shooting: the field vanishes at the reference point (an equilibrium)");
+      throw std::invalid_argument(
+          "autonomous multiple shooting: the field vanishes at the reference point (an equilibrium)");
   }
 }
 
@@ -83,11 +87,13 @@ std::vector<std::string> MultipleShootingSystem::parameter_names() const {
   return std::vector<std::string>(names.begin() + n_, names.end());
 }
 
-std::shared_ptr<const MultipleShootingSystem::Segments> MultipleShootingSystem::simulate(const Vector& u) const {
+std::shared_ptr<const MultipleShootingSystem::Segments> MultipleShootingSystem::simulate(
+    const Vector& u) const {
   std::lock_guard<std::mutex> lock(mutex_);
   if (cached_ && cached_u_.size() == u.size() && cached_u_ == u) return cached_;
   const double T = period(u);
-  if (!(T > 0)) throw std::runtime_error("multiple shooting: the period T = " + std::to_string(T) + " is not positive");
+  if (!(T > 0))
+    throw std::runtime_error("multiple shooting: the period T = " + std::to_string(T) + " is not positive");
   auto segments = std::make_shared<Segments>();
   const double t0 = options_.shooting.t0;
   Vector z(n_ + q_);
@@ -95,8 +101,10 @@ std::shared_ptr<const MultipleShootingSystem::Segments> MultipleShootingSystem::
   for (int i = 0; i < m_; ++i) {
     z.head(n_) = u.segment(i * n_, n_);
     const double ta = t0 + options_.fractions[i] * T, tb = t0 + options_.fractions[i + 1] * T;
-    flow::Trajectory tr = flow::simulate(*system_, options_.modes[i], ta, z, tb, options_.shooting.simulation);
-    if (!tr.ok()) throw std::runtime_error("multiple shooting, segment " + std::to_string(i) + ": " + tr.message);
+    flow::Trajectory tr =
+        flow::simulate(*system_, options_.modes[i], ta, z, tb, options_.shooting.simulation);
+    if (!tr.ok())
+      throw std::runtime_error("multiple shooting, segment " + std::to_string(i) + ": " + tr.message);
     const int next = options_.modes[(i + 1) % m_];
     if (tr.mode_end != next)
       throw std::runtime_error("multiple shooting, segment " + std::to_string(i) + " ends in " +
@@ -145,7 +153,8 @@ void MultipleShootingSystem::assemble(const Vector& u, std::vector<Eigen::Triple
       z.head(n_) = u.segment(i * n_, n_);
       z.tail(q_) = u.tail(q_);
       system_->field(options_.modes[i], ta, z, &f_start);
-      const Vector dT = options_.fractions[i + 1] * f_end.head(n_) - options_.fractions[i] * (Phi * f_start).head(n_);
+      const Vector dT =
+          options_.fractions[i + 1] * f_end.head(n_) - options_.fractions[i] * (Phi * f_start).head(n_);
       for (int a = 0; a < n_; ++a) t->emplace_back(row + a, N, dT[a]);
     }
   }
@@ -203,8 +212,8 @@ Vector MultipleShootingSystem::from_single(const flow::HybridSystem& system, int
   const int q = parameters, n = system.dimension() - q, m = options->segments;
   const bool autonomous = options->shooting.autonomous;
   if (single.size() != n + q + (autonomous ? 1 : 0))
-    throw std::invalid_argument("from_single: the orbit has " + std::to_string(single.size()) + " components, expected " +
-                                std::to_string(n + q + (autonomous ? 1 : 0)));
+    throw std::invalid_argument("from_single: the orbit has " + std::to_string(single.size()) +
+                                " components, expected " + std::to_string(n + q + (autonomous ? 1 : 0)));
   if (options->fractions.empty()) options->fractions = equal_fractions(m);
   const double T = autonomous ? single[n] : options->shooting.period;
   Vector z(n + q);
@@ -220,8 +229,8 @@ Vector MultipleShootingSystem::from_single(const flow::HybridSystem& system, int
     u.segment(i * n, n) = z.head(n);
     options->modes[i] = mode;
     if (i + 1 == m) break;
-    const flow::Trajectory tr =
-        flow::simulate(system, mode, t0 + options->fractions[i] * T, z, t0 + options->fractions[i + 1] * T, plain);
+    const flow::Trajectory tr = flow::simulate(system, mode, t0 + options->fractions[i] * T, z,
+                                               t0 + options->fractions[i + 1] * T, plain);
     if (!tr.ok()) throw std::runtime_error("from_single: segment " + std::to_string(i) + ": " + tr.message);
     z = tr.x_end;
     mode = tr.mode_end;

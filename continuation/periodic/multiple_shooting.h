@@ -31,11 +31,11 @@
 namespace saltus::periodic {
 
 struct MultipleShootingOptions {
-  int segments = 8;             // m
+  int segments = 8;               // m
   std::vector<double> fractions;  // tau_0 = 0 < ... < tau_m = 1 (m + 1 values); empty: equal times
-  std::vector<int> modes;       // the mode at each segment start (m values); empty: shooting.mode for all
-  ShootingOptions shooting;     // autonomous, t0, period (when not autonomous), mode, simulation
-  std::string check() const;    // empty when valid, else names the bad field
+  std::vector<int> modes;         // the mode at each segment start (m values); empty: shooting.mode for all
+  ShootingOptions shooting;       // autonomous, t0, period (when not autonomous), mode, simulation
+  std::string check() const;      // empty when valid, else names the bad field
 };
 
 class MultipleShootingSystem : public System {
@@ -61,7 +61,9 @@ class MultipleShootingSystem : public System {
   void second_derivative(const double* u, const double* d, Matrix* H) const override;
   void accept(const Vector& u) const override;
 
-  double period(const Vector& u) const { return options_.shooting.autonomous ? u[m_ * n_] : options_.shooting.period; }
+  double period(const Vector& u) const {
+    return options_.shooting.autonomous ? u[m_ * n_] : options_.shooting.period;
+  }
   // Phi_{m-1} ... Phi_0 (n x n).
   Matrix monodromy(const Vector& u) const;
   // The segment's transition matrix over (x, p).
@@ -72,8 +74,8 @@ class MultipleShootingSystem : public System {
   // (x, [T,] p), by one simulation of the period sampled at the segment
   // starts (it also records the modes there, for hybrid orbits). Throws
   // std::runtime_error when the simulation fails.
-  static Vector from_single(const flow::HybridSystem& system, int parameters, MultipleShootingOptions* options,
-                            const Vector& single);
+  static Vector from_single(const flow::HybridSystem& system, int parameters,
+                            MultipleShootingOptions* options, const Vector& single);
 
  private:
   struct Segments {

@@ -9,12 +9,14 @@ namespace saltus::periodic {
 
 std::string OrbitGuessOptions::check() const {
   std::ostringstream why;
-  if (!(transient >= 0) || !std::isfinite(transient)) why << "transient = " << transient << " must be >= 0 and finite";
+  if (!(transient >= 0) || !std::isfinite(transient))
+    why << "transient = " << transient << " must be >= 0 and finite";
   else if (!(max_period > 0) || !std::isfinite(max_period))
     why << "max_period = " << max_period << " must be positive and finite";
   else if (!(return_tolerance > 0) || !(return_tolerance < 1))
     why << "return_tolerance = " << return_tolerance << " must be in (0, 1)";
-  else why << simulation.check();
+  else
+    why << simulation.check();
   return why.str();
 }
 
@@ -32,7 +34,8 @@ OrbitGuess orbit_from_simulation(const flow::HybridSystem& system, int mode, dou
   if (options.transient > 0) {
     const flow::Trajectory warm = flow::simulate(system, mode, t0, start, t0 + options.transient, plain);
     if (!warm.ok()) {
-      guess.message = "the transient simulation ended early (" + flow::to_string(warm.status) + "): " + warm.message;
+      guess.message =
+          "the transient simulation ended early (" + flow::to_string(warm.status) + "): " + warm.message;
       return guess;
     }
     guess.state = warm.x_end;
@@ -53,8 +56,8 @@ OrbitGuess orbit_from_simulation(const flow::HybridSystem& system, int mode, dou
     extent = std::max(extent, (x - x_star).norm());
     return true;
   };
-  const flow::Trajectory search =
-      flow::simulate(system, guess.mode, guess.t, x_star, guess.t + options.max_period, plain, observer, plane);
+  const flow::Trajectory search = flow::simulate(system, guess.mode, guess.t, x_star,
+                                                 guess.t + options.max_period, plain, observer, plane);
   double closest = std::numeric_limits<double>::infinity();
   for (const auto& hit : search.section_hits) {
     const double d = (hit.x - x_star).norm();
@@ -70,8 +73,10 @@ OrbitGuess orbit_from_simulation(const flow::HybridSystem& system, int mode, dou
   std::ostringstream msg;
   msg << "the simulated orbit did not come back within " << options.return_tolerance << " of its extent ("
       << extent << ") of x* in max_period = " << options.max_period;
-  if (std::isfinite(closest)) msg << " (closest return: " << closest << ")";
-  else msg << " (no return through the plane at all)";
+  if (std::isfinite(closest))
+    msg << " (closest return: " << closest << ")";
+  else
+    msg << " (no return through the plane at all)";
   if (!search.ok()) msg << "; the simulation ended early: " << search.message;
   msg << ". Try a longer transient (the motion may not have settled), a longer max_period, or a looser "
          "return_tolerance; the attractor may not be periodic";

@@ -1,10 +1,9 @@
 #include "continuation/periodic/period_doubling.h"
 
+#include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <sstream>
 #include <stdexcept>
-
-#include <Eigen/Eigenvalues>
 
 #include "continuation/pseudo_arclength.h"
 
@@ -21,7 +20,8 @@ DoubledStart period_doubled(const std::shared_ptr<ShootingSystem>& system, const
     if (std::abs(eig.eigenvalues()[i] + 1.0) < std::abs(eig.eigenvalues()[k] + 1.0)) k = i;
   if (std::abs(eig.eigenvalues()[k] + 1.0) > 1e-3) {
     std::ostringstream msg;
-    msg << "no multiplier near -1 at the point (closest: " << eig.eigenvalues()[k] << "): not a period doubling";
+    msg << "no multiplier near -1 at the point (closest: " << eig.eigenvalues()[k]
+        << "): not a period doubling";
     throw std::invalid_argument(msg.str());
   }
   Vector v = eig.eigenvectors().col(k).real();
@@ -58,13 +58,13 @@ DoubledStart period_doubled(const std::shared_ptr<ShootingSystem>& system, const
 
 std::vector<CascadeLevel> period_doubling_cascade(std::shared_ptr<ShootingSystem> system,
                                                   const ContinuationProblem& problem, Vector y,
-                                                  ContinuationOptions options,
-                                                  const TestFunctions& tests,
+                                                  ContinuationOptions options, const TestFunctions& tests,
                                                   int levels, double ds_after_switch) {
   if (std::none_of(tests.begin(), tests.end(), [](const auto& t) { return t && t->type() == "PD"; }))
     throw std::invalid_argument("period_doubling_cascade: no test function of type PD among the tests");
   const std::vector<std::string> names = problem.names();
-  const std::vector<std::string> free(names.end() - static_cast<long>(problem.free_parameters().size()), names.end());
+  const std::vector<std::string> free(names.end() - static_cast<long>(problem.free_parameters().size()),
+                                      names.end());
   auto level_problem = std::make_shared<const ContinuationProblem>(problem);
   Vector tangent;
   std::vector<CascadeLevel> out;
@@ -85,7 +85,8 @@ std::vector<CascadeLevel> period_doubling_cascade(std::shared_ptr<ShootingSystem
     tangent = next.tangent;
     if (next.system != system) {
       system = next.system;
-      level_problem = std::make_shared<const ContinuationProblem>(system, problem.parameters(), free, problem.extras());
+      level_problem =
+          std::make_shared<const ContinuationProblem>(system, problem.parameters(), free, problem.extras());
     }
   }
   return out;

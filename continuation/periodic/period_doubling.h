@@ -40,12 +40,11 @@ DoubledStart period_doubled(const std::shared_ptr<ShootingSystem>& system, const
 struct CascadeLevel {
   std::shared_ptr<ShootingSystem> system;  // this level's problem (a new one per level when not autonomous)
   Branch branch;
-  std::optional<SpecialPoint> pd;          // the first PD on the branch (jumps of the test left out)
+  std::optional<SpecialPoint> pd;  // the first PD on the branch (jumps of the test left out)
 };
 std::vector<CascadeLevel> period_doubling_cascade(std::shared_ptr<ShootingSystem> system,
                                                   const ContinuationProblem& problem, Vector y,
-                                                  ContinuationOptions options,
-                                                  const TestFunctions& tests,
+                                                  ContinuationOptions options, const TestFunctions& tests,
                                                   int levels, double ds_after_switch = 1e-3);
 
 }  // namespace saltus::periodic

@@ -1,20 +1,24 @@
 #include "continuation/periodic/shooting.h"
 
+#include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <sstream>
 #include <stdexcept>
-
-#include <Eigen/Eigenvalues>
 
 namespace saltus::periodic {
 
 std::string ShootingOptions::check() const {
   std::ostringstream why;
-  if (!(period > 0) || !std::isfinite(period)) why << "period = " << period << " must be positive and finite";
-  else if (!std::isfinite(t0)) why << "t0 = " << t0 << " must be finite";
-  else if (mode < 0) why << "mode = " << mode << " must be >= 0";
-  else if (!(phase >= 0.0 && phase < 1.0)) why << "phase = " << phase << " must be in [0, 1)";
-  else why << simulation.check();
+  if (!(period > 0) || !std::isfinite(period))
+    why << "period = " << period << " must be positive and finite";
+  else if (!std::isfinite(t0))
+    why << "t0 = " << t0 << " must be finite";
+  else if (mode < 0)
+    why << "mode = " << mode << " must be >= 0";
+  else if (!(phase >= 0.0 && phase < 1.0))
+    why << "phase = " << phase << " must be in [0, 1)";
+  else
+    why << simulation.check();
   return why.str();
 }
 
@@ -26,7 +30,8 @@ ShootingSystem::ShootingSystem(std::shared_ptr<const flow::HybridSystem> system,
   if (q_ < 0 || n_ < 1)
     throw std::invalid_argument("shooting: " + std::to_string(q_) + " parameters in a system of dimension " +
                                 std::to_string(system_->dimension()));
-  if (const std::string why = options_.check(); !why.empty()) throw std::invalid_argument("shooting options: " + why);
+  if (const std::string why = options_.check(); !why.empty())
+    throw std::invalid_argument("shooting options: " + why);
   options_.simulation.variational = true;
   options_.simulation.output_interval = 0.0;
   // The parameters are the last q components (p' = 0, unchanged by resets):
@@ -41,7 +46,8 @@ ShootingSystem::ShootingSystem(std::shared_ptr<const flow::HybridSystem> system,
     x_ref_ = reference.head(n_);
     f_ref_ = f.head(n_);
     if (!(f_ref_.norm() > 0))
-      throw std::invalid_argument("autonomous shooting: the field vanishes at the reference point (an equilibrium)");
+      throw std::invalid_argument(
+          "autonomous shooting: the field vanishes at the reference point (an equilibrium)");
   }
 }
 
@@ -78,7 +84,8 @@ std::vector<std::string> ShootingSystem::parameter_names() const {
 std::shared_ptr<const flow::Trajectory> ShootingSystem::trajectory(const Vector& u) const {
   std::lock_guard<std::mutex> lock(mutex_);
   if (cached_ && cached_u_.size() == u.size() && cached_u_ == u) return cached_;
-  if (!(period(u) > 0)) throw std::runtime_error("shooting: the period T = " + std::to_string(period(u)) + " is not positive");
+  if (!(period(u) > 0))
+    throw std::runtime_error("shooting: the period T = " + std::to_string(period(u)) + " is not positive");
   const double t0 = start_time(u), t1 = t0 + period(u);
   flow::Trajectory tr = flow::simulate(*system_, options_.mode, t0, hybrid_state(u), t1, options_.simulation);
   if (!tr.ok()) throw std::runtime_error("shooting over one period failed: " + tr.message);
@@ -159,8 +166,9 @@ Eigen::VectorXcd nontrivial_multipliers(const Matrix& monodromy, std::complex<do
 
 Eigen::VectorXcd floquet_multipliers(const Matrix& monodromy) {
   Eigen::VectorXcd mu = Eigen::EigenSolver<Matrix>(monodromy).eigenvalues();
-  std::sort(mu.data(), mu.data() + mu.size(),
-            [](const std::complex<double>& a, const std::complex<double>& b) { return std::abs(a) > std::abs(b); });
+  std::sort(
+      mu.data(), mu.data() + mu.size(),
+      [](const std::complex<double>& a, const std::complex<double>& b) { return std::abs(a) > std::abs(b); });
   return mu;
 }
 

@@ -37,8 +37,8 @@ namespace saltus::periodic {
 
 struct ShootingOptions {
   bool autonomous = false;  // the period is an unknown (state component "T")
-  double t0 = 0.0;      // the time (phase) at which the orbit is cut
-  double period = 1.0;  // T when not autonomous
+  double t0 = 0.0;          // the time (phase) at which the orbit is cut
+  double period = 1.0;      // T when not autonomous
   // A forced orbit whose period depends on the parameters (T = 2 pi / w with
   // w continued): T(p) and, when asked, dT/dp over the carried parameters.
   // When set it replaces `period` and `t0`: the orbit is cut at the same
@@ -46,7 +46,7 @@ struct ShootingOptions {
   // of p does not move the cut along the orbit.
   std::function<double(const Vector& p, Vector* dT_dp)> period_of;
   double phase = 0.0;  // in [0, 1), with period_of
-  int mode = 0;         // the hybrid mode at t0
+  int mode = 0;        // the hybrid mode at t0
   flow::SimulationOptions simulation;
   std::string check() const;  // empty when valid, else names the bad field
 };
@@ -87,14 +87,13 @@ class ShootingSystem : public System {
   double period(const Vector& u) const;
   double start_time(const Vector& u) const;  // t0, or phase T(p) with period_of
 
-  Matrix monodromy(const Vector& u) const;                 // Phi_xx over one period (n x n)
+  Matrix monodromy(const Vector& u) const;  // Phi_xx over one period (n x n)
   // The simulated period (cached; shared so that a caller keeps it while
   // another thread moves the cache on).
   std::shared_ptr<const flow::Trajectory> trajectory(const Vector& u) const;
   const ShootingOptions& options() const { return options_; }
 
  private:
-
   std::shared_ptr<const flow::HybridSystem> system_;
   int n_, q_;
   mutable Vector x_ref_, f_ref_;  // the phase condition (autonomous)

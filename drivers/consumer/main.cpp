@@ -26,8 +26,8 @@ int main() {
   saltus::ContinuationProblem problem(system, saltus::Vector::Zero(1), {"p0"});
   saltus::ContinuationOptions options;
   options.bounds["x0"] = {-1.0, 3.0};
-  const saltus::Branch branch =
-      saltus::continue_branch(problem, saltus::Vector::Zero(2), options, {std::make_shared<saltus::FoldTest>()});
+  const saltus::Branch branch = saltus::continue_branch(problem, saltus::Vector::Zero(2), options,
+                                                        {std::make_shared<saltus::FoldTest>()});
   for (const auto& s : branch.special_points) {
     if (s.type != "LP") continue;
     std::cout.precision(15);

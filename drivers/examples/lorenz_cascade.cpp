@@ -11,7 +11,6 @@
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
-
 #include <nlohmann/json.hpp>
 
 #include "continuation/flow/hybrid_system.h"
@@ -59,10 +58,14 @@ int main(int argc, char** argv) {
       std::cout << "  PD at rho = " << std::setprecision(12) << pd->y[4] << ", T = " << pd->y[3] << " ("
                 << to_string(pd->status) << ", precision " << pd->precision << ")\n";
       figure.labels.push_back({pd->y[4], pd->y[3], "PD"});
-      pds.push_back({{"rho", pd->y[4]}, {"T", pd->y[3]}, {"status", to_string(pd->status)}, {"precision", pd->precision}});
+      pds.push_back({{"rho", pd->y[4]},
+                     {"T", pd->y[3]},
+                     {"status", to_string(pd->status)},
+                     {"precision", pd->precision}});
     }
   }
-  drivers::write_file_atomically(dir / "summary.json", [&](std::ostream& out) { out << summary.dump(2) << '\n'; });
+  drivers::write_file_atomically(dir / "summary.json",
+                                 [&](std::ostream& out) { out << summary.dump(2) << '\n'; });
   std::string warning;
   drivers::draw(figure, dir, "cascade", &warning);
   if (!warning.empty()) std::cerr << "warning: " << warning << '\n';

@@ -119,9 +119,10 @@ int main(int argc, char** argv) {
   options.bounds["w"] = {2.0, 3.0};
   options.event_tolerance = 1e-12;
   const Vector y0 = warm.x_end;  // (x, v, w) at phase 0 after 300 periods
-  const Branch branch = continue_branch(
-      problem, y0, options,
-      {std::make_shared<FoldTest>("LPC"), std::make_shared<PeriodDoublingTest>(), std::make_shared<GrazingTest>()});
+  const Branch branch =
+      continue_branch(problem, y0, options,
+                      {std::make_shared<FoldTest>("LPC"), std::make_shared<PeriodDoublingTest>(),
+                       std::make_shared<GrazingTest>()});
   drivers::write_file_atomically(dir / "branch.csv", [&](std::ostream& out) { branch.write_csv(out); });
   std::cout << "branch: " << branch.points.size() << " points, " << branch.message << '\n';
   for (const auto& sp : branch.special_points)

@@ -1,6 +1,7 @@
+#include "continuation/autodiff_system.h"
+
 #include <catch2/catch.hpp>
 
-#include "continuation/autodiff_system.h"
 #include "continuation/coloring.h"
 #include "models/bratu.h"
 #include "models/expression_system.h"

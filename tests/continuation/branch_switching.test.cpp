@@ -1,9 +1,9 @@
-#include <catch2/catch.hpp>
+#include "continuation/branch_switching.h"
 
+#include <catch2/catch.hpp>
 #include <cmath>
 
 #include "continuation/autodiff_system.h"
-#include "continuation/branch_switching.h"
 #include "continuation/pseudo_arclength.h"
 #include "testfunctions/branch_point.h"
 #include "testfunctions/user_value.h"
@@ -63,7 +63,8 @@ TEST_CASE("branch switching from the non-trivial branch of a skewed transcritica
     o.direction = direction;
     const Branch other = switch_branch(problem, bp, o);
     REQUIRE(other.points.size() > 5);
-    for (const auto& pt : other.points) CHECK(std::abs(Transcritical::z1_of(pt.y)) < 1e-9);  // the trivial branch
+    for (const auto& pt : other.points)
+      CHECK(std::abs(Transcritical::z1_of(pt.y)) < 1e-9);  // the trivial branch
   }
 }
 
@@ -71,7 +72,10 @@ TEST_CASE("branch switching from the non-trivial branch of a skewed transcritica
 struct Line {
   int state_size() const { return 1; }
   int parameter_size() const { return 1; }
-  template <class T> void operator()(const T* u, T* f) const { f[0] = u[0] - u[1]; }
+  template <class T>
+  void operator()(const T* u, T* f) const {
+    f[0] = u[0] - u[1];
+  }
 };
 
 TEST_CASE("events: exact zeros, starts on a bound, unique names, max_points", "[continuation]") {
@@ -82,7 +86,8 @@ TEST_CASE("events: exact zeros, starts on a bound, unique names, max_points", "[
   options.ds = options.ds_max = 0.125 * std::sqrt(2.0);
   options.max_points = 9;
   auto at = [](double v) { return [v](const Vector& u) { return u[1] - v; }; };
-  const Branch branch = continue_branch(problem, Vector::Zero(2), options, {std::make_shared<UserTest>("p=0.5", at(0.5))});
+  const Branch branch =
+      continue_branch(problem, Vector::Zero(2), options, {std::make_shared<UserTest>("p=0.5", at(0.5))});
   // p = 0.5 is hit exactly by the fourth step, and still reported.
   REQUIRE(branch.special_points.size() == 1);
   CHECK(branch.special_points[0].y[1] == Approx(0.5).margin(1e-14));
@@ -97,7 +102,8 @@ TEST_CASE("events: exact zeros, starts on a bound, unique names, max_points", "[
   CHECK(out.stop_reason == StopReason::kBound);
   CHECK(out.points.size() <= 2);
 
-  CHECK_THROWS_WITH(continue_branch(problem, Vector::Zero(2), ContinuationOptions{},
-                                    {std::make_shared<UserTest>("e", at(0.1)), std::make_shared<UserTest>("e", at(0.2))}),
-                    Catch::Contains("two test functions are named 'e'"));
+  CHECK_THROWS_WITH(
+      continue_branch(problem, Vector::Zero(2), ContinuationOptions{},
+                      {std::make_shared<UserTest>("e", at(0.1)), std::make_shared<UserTest>("e", at(0.2))}),
+      Catch::Contains("two test functions are named 'e'"));
 }

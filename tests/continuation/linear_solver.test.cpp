@@ -1,6 +1,6 @@
-#include <catch2/catch.hpp>
-
 #include "continuation/linear_solver.h"
+
+#include <catch2/catch.hpp>
 
 using namespace saltus;
 
@@ -40,9 +40,7 @@ TEST_CASE("a singular state block falls back to the whole-matrix LU", "[linear_s
   // F_x = 0 in its first column: singular, but the bordered matrix is not.
   const int n = 3;
   Matrix J(3, 4);
-  J << 0, 1, 0, 1,
-       0, 2, 1, 0,
-       0, 0, 3, 0;
+  J << 0, 1, 0, 1, 0, 2, 1, 0, 0, 0, 3, 0;
   Vector r(4);
   r << 1, 0, 0, 0;
   BorderedJacobian sparse, dense;

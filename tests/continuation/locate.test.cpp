@@ -1,13 +1,13 @@
-#include <catch2/catch.hpp>
+#include "continuation/locate.h"
 
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <stdexcept>
 
-#include "continuation/locate.h"
-
 using namespace saltus;
 
-TEST_CASE("locate_sign_change: the zero of a smooth function to the bracket width", "[continuation][locate]") {
+TEST_CASE("locate_sign_change: the zero of a smooth function to the bracket width",
+          "[continuation][locate]") {
   int calls = 0;
   const auto g = [&calls](double s) {
     ++calls;
@@ -31,7 +31,8 @@ TEST_CASE("locate_sign_change: a relative width for times far from zero", "[cont
   CHECK(std::abs(z.lo - (t0 + 0.25)) <= 1e-8);
 }
 
-TEST_CASE("locate_sign_change: out of iterations it says bracketed; bad brackets throw", "[continuation][locate]") {
+TEST_CASE("locate_sign_change: out of iterations it says bracketed; bad brackets throw",
+          "[continuation][locate]") {
   const auto g = [](double s) { return std::cos(s); };
   const Location z = locate_sign_change(g, 1.0, 2.0, g(1.0), g(2.0), {1e-14, false, 1});
   CHECK(z.status == EventStatus::kBracketed);

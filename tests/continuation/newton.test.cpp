@@ -1,10 +1,9 @@
-#include <catch2/catch.hpp>
+#include "continuation/newton.h"
 
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
-
-#include "continuation/newton.h"
 
 using namespace saltus;
 
@@ -53,7 +52,8 @@ TEST_CASE("damped Newton: converges quadratically to a regular root", "[continua
   CHECK(r.iterations <= 6);  // quadratic: a handful of steps, not dozens
 }
 
-TEST_CASE("damped Newton: the line search reaches the root where the full step diverges", "[continuation][newton]") {
+TEST_CASE("damped Newton: the line search reaches the root where the full step diverges",
+          "[continuation][newton]") {
   NewtonOptions o;
   o.residual_tolerance = 1e-13;
   const NewtonResult damped = damped_newton(arctangent(), point({3.0}), o);
@@ -122,7 +122,8 @@ TEST_CASE("damped Newton: every failure is a status with the last iterate", "[co
   }
 }
 
-TEST_CASE("damped Newton: the step test, the relative residual and the polishing step", "[continuation][newton]") {
+TEST_CASE("damped Newton: the step test, the relative residual and the polishing step",
+          "[continuation][newton]") {
   NewtonOptions o;
   o.residual_tolerance = std::numeric_limits<double>::infinity();
   o.step_tolerance = 1e-12;
@@ -151,7 +152,8 @@ TEST_CASE("damped Newton: the step test, the relative residual and the polishing
 }
 
 TEST_CASE("damped Newton: invalid options and problems throw, naming the field", "[continuation][newton]") {
-  const auto message = [](NewtonOptions o, NewtonProblem p = circle_and_line(), Vector x = point({1.0, 2.0})) {
+  const auto message = [](NewtonOptions o, NewtonProblem p = circle_and_line(),
+                          Vector x = point({1.0, 2.0})) {
     try {
       damped_newton(p, x, o);
     } catch (const std::invalid_argument& e) {

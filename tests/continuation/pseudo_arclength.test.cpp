@@ -1,11 +1,11 @@
-#include <catch2/catch.hpp>
+#include "continuation/pseudo_arclength.h"
 
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <map>
 
 #include "continuation/autodiff_system.h"
 #include "continuation/branch_switching.h"
-#include "continuation/pseudo_arclength.h"
 #include "models/bratu.h"
 #include "models/normal_forms.h"
 #include "testfunctions/branch_point.h"
@@ -47,7 +47,7 @@ TEST_CASE("cusp normal form: both folds located to 1e-10", "[continuation]") {
   const auto folds = of_type(branch, "LP");
   REQUIRE(folds.size() == 2);
   const double mu_fold = 2.0 / (3.0 * std::sqrt(3.0));
-  CHECK(std::abs(folds[0].y[1] - mu_fold) < 1e-10);   // lower branch turns at mu = +2/(3 sqrt 3)
+  CHECK(std::abs(folds[0].y[1] - mu_fold) < 1e-10);  // lower branch turns at mu = +2/(3 sqrt 3)
   CHECK(std::abs(folds[0].y[0] + 1.0 / std::sqrt(3.0)) < 1e-5);
   CHECK(std::abs(folds[1].y[1] + mu_fold) < 1e-10);
   for (const auto& f : folds) {
@@ -112,7 +112,7 @@ TEST_CASE("pitchfork: BP at lambda = 0 and switching onto x^2 = lambda", "[conti
   REQUIRE(other.points.size() > 10);
   for (const auto& pt : other.points) CHECK(std::abs(pt.y[0] * pt.y[0] - pt.y[1]) < 1e-9);
   CHECK(other.points.back().y[0] == Approx(1.0).margin(1e-12));  // left at the bound x = 1
-  CHECK(of_type(other, "BP").empty());  // the start point is not reported again
+  CHECK(of_type(other, "BP").empty());                           // the start point is not reported again
 }
 
 TEST_CASE("user values: UZ located, and a stopping one ends the branch", "[continuation]") {
@@ -120,9 +120,9 @@ TEST_CASE("user values: UZ located, and a stopping one ends the branch", "[conti
   const Vector y0 = lower_start();
   ContinuationOptions options;
   auto at = [](double v) { return [v](const Vector& u) { return u[1] - v; }; };
-  const Branch branch = continue_branch(problem, y0, options,
-                                        {std::make_shared<UserTest>("mu=-1", at(-1.0)),
-                                         std::make_shared<UserTest>("mu=0.1", at(0.1), true)});
+  const Branch branch = continue_branch(
+      problem, y0, options,
+      {std::make_shared<UserTest>("mu=-1", at(-1.0)), std::make_shared<UserTest>("mu=0.1", at(0.1), true)});
   CHECK(branch.stop_reason == StopReason::kUserStop);
   const auto uz = of_type(branch, "UZ");
   REQUIRE(uz.size() == 2);
@@ -131,7 +131,8 @@ TEST_CASE("user values: UZ located, and a stopping one ends the branch", "[conti
   CHECK(branch.points.back().y[1] == Approx(0.1).margin(1e-12));
 }
 
-TEST_CASE("a test function that changes sign by a jump is reported as a jump, not located", "[continuation]") {
+TEST_CASE("a test function that changes sign by a jump is reported as a jump, not located",
+          "[continuation]") {
   // A shooting branch whose orbit gains an impact makes test functions jump
   // (a PD test from -307 to +17); here a step function of mu does, beside a
   // smooth zero and a square-root one, which stay located.
@@ -141,10 +142,13 @@ TEST_CASE("a test function that changes sign by a jump is reported as a jump, no
   options.bounds["mu"] = {-2.0, -0.2};
   const auto step = [](const Vector& u) { return u[1] < -1.0 ? -3.0 : 2.0; };
   const auto smooth = [](const Vector& u) { return u[1] + 0.5; };
-  const auto root = [](const Vector& u) { return u[1] < -0.7 ? -std::sqrt(-0.7 - u[1]) : std::sqrt(u[1] + 0.7); };
-  const Branch branch = continue_branch(problem, y0, options,
-                                        {std::make_shared<UserTest>("step", step), std::make_shared<UserTest>("smooth", smooth),
-                                         std::make_shared<UserTest>("root", root)});
+  const auto root = [](const Vector& u) {
+    return u[1] < -0.7 ? -std::sqrt(-0.7 - u[1]) : std::sqrt(u[1] + 0.7);
+  };
+  const Branch branch =
+      continue_branch(problem, y0, options,
+                      {std::make_shared<UserTest>("step", step), std::make_shared<UserTest>("smooth", smooth),
+                       std::make_shared<UserTest>("root", root)});
   REQUIRE(branch.usable());
   std::map<std::string, SpecialPoint> found;
   for (const auto& s : branch.special_points) found[s.name] = s;
@@ -165,7 +169,10 @@ TEST_CASE("a test function that changes sign by a jump is reported as a jump, no
 struct NoSolution {
   int state_size() const { return 1; }
   int parameter_size() const { return 1; }
-  template <class T> void operator()(const T* u, T* f) const { f[0] = u[0] * u[0] + 1.0 + u[1] * u[1]; }
+  template <class T>
+  void operator()(const T* u, T* f) const {
+    f[0] = u[0] * u[0] + 1.0 + u[1] * u[1];
+  }
 };
 
 TEST_CASE("a start point far from any solution is a stop reason, not a throw", "[continuation]") {

@@ -4,10 +4,10 @@
 
 #include "continuation/taylor.h"
 
-#include <boost/math/differentiation/autodiff.hpp>
-#include <catch2/catch.hpp>
 #include <ceres/jet.h>
 
+#include <boost/math/differentiation/autodiff.hpp>
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <numbers>
 #include <vector>

@@ -1,16 +1,15 @@
-#include <catch2/catch.hpp>
+#include "drivers/cli.h"
 
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <new>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <sstream>
 #include <stdexcept>
 
-#include <nlohmann/json.hpp>
-
-#include "drivers/cli.h"
 #include "run_cli.h"
 
 namespace fs = std::filesystem;
@@ -61,7 +60,8 @@ TEST_CASE("examples/cusp.json: two LP at mu = -+2/(3 sqrt 3) to 1e-10", "[cli][e
   fs::remove_all(out);
 }
 
-TEST_CASE("examples/cusp_fold_curve.json: the fold curve passes the cusp at (0, 0) to 1e-8", "[cli][examples]") {
+TEST_CASE("examples/cusp_fold_curve.json: the fold curve passes the cusp at (0, 0) to 1e-8",
+          "[cli][examples]") {
   const fs::path out = scratch("fold-curve");
   const json summary = run_example("cusp_fold_curve.json", out);
   const auto cps = specials(summary, "CP", "fold_curve");
@@ -155,13 +155,16 @@ TEST_CASE("bad run files: a clear message, a non-zero exit, nothing written", "[
       {"name not an identifier", R"({"unknowns": ["2x"], "parameters": {"mu": 0}, "equations": ["mu"],
          "start": {"2x": 0}, "continuation": {"parameter": "mu"}})",
        "has the name '2x'"},
-      {"unsafe run name", R"({"name": "../up", "unknowns": ["x"], "parameters": {"mu": 0}, "equations": ["x - mu"],
+      {"unsafe run name",
+       R"({"name": "../up", "unknowns": ["x"], "parameters": {"mu": 0}, "equations": ["x - mu"],
          "start": {"x": 0}, "continuation": {"parameter": "mu"}})",
        "a run name is letters"},
-      {"switch without BP detection", good_head + R"("equations": ["mu + lambda*x - x^3"], "start": {"x": -1.5},
+      {"switch without BP detection",
+       good_head + R"("equations": ["mu + lambda*x - x^3"], "start": {"x": -1.5},
          "continuation": {"parameter": "mu", "detect": ["LP"]}, "switch_branch": {}})",
        "has no \"BP\""},
-      {"follow-up bound on an unknown name", good_head + R"("equations": ["mu + lambda*x - x^3"], "start": {"x": -1.5},
+      {"follow-up bound on an unknown name",
+       good_head + R"("equations": ["mu + lambda*x - x^3"], "start": {"x": -1.5},
          "continuation": {"parameter": "mu"}, "switch_branch": {"bounds": {"nu": [0, 1]}}})",
        "'switch_branch.bounds.nu'"},
       {"no real solution near the start", good_head + R"("equations": ["x^2 + 1 + mu^2"], "start": {"x": 3},

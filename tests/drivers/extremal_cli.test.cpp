@@ -3,13 +3,11 @@
 // driven through the command functions (drivers/extremal_commands.h), and
 // their bad-input messages and exit codes.
 
-#include "drivers/extremal_commands.h"
-
 #include <catch2/catch.hpp>
-
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <sstream>
 #include <string>
@@ -17,7 +15,7 @@
 #include <utility>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include "drivers/extremal_commands.h"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -49,7 +47,8 @@ Result classify_file(const fs::path& file, bool as_json = true) {
 
 Result solutions(const std::string& name, double x, double y, double phi, double box) {
   std::ostringstream out, err;
-  const int code = extremal_solutions_command(read_extremal_run(example(name)), x, y, phi, box, true, out, err);
+  const int code =
+      extremal_solutions_command(read_extremal_run(example(name)), x, y, phi, box, true, out, err);
   return {code, out.str(), err.str()};
 }
 
@@ -72,9 +71,11 @@ TEST_CASE("saltus extremal classify: the five examples of Sec. 4.4 have codimens
           "[cli][extremal]") {
   // The paper prints 1, 2, 3, 2, 3: (37) of example 4.4.3 as printed is a
   // cusp (c_3 = 18 != 0), see tests/analyses/contact/classification.test.cpp.
-  const std::vector<std::tuple<std::string, int, std::string>> cases = {
-      {"ex441", 1, "fold"}, {"ex442", 2, "cusp"}, {"ex443", 2, "cusp"}, {"ex444", 2, "cusp"},
-      {"ex445", 3, "swallowtail"}};
+  const std::vector<std::tuple<std::string, int, std::string>> cases = {{"ex441", 1, "fold"},
+                                                                        {"ex442", 2, "cusp"},
+                                                                        {"ex443", 2, "cusp"},
+                                                                        {"ex444", 2, "cusp"},
+                                                                        {"ex445", 3, "swallowtail"}};
   for (const auto& [name, codimension, type] : cases) {
     INFO(name);
     const Result r = classify_file(example(name));
@@ -124,8 +125,10 @@ TEST_CASE("saltus extremal classify ex445: (43) corrected, matrix (44) and norma
   CHECK(values[2][0] == Approx(-320.0 / 343.0).epsilon(1e-14));
   CHECK(j["rank"] == 3);
   CHECK(j["versal"] == true);
-  // (45) to first order: mu_0 = -2401/16000 x + 2401/64000 phi, mu_1 = 343/1000 y, mu_2 = 91/125 x - 77/100 phi.
-  CHECK_THAT(j["normal_form"][0]["exact"].get<std::string>(), Catch::StartsWith("-2401/16000*x + 2401/64000*phi"));
+  // (45) to first order: mu_0 = -2401/16000 x + 2401/64000 phi, mu_1 = 343/1000 y, mu_2 = 91/125 x - 77/100
+  // phi.
+  CHECK_THAT(j["normal_form"][0]["exact"].get<std::string>(),
+             Catch::StartsWith("-2401/16000*x + 2401/64000*phi"));
   CHECK_THAT(j["normal_form"][1]["exact"].get<std::string>(), Catch::StartsWith("343/1000*y"));
   CHECK_THAT(j["normal_form"][2]["exact"].get<std::string>(), Catch::StartsWith("91/125*x - 77/100*phi"));
   CHECK(j["normal_form"][3]["exact"] == "0");
@@ -186,13 +189,14 @@ TEST_CASE("saltus extremal solutions: direct counts agree with the normal form o
 
 TEST_CASE("saltus extremal: bad input says what is wrong and exits non-zero", "[cli][extremal]") {
   // A non-degenerate point (y = 1/2 on the corrected (43)): "not degenerate", with det.
-  const Result nondegenerate = classify_file(write_run(std::string("{") + kEx445Curves +
-                                                       R"J("point": {"s1": 0, "s2": 0, "x": 0, "y": 0.5, "phi": 0}})J"));
+  const Result nondegenerate = classify_file(write_run(
+      std::string("{") + kEx445Curves + R"J("point": {"s1": 0, "s2": 0, "x": 0, "y": 0.5, "phi": 0}})J"));
   CHECK(nondegenerate.code == 1);
   CHECK(nondegenerate.out.empty());
   CHECK_THAT(nondegenerate.err, Catch::Contains("is not degenerate: det J = 2"));
   // (43) as printed: det J = 4.
-  const Result printed = classify_file(write_run(R"J({"curve1": {"type": "polynomial", "x": [0, -1], "y": [0, 0, 2, 0, 2]},
+  const Result printed =
+      classify_file(write_run(R"J({"curve1": {"type": "polynomial", "x": [0, -1], "y": [0, 0, 2, 0, 2]},
        "curve2": {"type": "graph", "p": [0, 0, 2, 0, 24, 50]},
        "point": {"s1": 0, "s2": 0, "x": 0, "y": 0.25, "phi": 0}})J"));
   CHECK(printed.code == 1);
@@ -206,7 +210,8 @@ TEST_CASE("saltus extremal: bad input says what is wrong and exits non-zero", "[
   CHECK_THAT(bad_expression.err, Catch::Contains(syntax.string()));
   CHECK_THAT(bad_expression.err, Catch::Contains("'curve1.x' = \"-sin(s\""));
   // A non-regular curve point (a cusp of the curve at s = 1/2).
-  const Result cusp = classify_file(write_run(R"J({"curve1": {"type": "polynomial", "name": "cusp", "x": [0.25, -1, 1], "y": [-0.125, 0.75, -1.5, 1]},
+  const Result cusp = classify_file(write_run(
+      R"J({"curve1": {"type": "polynomial", "name": "cusp", "x": [0.25, -1, 1], "y": [-0.125, 0.75, -1.5, 1]},
        "curve2": {"type": "circle"},
        "point": {"s1": 0.5, "s2": 0, "x": 2, "y": 0, "phi": 0}})J"));
   CHECK(cusp.code == 1);

@@ -5,12 +5,10 @@
 // Tag [extremal-continue].
 
 #include <catch2/catch.hpp>
-
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
-
 #include <nlohmann/json.hpp>
 
 #include "run_cli.h"
@@ -46,31 +44,35 @@ fs::path patched(const std::string& name, const json& patch, const fs::path& dir
 
 }  // namespace
 
-TEST_CASE("extremal continue: example 4.4.4, folds and the cusp located and classified", "[extremal-continue]") {
+TEST_CASE("extremal continue: example 4.4.4, folds and the cusp located and classified",
+          "[extremal-continue]") {
   const fs::path dir = scratch("ext-continue-444");
-  const auto r = run_saltus({"extremal", "continue", extremal_example("ex444_continue"), "--out", dir.string(), "--json"});
+  const auto r = run_saltus(
+      {"extremal", "continue", extremal_example("ex444_continue"), "--out", dir.string(), "--json"});
   INFO(r.err);
   REQUIRE(r.code == 0);
   const json j = json::parse(r.out);
   REQUIRE(j["folds"].size() == 2);
   for (const auto& fold : j["folds"]) {
     // the parabola's evolute at y = -0.55 (see tests/analyses/contact/continuation.test.cpp)
-    CHECK(std::abs(fold["point"]["x"].get<double>()) == Approx(4.0 * std::pow(1.0 / 60.0, 1.5)).epsilon(1e-12));
+    CHECK(std::abs(fold["point"]["x"].get<double>()) ==
+          Approx(4.0 * std::pow(1.0 / 60.0, 1.5)).epsilon(1e-12));
     CHECK(fold["classification"]["codimension"] == 1);
   }
   REQUIRE(j["cusps"].size() == 1);
   CHECK(distance(j["cusps"][0]["located"], {0, 0, 0, -0.5, 0}) < 1e-8);
   CHECK(j["cusps"][0]["classification"]["codimension"] == 2);
   CHECK(j["cusps"][0]["classification"]["type"] == "cusp");
-  for (const char* file : {"continue.json", "branch_1.csv", "branch_2.csv", "fold_curve_1.csv", "branch.dat", "branch.gp",
-                           "fold_curve.dat", "fold_curve.gp"})
+  for (const char* file : {"continue.json", "branch_1.csv", "branch_2.csv", "fold_curve_1.csv", "branch.dat",
+                           "branch.gp", "fold_curve.dat", "fold_curve.gp"})
     CHECK(fs::exists(dir / file));
   fs::remove_all(dir);
 }
 
 TEST_CASE("extremal continue: example 4.4.5, the swallowtail located and classified", "[extremal-continue]") {
   const fs::path dir = scratch("ext-continue-445");
-  const auto r = run_saltus({"extremal", "continue", extremal_example("ex445_continue"), "--out", dir.string(), "--json"});
+  const auto r = run_saltus(
+      {"extremal", "continue", extremal_example("ex445_continue"), "--out", dir.string(), "--json"});
   INFO(r.err);
   REQUIRE(r.code == 0);
   const json j = json::parse(r.out);
@@ -88,7 +90,8 @@ TEST_CASE("extremal continue: example 4.4.5, the swallowtail located and classif
 
 TEST_CASE("extremal track: example 4.4.4, a birth and a death of extremal points", "[extremal-continue]") {
   const fs::path dir = scratch("ext-track-444");
-  const auto r = run_saltus({"extremal", "track", extremal_example("ex444_track"), "--out", dir.string(), "--json"});
+  const auto r =
+      run_saltus({"extremal", "track", extremal_example("ex444_track"), "--out", dir.string(), "--json"});
   INFO(r.err);
   REQUIRE(r.code == 0);
   const json j = json::parse(r.out);
@@ -121,13 +124,15 @@ TEST_CASE("extremal track: example 4.4.4, a birth and a death of extremal points
   fs::remove_all(dir);
 }
 
-TEST_CASE("extremal continue / track: bad input is a clear message and a non-zero exit", "[extremal-continue]") {
+TEST_CASE("extremal continue / track: bad input is a clear message and a non-zero exit",
+          "[extremal-continue]") {
   const fs::path dir = scratch("ext-continue-bad");
   SECTION("an unknown pose parameter") {
     const auto file = patched("ex444_continue", {{"continue", {{"parameter", "z"}}}}, dir);
     const auto r = run_saltus({"extremal", "continue", file.string(), "--out", (dir / "out").string()});
     CHECK(r.code == 1);
-    CHECK_THAT(r.err, Catch::Contains("continue.parameter") && Catch::Contains("'z'") && Catch::Contains("x, y, phi"));
+    CHECK_THAT(r.err, Catch::Contains("continue.parameter") && Catch::Contains("'z'") &&
+                          Catch::Contains("x, y, phi"));
     CHECK_FALSE(fs::exists(dir / "out"));
   }
   SECTION("the same parameter twice in the fold curve") {
@@ -137,7 +142,8 @@ TEST_CASE("extremal continue / track: bad input is a clear message and a non-zer
     CHECK_THAT(r.err, Catch::Contains("continue.fold_curve") && Catch::Contains("twice"));
   }
   SECTION("no 'continue' object") {
-    const auto r = run_saltus({"extremal", "continue", extremal_example("ex441"), "--out", (dir / "out").string()});
+    const auto r =
+        run_saltus({"extremal", "continue", extremal_example("ex441"), "--out", (dir / "out").string()});
     CHECK(r.code == 1);
     CHECK_THAT(r.err, Catch::Contains("'continue' is missing"));
   }

@@ -1,12 +1,10 @@
+#include <boost/math/special_functions/lambert_w.hpp>
 #include <catch2/catch.hpp>
-
 #include <cmath>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
-
-#include <boost/math/special_functions/lambert_w.hpp>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "continuation/flow/simulate.h"
 #include "models/expression_system.h"
@@ -47,14 +45,16 @@ std::vector<std::map<std::string, std::string>> read_csv(const fs::path& file) {
 
 }  // namespace
 
-TEST_CASE("examples/van_der_pol.json: HB at mu = 0, l1 = -1/4; its cycles to mu = 2 have the simulated period",
-          "[cli][hopf]") {
+TEST_CASE(
+    "examples/van_der_pol.json: HB at mu = 0, l1 = -1/4; its cycles to mu = 2 have the simulated period",
+    "[cli][hopf]") {
   const fs::path out = scratch("van-der-pol");
   const json summary = continue_json(example("van_der_pol.json"), out);
   const auto hb = of_type(summary, "HB");
   REQUIRE(hb.size() == 1);
   CHECK(std::abs(hb[0]["parameters"]["mu"].get<double>()) < 1e-10);
-  CHECK(hb[0]["l1"].get<double>() == Approx(-0.25).epsilon(1e-9));  // derived in tests/testfunctions/hopf.test.cpp
+  CHECK(hb[0]["l1"].get<double>() ==
+        Approx(-0.25).epsilon(1e-9));  // derived in tests/testfunctions/hopf.test.cpp
   CHECK(hb[0]["criticality"] == "supercritical");
   for (const char* f : {"branch.csv", "cycles.csv", "summary.json", "branch.png", "orbits.png"})
     CHECK(fs::exists(out / f));
@@ -65,7 +65,8 @@ TEST_CASE("examples/van_der_pol.json: HB at mu = 0, l1 = -1/4; its cycles to mu 
   for (const auto& row : rows) {
     const double mu = std::stod(row.at("mu"));
     if (std::abs(mu) > 1e-6) CHECK(std::stoi(row.at("unstable")) == (mu > 0 ? 2 : 0));
-    CHECK(std::stod(row.at("re_1")) == Approx(mu / 2).margin(1e-9));  // eigenvalues mu/2 +- i sqrt(1 - mu^2/4)
+    CHECK(std::stod(row.at("re_1")) ==
+          Approx(mu / 2).margin(1e-9));  // eigenvalues mu/2 +- i sqrt(1 - mu^2/4)
   }
 
   // The cycles end at mu = 2 ("EP"); the period there against a direct
@@ -124,7 +125,8 @@ TEST_CASE("Hopf run files: bad input is a clear error", "[cli][hopf]") {
     CHECK(r.code != 0);
     return r.err;
   };
-  const std::string base = R"("unknowns": ["x", "y"], "parameters": {"mu": -1}, "equations": ["y", "-x + (mu - x^2)*y"],
+  const std::string base =
+      R"("unknowns": ["x", "y"], "parameters": {"mu": -1}, "equations": ["y", "-x + (mu - x^2)*y"],
                              "start": {"x": 0, "y": 0}, "continuation": {"parameter": "mu", "bounds": {"mu": [-1, 1]}})";
   // HB asked without equilibria.
   CHECK_THAT(error_of("{" + base + R"(, "hopf_cycles": {}})"), Catch::Contains("set \"equilibria\": true"));
@@ -176,7 +178,8 @@ TEST_CASE("examples/friction_oscillator.json: the two Hopf points of the Stribec
     const double w = expected[i], s = w * w / (v_s * v_s);
     CHECK(std::abs(hb[i]["parameters"]["v_b"].get<double>() - w) < 1e-10);
     CHECK(std::abs(hb[i]["frequency"].get<double>() - std::sqrt(k / m)) < 1e-9);
-    const double F3 = N * dmu * std::exp(-s) * (12 * w / std::pow(v_s, 4) - 8 * std::pow(w, 3) / std::pow(v_s, 6));
+    const double F3 =
+        N * dmu * std::exp(-s) * (12 * w / std::pow(v_s, 4) - 8 * std::pow(w, 3) / std::pow(v_s, 6));
     const double l1 = -F3 * std::sqrt(k) / (4 * std::sqrt(m) * (k + m));
     CHECK(std::abs(hb[i]["l1"].get<double>() - l1) < 1e-8);
     CHECK(hb[i]["criticality"] == (s < 1.5 ? "supercritical" : "subcritical"));

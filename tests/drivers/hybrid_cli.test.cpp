@@ -1,14 +1,12 @@
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <sstream>
-
-#include <nlohmann/json.hpp>
 
 #include "drivers/cli.h"
 #include "run_cli.h"
@@ -17,10 +15,11 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 using namespace saltus::testing;
 
-
-TEST_CASE("saltus simulate examples/bouncing_ball.json: the ball comes to rest on the table", "[cli][hybrid]") {
+TEST_CASE("saltus simulate examples/bouncing_ball.json: the ball comes to rest on the table",
+          "[cli][hybrid]") {
   const fs::path out = scratch("bb");
-  const Run r = run_saltus({"simulate", example("bouncing_ball.json").string(), "--out", out.string(), "--json"});
+  const Run r =
+      run_saltus({"simulate", example("bouncing_ball.json").string(), "--out", out.string(), "--json"});
   INFO(r.err);
   REQUIRE(r.code == 0);
   const json summary = json::parse(r.out);
@@ -76,16 +75,18 @@ TEST_CASE("hybrid run files: bad input is named", "[cli][hybrid][errors]") {
       R"("time": [0, 1], "initial": {"psi1": 1.8, "psi2": 1.0, "psi3": 2.0, "psi1_dot": 0, "psi2_dot": 0, "psi3_dot": 0})";
   const std::vector<Case> cases = {
       {"restitution above 1", R"({"model": "bouncing_ball", "parameters": {"e": 1.5},
-        "initial": {"q": 0.1, "v": 0}, "time": [0, 1]})", "e = 1.5"},
+        "initial": {"q": 0.1, "v": 0}, "time": [0, 1]})",
+       "e = 1.5"},
       {"negative restitution", R"({"model": "bouncing_ball", "parameters": {"e": -0.2},
-        "initial": {"q": 0.1, "v": 0}, "time": [0, 1]})", "e = -0.2"},
+        "initial": {"q": 0.1, "v": 0}, "time": [0, 1]})",
+       "e = -0.2"},
       {"missing state", R"({"model": "bouncing_ball", "initial": {"q": 0.1}, "time": [0, 1]})",
        "'initial.v' is missing"},
       {"unknown model", R"({"model": "pogo", "initial": {}, "time": [0, 1]})", "unknown model 'pogo'"},
       {"backwards time", R"({"model": "bouncing_ball", "initial": {"q": 0.1, "v": 0}, "time": [1, 0]})",
        "t1 > t0"},
-      {"pendulum restitution", R"({"model": "triple_pendulum", "parameters": {"e": 1.2}, )" + pendulum_state + "}",
-       "e = 1.2"},
+      {"pendulum restitution",
+       R"({"model": "triple_pendulum", "parameters": {"e": 1.2}, )" + pendulum_state + "}", "e = 1.2"},
       {"pendulum violated constraint", R"({"model": "triple_pendulum", "time": [0, 1],
         "initial": {"psi1": 0, "psi2": 0, "psi3": 0, "psi1_dot": 0, "psi2_dot": 0, "psi3_dot": 0}})",
        "violates constraint 2: h = -0.8"},
@@ -128,9 +129,11 @@ TEST_CASE("saltus sweep: a small diagram of the triple pendulum on two threads",
   fs::remove_all(dir);
 }
 
-TEST_CASE("saltus periodic examples/bouncing_ball_orbit.json: multipliers and the fold of cycles", "[cli][periodic]") {
+TEST_CASE("saltus periodic examples/bouncing_ball_orbit.json: multipliers and the fold of cycles",
+          "[cli][periodic]") {
   const fs::path out = scratch("orbit");
-  const Run r = run_saltus({"periodic", example("bouncing_ball_orbit.json").string(), "--out", out.string(), "--json"});
+  const Run r =
+      run_saltus({"periodic", example("bouncing_ball_orbit.json").string(), "--out", out.string(), "--json"});
   INFO(r.err);
   REQUIRE(r.code == 0);
   const json summary = json::parse(r.out);
@@ -164,8 +167,11 @@ fs::path pendulum_orbit_run(const fs::path& dir, const std::string& periodic, bo
     "initial": {"psi1": 1.8, "psi2": 1.0, "psi3": 2.0, "psi1_dot": 0, "psi2_dot": 0, "psi3_dot": 0},
     "time": [0, 10], "simulation": {"absolute_tolerance": 1e-10, "relative_tolerance": 1e-10)"
                                   << (method.empty() ? "" : R"(, "method": ")" + method + "\"") << R"(},)"
-                                  << (section ? R"("section": {"variable": "psi1", "value": 0, "angle": true},)" : "")
-                                  << R"("plot": {"x": "psi2", "y": "psi1_dot"}, "periodic": )" << periodic << "}";
+                                  << (section
+                                          ? R"("section": {"variable": "psi1", "value": 0, "angle": true},)"
+                                          : "")
+                                  << R"("plot": {"x": "psi2", "y": "psi1_dot"}, "periodic": )" << periodic
+                                  << "}";
   return dir / "run.json";
 }
 
@@ -190,7 +196,8 @@ TEST_CASE("saltus periodic: the triple pendulum's orbit from a simulation, conti
   // The return time of the simulation is the period to the return tolerance.
   CHECK(s["period"].get<double>() == Approx(s["guess"]["period"].get<double>()).epsilon(1e-3));
   // Six multipliers: the trivial one (along the flow) apart, five others as [re, im].
-  CHECK(std::hypot(s["trivial_multiplier"][0].get<double>() - 1, s["trivial_multiplier"][1].get<double>()) < 1e-6);
+  CHECK(std::hypot(s["trivial_multiplier"][0].get<double>() - 1, s["trivial_multiplier"][1].get<double>()) <
+        1e-6);
   REQUIRE(s["multipliers"].size() == 5);
   CHECK(s["stable"] == true);
   CHECK(s["section_psi1_dot"].size() == 1);  // psi1 goes round once per period
@@ -233,7 +240,8 @@ TEST_CASE("saltus periodic: on the triple pendulum's branch releases and chatter
       const fs::path dir = scratch("pendulum-grazing-" + method);
       const fs::path file = pendulum_orbit_run(dir, R"({"parameter": "q1", "transient": 200, "record": 100,
         "direction": 1, "ds": 0.01, "ds_max": 0.05, "max_points": 100, "bounds": {"q1": [1.0, 1.1]},
-        "event_tolerance": 1e-9})", true, method);
+        "event_tolerance": 1e-9})",
+                                               true, method);
       const Run r = run_saltus({"periodic", file.string(), "--out", (dir / "out").string(), "--json"});
       INFO(r.err);
       REQUIRE(r.code == 0);
@@ -279,9 +287,11 @@ TEST_CASE("saltus periodic examples/triple_pendulum_light.json: the period-1 orb
   fs::create_directories(dir);
   json run = json::parse(std::ifstream(example("triple_pendulum_light.json")));
   run["periodic"]["diagram"] = (dir / "diagram.csv").string();
-  std::ofstream(dir / "diagram.csv") << "q1,t,psi1,psi2,psi3,psi1_dot,psi2_dot,psi3_dot\n1.28,0,0,-1.2,2.6,1.24,-0.72,-1.45\n";
+  std::ofstream(dir / "diagram.csv")
+      << "q1,t,psi1,psi2,psi3,psi1_dot,psi2_dot,psi3_dot\n1.28,0,0,-1.2,2.6,1.24,-0.72,-1.45\n";
   std::ofstream(dir / "run.json") << run.dump();
-  const Run r = run_saltus({"periodic", (dir / "run.json").string(), "--out", (dir / "out").string(), "--json"});
+  const Run r =
+      run_saltus({"periodic", (dir / "run.json").string(), "--out", (dir / "out").string(), "--json"});
   INFO(r.err);
   REQUIRE(r.code == 0);
   const json s = json::parse(r.out);
@@ -349,7 +359,8 @@ TEST_CASE("saltus periodic: the ball continues in its table frequency, the perio
   fs::remove_all(dir);
 }
 
-TEST_CASE("saltus periodic: a chaotic attractor gives no guess, with the closest return", "[cli][periodic][errors]") {
+TEST_CASE("saltus periodic: a chaotic attractor gives no guess, with the closest return",
+          "[cli][periodic][errors]") {
   const fs::path dir = scratch("chaotic-orbit");
   const fs::path file = pendulum_orbit_run(dir, R"({"transient": 100, "record": 60, "max_returns": 3})");
   // q1 = 1.18: the chaotic attractor of examples/triple_pendulum_chaotic.json.
@@ -379,7 +390,9 @@ namespace {
 double smallest_gap(double A, double phi_sign, double g, double e, double omega) {
   const double T = 2 * M_PI / omega, V = g * T / 2;
   const double phi = phi_sign * std::acos((1 - e) * g * M_PI / ((1 + e) * A * omega * omega));
-  auto G = [&](double t) { return A * std::sin(phi) + V * t - g * t * t / 2 - A * std::sin(phi + omega * t); };
+  auto G = [&](double t) {
+    return A * std::sin(phi) + V * t - g * t * t / 2 - A * std::sin(phi + omega * t);
+  };
   auto dG = [&](double t) { return V - g * t - A * omega * std::cos(phi + omega * t); };
   double smallest = std::numeric_limits<double>::infinity();
   const int N = 2000;
@@ -405,7 +418,8 @@ TEST_CASE("saltus periodic: the bouncing ball's unstable period-1 orbit grazes t
   run["periodic"]["bounds"]["A"] = {0.2, 3.0};
   run["periodic"]["max_points"] = 400;
   std::ofstream(dir / "run.json") << run.dump(2);
-  const Run r = run_saltus({"periodic", (dir / "run.json").string(), "--out", (dir / "out").string(), "--json"});
+  const Run r =
+      run_saltus({"periodic", (dir / "run.json").string(), "--out", (dir / "out").string(), "--json"});
   INFO(r.err);
   REQUIRE(r.code == 0);
   const json s = json::parse(r.out);
@@ -418,7 +432,8 @@ TEST_CASE("saltus periodic: the bouncing ball's unstable period-1 orbit grazes t
   // by bisection in A (the gap is 0.04 at A = 0.6 and -0.015 at A = 0.63).
   const double g = 9.81, e = 0.5, omega = 2 * M_PI;
   double lo = 0.6, hi = 0.63;
-  for (int it = 0; it < 60; ++it) (smallest_gap(0.5 * (lo + hi), -1, g, e, omega) > 0 ? lo : hi) = 0.5 * (lo + hi);
+  for (int it = 0; it < 60; ++it)
+    (smallest_gap(0.5 * (lo + hi), -1, g, e, omega) > 0 ? lo : hi) = 0.5 * (lo + hi);
   INFO("grazing at A = " << lo << " (closed form), " << gr["parameters"]["A"].get<double>() << " (branch)");
   CHECK(std::abs(gr["parameters"]["A"].get<double>() - lo) < 1e-8);
   // The text summary says so.
@@ -427,10 +442,12 @@ TEST_CASE("saltus periodic: the bouncing ball's unstable period-1 orbit grazes t
   fs::remove_all(dir);
 }
 
-TEST_CASE("saltus periodic examples/stick_slip_orbit.json: the cycle from a simulation, period = closed form in v0",
-          "[cli][periodic][stick-slip]") {
+TEST_CASE(
+    "saltus periodic examples/stick_slip_orbit.json: the cycle from a simulation, period = closed form in v0",
+    "[cli][periodic][stick-slip]") {
   const fs::path out = scratch("stick-slip-orbit");
-  const Run r = run_saltus({"periodic", example("stick_slip_orbit.json").string(), "--out", out.string(), "--json"});
+  const Run r =
+      run_saltus({"periodic", example("stick_slip_orbit.json").string(), "--out", out.string(), "--json"});
   INFO(r.err);
   REQUIRE(r.code == 0);
   const json s = json::parse(r.out);
@@ -485,7 +502,8 @@ TEST_CASE("saltus periodic examples/stick_slip_orbit.json: the cycle from a simu
   std::ofstream(dir / "run.json") << run.dump(2);
   const Run bad = run_saltus({"periodic", (dir / "run.json").string(), "--out", (dir / "out").string()});
   CHECK(bad.code == 1);
-  CHECK_THAT(bad.err, Catch::Contains("'periodic.parameter' = 'mu_k'") && Catch::Contains("cannot ride in the state"));
+  CHECK_THAT(bad.err,
+             Catch::Contains("'periodic.parameter' = 'mu_k'") && Catch::Contains("cannot ride in the state"));
   CHECK(!fs::exists(dir / "out"));
   fs::remove_all(dir);
 }

@@ -23,13 +23,11 @@
 // scalar root.
 
 #include <catch2/catch.hpp>
-
 #include <cmath>
 #include <complex>
 #include <fstream>
-#include <optional>
-
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "continuation/periodic/shooting.h"
 #include "drivers/hybrid_run_file.h"
@@ -46,9 +44,8 @@ struct Oscillator {
   Eigen::Matrix2d A() const { return (Eigen::Matrix2d() << 0, 1, -1, -2 * zeta).finished(); }
   Eigen::Matrix2d E(double t) const {
     const double wd = std::sqrt(1 - zeta * zeta);
-    return std::exp(-zeta * t) *
-           (std::cos(wd * t) * Eigen::Matrix2d::Identity() +
-            std::sin(wd * t) / wd * (A() + zeta * Eigen::Matrix2d::Identity()));
+    return std::exp(-zeta * t) * (std::cos(wd * t) * Eigen::Matrix2d::Identity() +
+                                  std::sin(wd * t) / wd * (A() + zeta * Eigen::Matrix2d::Identity()));
   }
   Eigen::Vector2d forced(double w, double t) const {
     const std::complex<double> X = F / std::complex<double>(1 - w * w, 2 * zeta * w);
@@ -58,7 +55,7 @@ struct Oscillator {
   double amplitude(double w) const { return F / std::hypot(1 - w * w, 2 * zeta * w); }
 
   struct Orbit {
-    double s, v;  // impact time in [0, T), speed before it
+    double s, v;                // impact time in [0, T), speed before it
     Eigen::Matrix2d monodromy;  // S E(T), after impact to after impact
     Eigen::Vector2d at(const Oscillator& o, double w, double t) const {  // the state at time t
       const double T = 2 * M_PI / w;
@@ -82,7 +79,8 @@ struct Oscillator {
     o.s = s;
     condition(w, s, &o.v);
     const double T = 2 * M_PI / w, v = o.v;
-    const double a_minus = -2 * zeta * v - d + F * std::cos(w * s), a_plus = 2 * zeta * r * v - d + F * std::cos(w * s);
+    const double a_minus = -2 * zeta * v - d + F * std::cos(w * s),
+                 a_plus = 2 * zeta * r * v - d + F * std::cos(w * s);
     Eigen::Matrix2d S;
     S << -r, 0, (a_plus + r * a_minus) / v, -r;
     o.monodromy = S * E(T);
@@ -115,15 +113,18 @@ struct Oscillator {
 };
 
 Eigen::VectorXcd sorted(Eigen::VectorXcd mu) {
-  std::sort(mu.data(), mu.data() + mu.size(),
-            [](auto a, auto b) { return std::abs(a) != std::abs(b) ? std::abs(a) > std::abs(b) : a.imag() > b.imag(); });
+  std::sort(mu.data(), mu.data() + mu.size(), [](auto a, auto b) {
+    return std::abs(a) != std::abs(b) ? std::abs(a) > std::abs(b) : a.imag() > b.imag();
+  });
   return mu;
 }
 
 }  // namespace
 
-TEST_CASE("impact oscillator (examples/user/impact_oscillator.json): period-1 orbit, multipliers and PD against closed forms",
-          "[user][periodic][impact-oscillator]") {
+TEST_CASE(
+    "impact oscillator (examples/user/impact_oscillator.json): period-1 orbit, multipliers and PD against "
+    "closed forms",
+    "[user][periodic][impact-oscillator]") {
   const auto path = saltus::testing::example("user/impact_oscillator.json");
   const auto run = drivers::read_hybrid_run(path);
   const Oscillator osc{run.system->parameter("zeta"), run.system->parameter("F"), run.system->parameter("d"),
@@ -144,12 +145,14 @@ TEST_CASE("impact oscillator (examples/user/impact_oscillator.json): period-1 or
   for (const auto& o : orbits)
     if (!closest || (o.at(osc, w, t0) - x).norm() < (closest->at(osc, w, t0) - x).norm()) closest = &o;
   CHECK((closest->at(osc, w, t0) - x).norm() < 1e-8);
-  const Eigen::VectorXcd exact = sorted(Eigen::EigenSolver<Eigen::Matrix2d>(closest->monodromy).eigenvalues());
+  const Eigen::VectorXcd exact =
+      sorted(Eigen::EigenSolver<Eigen::Matrix2d>(closest->monodromy).eigenvalues());
   const auto& mu = summary["multipliers"];
   REQUIRE(mu.size() == 2);
   for (int i = 0; i < 2; ++i) {
     CHECK(std::abs(mu[i][0].get<double>() - exact[i].real()) < 1e-8);
-    CHECK(std::abs(mu[i][1].get<double>() - std::abs(exact[i].imag()) * (mu[i][1].get<double>() < 0 ? -1 : 1)) < 1e-8);
+    CHECK(std::abs(mu[i][1].get<double>() -
+                   std::abs(exact[i].imag()) * (mu[i][1].get<double>() < 0 ? -1 : 1)) < 1e-8);
   }
 
   // Every PD on the branch: det(S E + I) = 0 on the closed-form orbit that
@@ -165,7 +168,8 @@ TEST_CASE("impact oscillator (examples/user/impact_oscillator.json): period-1 or
     double s_ref = 0, closest_distance = 1e300;
     for (const auto& o : osc.orbits(pd)) {
       double best = 1e300;
-      for (int j = 0; j < 2000; ++j) best = std::min(best, (o.at(osc, pd, 2 * M_PI / pd * j / 2000.0) - at_pd).norm());
+      for (int j = 0; j < 2000; ++j)
+        best = std::min(best, (o.at(osc, pd, 2 * M_PI / pd * j / 2000.0) - at_pd).norm());
       if (best < closest_distance) closest_distance = best, s_ref = o.s;
     }
     auto flip = [&](double wi) {
@@ -173,7 +177,8 @@ TEST_CASE("impact oscillator (examples/user/impact_oscillator.json): period-1 or
       REQUIRE(!list.empty());
       const Oscillator::Orbit* best = &list.front();
       for (const auto& o : list)
-        if (std::abs(std::remainder(o.s - s_ref, 2 * M_PI / wi)) < std::abs(std::remainder(best->s - s_ref, 2 * M_PI / wi)))
+        if (std::abs(std::remainder(o.s - s_ref, 2 * M_PI / wi)) <
+            std::abs(std::remainder(best->s - s_ref, 2 * M_PI / wi)))
           best = &o;
       return (best->monodromy + Eigen::Matrix2d::Identity()).determinant();
     };
@@ -181,8 +186,10 @@ TEST_CASE("impact oscillator (examples/user/impact_oscillator.json): period-1 or
     REQUIRE(fa * fb < 0);
     for (int it = 0; it < 60; ++it) {
       const double m = 0.5 * (a + b), fm = flip(m);
-      if (fa * fm <= 0) b = m, fb = fm;
-      else a = m, fa = fm;
+      if (fa * fm <= 0)
+        b = m, fb = fm;
+      else
+        a = m, fa = fm;
     }
     INFO("PD: saltus w = " << pd << ", closed form " << 0.5 * (a + b));
     CHECK(std::abs(pd - 0.5 * (a + b)) < 1e-8);
@@ -200,8 +207,10 @@ TEST_CASE("impact oscillator (examples/user/impact_oscillator.json): period-1 or
   std::filesystem::remove_all(out);
 }
 
-TEST_CASE("impact oscillator: the shooting Jacobian's w column, with the period 2 pi / w and the cut's phase following w",
-          "[user][periodic][impact-oscillator]") {
+TEST_CASE(
+    "impact oscillator: the shooting Jacobian's w column, with the period 2 pi / w and the cut's phase "
+    "following w",
+    "[user][periodic][impact-oscillator]") {
   // F(x, w) = phi(t1(w); t0(w), x, w) - x with t0 = phase T(w), t1 = t0 + T(w):
   // the exact column (Phi_xw + (phase + 1) f(t1) T' - phase Phi_xx f(t0) T')
   // against central differences of the residual (tests only), at the orbit

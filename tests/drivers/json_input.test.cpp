@@ -1,11 +1,11 @@
-#include <catch2/catch.hpp>
+#include "drivers/json_input.h"
 
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
 
-#include "drivers/json_input.h"
 #include "run_cli.h"
 
 namespace fs = std::filesystem;
@@ -73,7 +73,8 @@ TEST_CASE("saltus: a deep or overflowing run file is reported, not a crash or a 
           "[cli][json][errors]") {
   const fs::path dir = scratch("json");
   fs::create_directories(dir);
-  for (const std::string& text : {"{\"model\": " + nested(100000) + "}", std::string(R"({"model": 1e999})")}) {
+  for (const std::string& text :
+       {"{\"model\": " + nested(100000) + "}", std::string(R"({"model": 1e999})")}) {
     std::ofstream(dir / "run.json") << text;
     for (const char* command : {"continue", "simulate"}) {
       const Run r = run_saltus({command, (dir / "run.json").string(), "--out", (dir / "out").string()});

@@ -1,8 +1,6 @@
 #include <catch2/catch.hpp>
-
 #include <cmath>
 #include <functional>
-
 #include <nlohmann/json.hpp>
 
 #include "models/expression_system.h"
@@ -123,26 +121,31 @@ TEST_CASE("examples/lorenz84.json: BT, CP, GH, ZH and HH against their defining 
   const json summary = continue_json(example("lorenz84.json"), scratch("lorenz84"));
   auto c = [](const Matrix& A) { return characteristic(A); };
 
-  const auto bt = equilibrium_and([&](const Matrix& A, const Vector&) { return std::pair{c(A)[0], c(A)[1]}; });
+  const auto bt = equilibrium_and([&](const Matrix& A, const Vector&) {
+    return std::pair{c(A)[0], c(A)[1]};
+  });
   check_against(located(summary, "BT", "hopf_curve"), bt);
   check_against(located(summary, "BT", "fold_curve"), bt);
   check_against(located(summary, "ZH", "fold_curve"), equilibrium_and([&](const Matrix& A, const Vector&) {
                   const Vector k = c(A);
                   return std::pair{k[0], k[1] - k[3] * k[2]};
                 }));
-  check_against(located(summary, "HH", "hopf_curve"),
-                equilibrium_and([&](const Matrix& A, const Vector&) { return std::pair{c(A)[3], c(A)[1]}; }));
-  const auto system = lorenz84();
-  check_against(located(summary, "GH", "hopf_curve"), equilibrium_and([&](const Matrix& A, const Vector& u) {
-                  const Vector k = c(A);
-                  return std::pair{k[1] * k[1] - k[1] * k[2] * k[3] + k[0] * k[3] * k[3], hopf_point(*system, u).l1};
+  check_against(located(summary, "HH", "hopf_curve"), equilibrium_and([&](const Matrix& A, const Vector&) {
+                  return std::pair{c(A)[3], c(A)[1]};
                 }));
+  const auto system = lorenz84();
+  check_against(
+      located(summary, "GH", "hopf_curve"), equilibrium_and([&](const Matrix& A, const Vector& u) {
+        const Vector k = c(A);
+        return std::pair{k[1] * k[1] - k[1] * k[2] * k[3] + k[0] * k[3] * k[3], hopf_point(*system, u).l1};
+      }));
   const auto cp = located(summary, "CP", "fold_curve");
   REQUIRE(cp.size() == 1);
   const Vector reference = solve(
       [&](const Vector& z) {
         Vector g(6);
-        g.head(3) = system->residual(full(z)).head(3);  // the fourth holds for any U once T = 0, X = delta/gamma
+        g.head(3) =
+            system->residual(full(z)).head(3);  // the fourth holds for any U once T = 0, X = delta/gamma
         g[3] = z[3], g[4] = z[5], g[5] = z[0] - 1.04 / 0.987;  // U = T = 0, X = delta / gamma
         return g;
       },

@@ -1,13 +1,12 @@
-#include <catch2/catch.hpp>
+#include "drivers/options_json.h"
 
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 
-#include <nlohmann/json.hpp>
-
-#include "drivers/options_json.h"
 #include "run_cli.h"
 
 namespace fs = std::filesystem;
@@ -44,10 +43,13 @@ TEST_CASE("option tables: one default per key, the struct's, in the help", "[cli
   for (std::string line; std::getline(lines, line);) CHECK(line.size() <= 110);
 }
 
-TEST_CASE("option tables: every command's --help lists the same keys with the same defaults", "[cli][options]") {
-  const std::vector<std::vector<std::string>> commands = {
-      {"continue", "--help"}, {"periodic", "--help"}, {"extremal", "continue", "--help"},
-      {"extremal", "track", "--help"}, {"filippov", "continue", "--help"}};
+TEST_CASE("option tables: every command's --help lists the same keys with the same defaults",
+          "[cli][options]") {
+  const std::vector<std::vector<std::string>> commands = {{"continue", "--help"},
+                                                          {"periodic", "--help"},
+                                                          {"extremal", "continue", "--help"},
+                                                          {"extremal", "track", "--help"},
+                                                          {"filippov", "continue", "--help"}};
   const std::string ds = help_line(continuation_option_table(), "ds");
   const std::string tolerance = help_line(simulation_option_table(), "relative_tolerance");
   for (const auto& args : commands) {
@@ -57,7 +59,8 @@ TEST_CASE("option tables: every command's --help lists the same keys with the sa
     for (const auto& row : continuation_option_table()) CHECK_THAT(r.out, Catch::Contains(row.key));
     CHECK_THAT(r.out, Catch::Contains(ds.substr(ds.find("first step"))));
   }
-  for (const auto& args : std::vector<std::vector<std::string>>{{"continue", "--help"}, {"simulate", "--help"}}) {
+  for (const auto& args :
+       std::vector<std::vector<std::string>>{{"continue", "--help"}, {"simulate", "--help"}}) {
     const Run r = run_saltus(args);
     CHECK_THAT(r.out, Catch::Contains(tolerance.substr(tolerance.find("Runge"))));
   }
@@ -69,7 +72,8 @@ TEST_CASE("option tables: the readers name the file, the key and the bad value",
   const fs::path file = dir / "run.json";
   const auto run = [&](const std::string& continuation) {
     std::ofstream(file) << R"({"unknowns": ["x"], "parameters": {"mu": -2}, "equations": ["mu - x^3"],
-        "start": {"x": -1.2}, "continuation": {"parameter": "mu", )" + continuation + "}}";
+        "start": {"x": -1.2}, "continuation": {"parameter": "mu", )" +
+                               continuation + "}}";
     return run_saltus({"continue", file.string(), "--out", (dir / "out").string()});
   };
   Run r = run(R"("ds": "big")");

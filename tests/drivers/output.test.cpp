@@ -1,9 +1,9 @@
-#include <catch2/catch.hpp>
+#include "drivers/output.h"
 
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <stdexcept>
 
-#include "drivers/output.h"
 #include "run_cli.h"
 
 namespace fs = std::filesystem;

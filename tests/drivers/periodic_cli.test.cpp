@@ -1,11 +1,9 @@
 #include <catch2/catch.hpp>
-
 #include <cmath>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
-
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "run_cli.h"
 
@@ -53,8 +51,8 @@ TEST_CASE("examples/lorenz.json: the first three PDs of the cascade, unmoved by 
   // published values to 1e-6 at hand).
   const double cpp[] = {229.406708567, 218.210127783, 215.965930636};
   for (int i = 0; i < 3; ++i) CHECK(std::abs(pd[i]["parameters"]["rho"].get<double>() - cpp[i]) < 1e-6);
-  for (const char* f : {"branch.csv", "doubled1.csv", "doubled2.csv", "summary.json", "branch.png", "orbits.png",
-                        "orbits.svg"})
+  for (const char* f : {"branch.csv", "doubled1.csv", "doubled2.csv", "summary.json", "branch.png",
+                        "orbits.png", "orbits.svg"})
     CHECK(fs::exists(out / f));
 
   // Tighter integration (1e-12) and event location (1e-11): each PD moves by
@@ -66,10 +64,12 @@ TEST_CASE("examples/lorenz.json: the first three PDs of the cascade, unmoved by 
   const fs::path tight_file = scratch("lorenz-tight-file");
   fs::create_directories(tight_file);
   std::ofstream(tight_file / "lorenz.json") << tight.dump(2);
-  const std::vector<json> pd_tight = period_doublings(continue_json(tight_file / "lorenz.json", out / "tight"));
+  const std::vector<json> pd_tight =
+      period_doublings(continue_json(tight_file / "lorenz.json", out / "tight"));
   REQUIRE(pd_tight.size() == 3);
   for (int i = 0; i < 3; ++i) {
-    const double a = pd[i]["parameters"]["rho"].get<double>(), b = pd_tight[i]["parameters"]["rho"].get<double>();
+    const double a = pd[i]["parameters"]["rho"].get<double>(),
+                 b = pd_tight[i]["parameters"]["rho"].get<double>();
     INFO("PD " << i + 1 << ": " << a << " vs tightened " << b);
     CHECK(std::abs(a - b) < 1e-6);
   }
@@ -79,7 +79,8 @@ TEST_CASE("examples/lorenz.json: the first three PDs of the cascade, unmoved by 
 
 TEST_CASE("periodic run files: bad input gets a clear message and a non-zero exit, nothing written",
           "[cli][errors][periodic-cli]") {
-  const std::string lorenz = R"J("unknowns": ["x", "y", "z"], "parameters": {"sigma": 10, "rho": 280, "beta": 2.6667},
+  const std::string lorenz =
+      R"J("unknowns": ["x", "y", "z"], "parameters": {"sigma": 10, "rho": 280, "beta": 2.6667},
       "equations": ["sigma*(y - x)", "x*(rho - z) - y", "x*y - beta*z"], "start": {"x": 1, "y": 1, "z": 1},
       "continuation": {"parameter": "rho", "direction": -1, "max_points": 5})J";
   struct Case {
@@ -88,29 +89,43 @@ TEST_CASE("periodic run files: bad input gets a clear message and a non-zero exi
     int code;
   };
   const std::vector<Case> cases = {
-      {"a guess far from any orbit", "{" + lorenz + R"J(, "periodic": {"period": 0.2}})J",
-       {"no periodic orbit near the start (not_converged, last residual |F| = ", "periodic.from_simulation"}, 2},
-      {"a simulation that does not return", "{" + lorenz + R"J(, "periodic": {"from_simulation": {"max_period": 0.05}}})J",
-       {"no periodic orbit from the simulation", "did not come back", "longer max_period"}, 2},
+      {"a guess far from any orbit",
+       "{" + lorenz + R"J(, "periodic": {"period": 0.2}})J",
+       {"no periodic orbit near the start (not_converged, last residual |F| = ", "periodic.from_simulation"},
+       2},
+      {"a simulation that does not return",
+       "{" + lorenz + R"J(, "periodic": {"from_simulation": {"max_period": 0.05}}})J",
+       {"no periodic orbit from the simulation", "did not come back", "longer max_period"},
+       2},
       {"no period", "{" + lorenz + R"J(, "periodic": {}})J", {"'periodic.period' is missing"}, 1},
-      {"an equilibrium as the start", R"J({"unknowns": ["x", "y"], "parameters": {"a": 1},
+      {"an equilibrium as the start",
+       R"J({"unknowns": ["x", "y"], "parameters": {"a": 1},
          "equations": ["y", "-x + a*(1 - x^2)*y"], "start": {"x": 0, "y": 0},
          "periodic": {"period": 6.3}, "continuation": {"parameter": "a"}})J",
-       {"the field vanishes at the reference point"}, 1},
-      {"LP asked of periodic orbits", R"J({"unknowns": ["x", "y"], "parameters": {"a": 1},
+       {"the field vanishes at the reference point"},
+       1},
+      {"LP asked of periodic orbits",
+       R"J({"unknowns": ["x", "y"], "parameters": {"a": 1},
          "equations": ["y", "-x + a*(1 - x^2)*y"], "start": {"x": 2, "y": 0},
          "periodic": {"period": 6.6}, "continuation": {"parameter": "a", "detect": ["LP"]}})J",
-       {"known for periodic orbits: LPC, PD, NS"}, 1},
-      {"time used by an autonomous orbit", R"J({"unknowns": ["x", "y"], "parameters": {"a": 1},
+       {"known for periodic orbits: LPC, PD, NS"},
+       1},
+      {"time used by an autonomous orbit",
+       R"J({"unknowns": ["x", "y"], "parameters": {"a": 1},
          "equations": ["y", "-x + a*cos(t)"], "start": {"x": 2, "y": 0},
          "periodic": {"period": 6.3, "autonomous": true}, "continuation": {"parameter": "a"}})J",
-       {"use the time t"}, 1},
-      {"an unknown integration method", "{" + lorenz + R"J(, "periodic": {"period": 0.43,
+       {"use the time t"},
+       1},
+      {"an unknown integration method",
+       "{" + lorenz + R"J(, "periodic": {"period": 0.43,
          "simulation": {"method": "rk4"}}})J",
-       {"'periodic.simulation.method'", "'rk4'", "\"dop853\""}, 1},
-      {"a fold curve of periodic orbits", "{" + lorenz + R"J(, "periodic": {"period": 0.43},
+       {"'periodic.simulation.method'", "'rk4'", "\"dop853\""},
+       1},
+      {"a fold curve of periodic orbits",
+       "{" + lorenz + R"J(, "periodic": {"period": 0.43},
          "fold_curve": {"parameters": ["rho", "beta"]}})J",
-       {"periodic.period_doubling"}, 1},
+       {"periodic.period_doubling"},
+       1},
   };
   for (const auto& c : cases) {
     SECTION(c.what) {
@@ -136,7 +151,8 @@ TEST_CASE("a forced ODE through saltus continue: the linear response's period-2p
   // x = F a cos(phi), v = F a omega sin(phi), a = 1 / |1 - omega^2 + 2 i zeta omega|.
   const fs::path dir = scratch("forced");
   fs::create_directories(dir);
-  std::ofstream(dir / "run.json") << R"J({"unknowns": ["x", "v"], "parameters": {"F": 0.5, "zeta": 0.1, "omega": 0.8},
+  std::ofstream(dir / "run.json")
+      << R"J({"unknowns": ["x", "v"], "parameters": {"F": 0.5, "zeta": 0.1, "omega": 0.8},
       "equations": ["v", "-2*zeta*v - x + F*cos(omega*t)"], "start": {"x": 0, "y": 0, "v": 0},
       "periodic": {"period": 7.853981633974483},
       "continuation": {"parameter": "F", "ds": 0.1, "max_points": 4}})J";
@@ -144,7 +160,8 @@ TEST_CASE("a forced ODE through saltus continue: the linear response's period-2p
   Run r = run_saltus({"continue", (dir / "run.json").string(), "--out", (dir / "out").string(), "--json"});
   CHECK(r.code != 0);
   CHECK_THAT(r.err, Catch::Contains("'start.y' is not an unknown"));
-  std::ofstream(dir / "run.json") << R"J({"unknowns": ["x", "v"], "parameters": {"F": 0.5, "zeta": 0.1, "omega": 0.8},
+  std::ofstream(dir / "run.json")
+      << R"J({"unknowns": ["x", "v"], "parameters": {"F": 0.5, "zeta": 0.1, "omega": 0.8},
       "equations": ["v", "-2*zeta*v - x + F*cos(omega*t)"], "start": {"x": 0, "v": 0},
       "periodic": {"period": 7.853981633974483},
       "continuation": {"parameter": "F", "ds": 0.1, "max_points": 4}})J";
@@ -166,7 +183,8 @@ TEST_CASE("a forced ODE through saltus continue: the linear response's period-2p
   REQUIRE(cells.size() >= 5);
   const double x = std::stod(cells[2]), v = std::stod(cells[3]), F = std::stod(cells[4]);
   const double zeta = 0.1, omega = 0.8;
-  const double a = 1 / std::hypot(1 - omega * omega, 2 * zeta * omega), phi = std::atan2(2 * zeta * omega, 1 - omega * omega);
+  const double a = 1 / std::hypot(1 - omega * omega, 2 * zeta * omega),
+               phi = std::atan2(2 * zeta * omega, 1 - omega * omega);
   CHECK(F > 0.6);  // the branch moved
   CHECK(std::abs(x - F * a * std::cos(phi)) < 1e-8);
   CHECK(std::abs(v - F * a * omega * std::sin(phi)) < 1e-8);

@@ -16,12 +16,10 @@
 // multipliers (one of them 1, along the orbit).
 
 #include <catch2/catch.hpp>
-
 #include <cmath>
 #include <fstream>
-
-#include <unsupported/Eigen/MatrixFunctions>
 #include <nlohmann/json.hpp>
+#include <unsupported/Eigen/MatrixFunctions>
 
 #include "drivers/hybrid_run_file.h"
 #include "run_cli.h"
@@ -69,8 +67,9 @@ struct Relay {
 
 }  // namespace
 
-TEST_CASE("relay feedback (examples/user/relay_feedback.json): period and multipliers against matrix exponentials",
-          "[user][filippov][relay]") {
+TEST_CASE(
+    "relay feedback (examples/user/relay_feedback.json): period and multipliers against matrix exponentials",
+    "[user][filippov][relay]") {
   const auto path = saltus::testing::example("user/relay_feedback.json");
   const auto run = drivers::read_hybrid_run(path);
   const auto out = saltus::testing::scratch("relay");
@@ -87,7 +86,8 @@ TEST_CASE("relay feedback (examples/user/relay_feedback.json): period and multip
   std::vector<std::complex<double>> mu;
   for (const auto& m : summary["multipliers"]) mu.emplace_back(m[0].get<double>(), m[1].get<double>());
   if (summary.contains("trivial_multiplier"))
-    mu.emplace_back(summary["trivial_multiplier"][0].get<double>(), summary["trivial_multiplier"][1].get<double>());
+    mu.emplace_back(summary["trivial_multiplier"][0].get<double>(),
+                    summary["trivial_multiplier"][1].get<double>());
   std::sort(mu.begin(), mu.end(), [](auto p, auto q) { return std::abs(p) > std::abs(q); });
   const Eigen::Vector3cd exact = relay.multipliers(tau);
   INFO("closed form " << exact.transpose());

@@ -1,12 +1,10 @@
 // What fuzzing the run files found (issue 16), each as a reproducer: a clear
 // error naming the file, the key and the value, or a run that says what it
 // does, instead of a crash, a silent hour or gigabytes.
-#include <catch2/catch.hpp>
-
 #include <atomic>
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
-
 #include <nlohmann/json.hpp>
 
 #include "continuation/worker_threads.h"
@@ -22,7 +20,8 @@ using namespace saltus::testing;
 namespace {
 
 // The example with `edit` applied, written as run.json in a fresh folder.
-fs::path edited(const std::string& example_name, const std::function<void(json&)>& edit, const fs::path& dir) {
+fs::path edited(const std::string& example_name, const std::function<void(json&)>& edit,
+                const fs::path& dir) {
   fs::create_directories(dir);
   json run = json::parse(std::ifstream(example(example_name)));
   edit(run);
@@ -34,17 +33,20 @@ fs::path edited(const std::string& example_name, const std::function<void(json&)
 
 TEST_CASE("robustness: a thread count beyond any machine is refused, naming the key", "[cli][errors][fuzz]") {
   const fs::path dir = scratch("threads");
-  const auto file = edited("triple_pendulum.json", [](json& j) { j["sweep"]["threads"] = 1000000000; }, dir);
+  const auto file = edited(
+      "triple_pendulum.json", [](json& j) { j["sweep"]["threads"] = 1000000000; }, dir);
   const Run r = run_saltus({"sweep", file.string(), "--out", (dir / "out").string()});
   CHECK(r.code == 1);
   CHECK_THAT(r.err, Catch::StartsWith("saltus: error: run file " + file.string()) &&
                         Catch::Contains("'sweep.threads' = 1000000000 must be in [0, 1024]"));
   CHECK_FALSE(fs::exists(dir / "out"));
 
-  const auto wheel = edited("wheel_turntable.json", [](json& j) { j["map"]["threads"] = 5000; }, dir);
+  const auto wheel = edited(
+      "wheel_turntable.json", [](json& j) { j["map"]["threads"] = 5000; }, dir);
   const Run m = run_saltus({"filippov", "map", wheel.string(), "--out", (dir / "out").string()});
   CHECK(m.code == 1);
-  CHECK_THAT(m.err, Catch::Contains(wheel.string()) && Catch::Contains("threads = 5000 must be in [0, 1024]"));
+  CHECK_THAT(m.err,
+             Catch::Contains(wheel.string()) && Catch::Contains("threads = 5000 must be in [0, 1024]"));
   fs::remove_all(dir);
 }
 
@@ -70,8 +72,8 @@ TEST_CASE("robustness: a refused thread runs its task on the caller, and every t
 
 TEST_CASE("robustness: an output grid of 1e-17 is refused before it fills memory", "[cli][errors][fuzz]") {
   const fs::path dir = scratch("output-interval");
-  const auto file =
-      edited("bouncing_ball.json", [](json& j) { j["simulation"]["output_interval"] = 1e-17; }, dir);
+  const auto file = edited(
+      "bouncing_ball.json", [](json& j) { j["simulation"]["output_interval"] = 1e-17; }, dir);
   const Run r = run_saltus({"simulate", file.string(), "--out", (dir / "out").string()});
   CHECK(r.code == 1);
   CHECK_THAT(r.err, Catch::StartsWith("saltus: error: " + file.string()) &&
@@ -87,7 +89,8 @@ TEST_CASE("robustness: a transient keeps no samples, and ends in the same state"
   auto every_step = run.simulation;
   every_step.variational = false;
   every_step.output_interval = 0.0;
-  const auto all = saltus::flow::simulate(*run.system, run.mode, run.t0, run.initial, run.t0 + 20, every_step);
+  const auto all =
+      saltus::flow::simulate(*run.system, run.mode, run.t0, run.initial, run.t0 + 20, every_step);
   const auto bare = saltus::flow::simulate(*run.system, run.mode, run.t0, run.initial, run.t0 + 20,
                                            saltus::drivers::without_samples(run.simulation));
   REQUIRE(all.ok());
@@ -98,9 +101,11 @@ TEST_CASE("robustness: a transient keeps no samples, and ends in the same state"
   CHECK((bare.x_end - all.x_end).norm() == 0.0);
 }
 
-TEST_CASE("robustness: negative damping of the triple pendulum is refused, naming the value", "[cli][errors][fuzz]") {
+TEST_CASE("robustness: negative damping of the triple pendulum is refused, naming the value",
+          "[cli][errors][fuzz]") {
   const fs::path dir = scratch("damping");
-  const auto file = edited("triple_pendulum_periodic.json", [](json& j) { j["parameters"]["c2"] = -0.8; }, dir);
+  const auto file = edited(
+      "triple_pendulum_periodic.json", [](json& j) { j["parameters"]["c2"] = -0.8; }, dir);
   const Run r = run_saltus({"simulate", file.string(), "--out", (dir / "out").string()});
   CHECK(r.code == 1);
   CHECK_THAT(r.err, Catch::Contains(file.string()) && Catch::Contains("the damping c2 = -0.8") &&
@@ -110,21 +115,24 @@ TEST_CASE("robustness: negative damping of the triple pendulum is refused, namin
 
 TEST_CASE("robustness: a billion sampled futures are refused", "[cli][errors][fuzz]") {
   const fs::path dir = scratch("futures");
-  const auto file = edited("wheel_turntable.json", [](json& j) { j["futures"]["samples"] = 1000000000; }, dir);
+  const auto file = edited(
+      "wheel_turntable.json", [](json& j) { j["futures"]["samples"] = 1000000000; }, dir);
   const Run r = run_saltus({"filippov", "futures", file.string(), "--out", (dir / "out").string()});
   CHECK(r.code == 1);
-  CHECK_THAT(r.err, Catch::Contains(file.string()) && Catch::Contains("samples = 1000000000 must be in [1, 100000]"));
+  CHECK_THAT(r.err, Catch::Contains(file.string()) &&
+                        Catch::Contains("samples = 1000000000 must be in [1, 100000]"));
   fs::remove_all(dir);
 }
 
 TEST_CASE("robustness: a transient beyond the resolution of time is told so", "[cli][errors][fuzz]") {
   const fs::path dir = scratch("huge-transient");
-  const auto file =
-      edited("bouncing_ball_chaotic.json", [](json& j) { j["lyapunov"]["transient"] = 1.8446744073709552e19; }, dir);
+  const auto file = edited(
+      "bouncing_ball_chaotic.json", [](json& j) { j["lyapunov"]["transient"] = 1.8446744073709552e19; }, dir);
   const Run r = run_saltus({"lyapunov", file.string(), "--out", (dir / "out").string()});
   CHECK(r.code == 1);
   CHECK_THAT(r.err, Catch::Contains(file.string()) && Catch::Contains("no digits left for the span") &&
-                        Catch::Contains("give a shorter transient") && !Catch::Contains("000000000000000000000"));
+                        Catch::Contains("give a shorter transient") &&
+                        !Catch::Contains("000000000000000000000"));
   fs::remove_all(dir);
 }
 
@@ -132,15 +140,16 @@ TEST_CASE("robustness: a long simulation says how far it is", "[cli][fuzz]") {
   // Without the delays, a line every 256 field evaluations: what runs, the
   // time reached, the fraction of the span and the time left.
   std::ostringstream err;
-  auto progress = std::make_shared<saltus::drivers::TimeProgress>(err, "saltus simulate: run.json",
-                                                                  std::chrono::milliseconds(0),
-                                                                  std::chrono::milliseconds(0));
+  auto progress = std::make_shared<saltus::drivers::TimeProgress>(
+      err, "saltus simulate: run.json", std::chrono::milliseconds(0), std::chrono::milliseconds(0));
   progress->set_span(0.0, 10.0);
-  const auto system = saltus::drivers::with_progress(saltus::models::make_expression_ode({"x"}, {}, {"1"}), progress);
+  const auto system =
+      saltus::drivers::with_progress(saltus::models::make_expression_ode({"x"}, {}, {"1"}), progress);
   saltus::flow::SimulationOptions options;
   options.max_step = 1e-3;  // 10^4 steps, so many lines
   const auto tr = saltus::flow::simulate(*system, 0, 0.0, saltus::Vector::Zero(1), 10.0, options);
   REQUIRE(tr.ok());
   CHECK_THAT(err.str(), Catch::StartsWith("saltus simulate: run.json: simulating, t = ") &&
-                            Catch::Contains(" of [0, 10] (") && Catch::Contains("%)") && Catch::Contains("s left"));
+                            Catch::Contains(" of [0, 10] (") && Catch::Contains("%)") &&
+                            Catch::Contains("s left"));
 }

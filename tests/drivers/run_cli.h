@@ -2,14 +2,13 @@
 // The `saltus` command run in-process for the CLI tests: exit code and what it
 // printed, scratch folders, and the examples' paths.
 
+#include <catch2/catch.hpp>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include <catch2/catch.hpp>
-#include <nlohmann/json.hpp>
 
 #include "drivers/cli.h"
 
@@ -38,7 +37,8 @@ inline nlohmann::json continue_json(const std::filesystem::path& file, const std
 
 inline std::filesystem::path scratch(const std::string& name) {
   static std::mt19937 rng(std::random_device{}());
-  const auto dir = std::filesystem::temp_directory_path() / ("saltus-test-" + name + "-" + std::to_string(rng()));
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("saltus-test-" + name + "-" + std::to_string(rng()));
   std::filesystem::remove_all(dir);
   return dir;
 }

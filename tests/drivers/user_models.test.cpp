@@ -4,13 +4,11 @@
 // errors of a bad run file.
 
 #include <catch2/catch.hpp>
-
 #include <cmath>
 #include <fstream>
 #include <map>
-#include <random>
-
 #include <nlohmann/json.hpp>
+#include <random>
 
 #include "continuation/flow/lyapunov.h"
 #include "continuation/flow/simulate.h"
@@ -32,7 +30,8 @@ flow::SimulationOptions tight() {
 }
 
 // The state after `span` from the run's start, with Phi over (x, p).
-flow::Trajectory flow_with_parameter(const drivers::HybridRun& run, const std::string& name, double value, double span) {
+flow::Trajectory flow_with_parameter(const drivers::HybridRun& run, const std::string& name, double value,
+                                     double span) {
   const auto carried = run.system->with_parameters_in_state({name});
   Vector x(run.initial.size() + 1);
   x << run.initial, value;
@@ -86,14 +85,16 @@ nlohmann::json periodic_summary(const std::string& file) {
 std::multimap<std::string, double> located(const nlohmann::json& summary, const std::string& parameter) {
   std::multimap<std::string, double> out;
   for (const auto& sp : summary["special_points"])
-    if (sp["status"] == "located") out.emplace(sp["type"].get<std::string>(), sp["parameters"][parameter].get<double>());
+    if (sp["status"] == "located")
+      out.emplace(sp["type"].get<std::string>(), sp["parameters"][parameter].get<double>());
   return out;
 }
 
 }  // namespace
 
-TEST_CASE("your own bouncing ball (examples/user/bouncing_ball.json) gives the built-in's events and monodromy",
-          "[user][hybrid]") {
+TEST_CASE(
+    "your own bouncing ball (examples/user/bouncing_ball.json) gives the built-in's events and monodromy",
+    "[user][hybrid]") {
   const auto own = drivers::read_hybrid_run(example("user/bouncing_ball.json"));
   const auto built_in = drivers::read_hybrid_run(example("bouncing_ball.json"));
   REQUIRE(own.system->state_names() == built_in.system->state_names());
@@ -207,8 +208,10 @@ TEST_CASE("a run file's own hybrid system: bad input is named", "[user][hybrid][
                                "forces": ["-q"], )";
   CHECK_THAT(error_of(mech + R"("mass": ["m"], "initial": {"q": 0.5, "q_dot": 0}})"),
              Catch::Contains("'initial'") && Catch::Contains("not symmetric positive definite"));
-  CHECK_THAT(error_of(mech + R"("mass": ["1"], "constraints": [{"h": "m + 1"}], "initial": {"q": 0.5, "q_dot": 0}})"),
-             Catch::Contains("constraints[0].h") && Catch::Contains("does not depend on the coordinates"));
+  CHECK_THAT(
+      error_of(mech +
+               R"("mass": ["1"], "constraints": [{"h": "m + 1"}], "initial": {"q": 0.5, "q_dot": 0}})"),
+      Catch::Contains("constraints[0].h") && Catch::Contains("does not depend on the coordinates"));
   CHECK_THAT(error_of(mech + R"("mass": ["1"], "constraints": [{"name": "wall", "h": "1 - q"}],
               "initial": {"q": 1.5, "q_dot": 0}})"),
              Catch::Contains("'initial'") && Catch::Contains("violates constraint 1"));
@@ -217,14 +220,19 @@ TEST_CASE("a run file's own hybrid system: bad input is named", "[user][hybrid][
   CHECK_THAT(error_of(mech + R"("mass": [["1", "0"]], "initial": {"q": 0.5, "q_dot": 0}})"),
              Catch::Contains("'mass[0]'") && Catch::Contains("must have 1 entries"));
   // A velocity reached through a definition is still a velocity.
-  CHECK_THAT(error_of(mech + R"("definitions": {"k": "q_dot^2"}, "mass": ["1 + k"], "initial": {"q": 0.5, "q_dot": 0}})"),
-             Catch::Contains("'mass[0][0]'") && Catch::Contains("uses a velocity"));
-  CHECK_THAT(error_of(mech + R"("definitions": {"q": "1"}, "mass": ["1"], "initial": {"q": 0.5, "q_dot": 0}})"),
-             Catch::Contains("definitions.q") && Catch::Contains("used twice"));
+  CHECK_THAT(
+      error_of(mech +
+               R"("definitions": {"k": "q_dot^2"}, "mass": ["1 + k"], "initial": {"q": 0.5, "q_dot": 0}})"),
+      Catch::Contains("'mass[0][0]'") && Catch::Contains("uses a velocity"));
+  CHECK_THAT(
+      error_of(mech + R"("definitions": {"q": "1"}, "mass": ["1"], "initial": {"q": 0.5, "q_dot": 0}})"),
+      Catch::Contains("definitions.q") && Catch::Contains("used twice"));
   // Filippov: definitions are free of lambda.
-  CHECK_THAT(error_of(R"({"states": ["x"], "definitions": {"u": "lambda"}, "filippov": {"h": "x", "field": ["-x + u"]},
+  CHECK_THAT(
+      error_of(
+          R"({"states": ["x"], "definitions": {"u": "lambda"}, "filippov": {"h": "x", "field": ["-x + u"]},
               "initial": {"x": 0.5}, "time": [0, 1]})"),
-             Catch::Contains("definitions"));
+      Catch::Contains("definitions"));
   // Filippov: a field that is not affine in lambda.
   CHECK_THAT(error_of(R"({"states": ["x"], "filippov": {"h": "x", "field": ["-x + lambda^2"]},
               "initial": {"x": 0.5}, "time": [0, 1]})"),
@@ -235,15 +243,16 @@ TEST_CASE("a run file's own hybrid system: bad input is named", "[user][hybrid][
   CHECK_THAT(error_of(R"({"model": "bouncing_ball", "parameters": {"e": 1.5}, "initial": {"q": 0.1, "v": 0},
               "time": [0, 1]})"),
              Catch::Contains("restitution e = 1.5"));
-  CHECK_THAT(error_of(R"({"model": "bouncing_ball", "parameters": {"omegaa": 1}, "initial": {"q": 0.1, "v": 0},
+  CHECK_THAT(
+      error_of(R"({"model": "bouncing_ball", "parameters": {"omegaa": 1}, "initial": {"q": 0.1, "v": 0},
               "time": [0, 1]})"),
-             Catch::Contains("omegaa"));
+      Catch::Contains("omegaa"));
   std::filesystem::remove_all(dir);
 }
 
-
-TEST_CASE("your own stick-slip oscillator (examples/user/stick_slip.json, Filippov) gives the built-in's results",
-          "[user][filippov]") {
+TEST_CASE(
+    "your own stick-slip oscillator (examples/user/stick_slip.json, Filippov) gives the built-in's results",
+    "[user][filippov]") {
   const auto own = drivers::read_hybrid_run(example("user/stick_slip.json"));
   const auto built_in = drivers::read_hybrid_run(example("stick_slip_orbit.json"));
   CHECK(own.mode == built_in.mode);
@@ -256,8 +265,9 @@ TEST_CASE("your own stick-slip oscillator (examples/user/stick_slip.json, Filipp
   CHECK(a["branch"]["points"] == b["branch"]["points"]);
 }
 
-TEST_CASE("your own triple pendulum: field, Jacobian, guards and impacts equal the built-in's at random states",
-          "[user][mechanical]") {
+TEST_CASE(
+    "your own triple pendulum: field, Jacobian, guards and impacts equal the built-in's at random states",
+    "[user][mechanical]") {
   const auto own = drivers::read_hybrid_run(example("user/triple_pendulum.json"));
   const auto built_in = drivers::read_hybrid_run(example("triple_pendulum_orbit.json"));
   std::mt19937 rng(7);
@@ -295,8 +305,9 @@ TEST_CASE("your own triple pendulum: field, Jacobian, guards and impacts equal t
   }
 }
 
-TEST_CASE("your own triple pendulum (examples/user/triple_pendulum.json, mechanical) gives the built-in's results",
-          "[user][mechanical]") {
+TEST_CASE(
+    "your own triple pendulum (examples/user/triple_pendulum.json, mechanical) gives the built-in's results",
+    "[user][mechanical]") {
   const auto own = drivers::read_hybrid_run(example("user/triple_pendulum.json"));
   const auto built_in = drivers::read_hybrid_run(example("triple_pendulum_orbit.json"));
   // The two evaluate the same equations with different roundings (the
@@ -305,7 +316,8 @@ TEST_CASE("your own triple pendulum (examples/user/triple_pendulum.json, mechani
   // to 1e-8 (measured <= 1.5e-8 at the 20th impact of a cascade).
   same_events(own, built_in, 1e-10, 3e-8);
   // The orbit branch in q1: its folds of cycles and period doublings.
-  const auto a = periodic_summary("user/triple_pendulum.json"), b = periodic_summary("triple_pendulum_orbit.json");
+  const auto a = periodic_summary("user/triple_pendulum.json"),
+             b = periodic_summary("triple_pendulum_orbit.json");
   const auto pa = located(a, "q1"), pb = located(b, "q1");
   REQUIRE(pa.size() == pb.size());
   REQUIRE(!pa.empty());

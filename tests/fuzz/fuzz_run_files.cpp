@@ -45,8 +45,8 @@ std::vector<std::vector<std::string>> commands_for(const fs::path& file, const J
   if (file.parent_path().filename() == "extremal") {
     std::vector<std::vector<std::string>> c{{"extremal", "classify"}};
     const Json& p = j.value("point", Json::object());
-    c.push_back({"extremal", "solutions", "--pose", p.value("x", Json(0)).dump(), p.value("y", Json(0)).dump(),
-                 p.value("phi", Json(0)).dump()});
+    c.push_back({"extremal", "solutions", "--pose", p.value("x", Json(0)).dump(),
+                 p.value("y", Json(0)).dump(), p.value("phi", Json(0)).dump()});
     if (j.contains("continue")) c.push_back({"extremal", "continue"});
     if (j.contains("track")) c.push_back({"extremal", "track"});
     return c;
@@ -99,7 +99,8 @@ Record fuzz_one(const Options& o, const std::vector<Seed>& seeds, long index) {
   const Seed& family = std::uniform_real_distribution<>(0, 1)(rng) < 0.05
                            ? seeds[std::uniform_int_distribution<std::size_t>(0, seeds.size() - 1)(rng)]
                            : seed;
-  const auto& command = family.commands[std::uniform_int_distribution<std::size_t>(0, family.commands.size() - 1)(rng)];
+  const auto& command =
+      family.commands[std::uniform_int_distribution<std::size_t>(0, family.commands.size() - 1)(rng)];
   const auto mutant = saltus::fuzz::mutate(seed.json, rng);
 
   const fs::path dir = o.out / "work" / std::to_string(index);
@@ -129,7 +130,8 @@ Record fuzz_one(const Options& o, const std::vector<Seed>& seeds, long index) {
     std::ofstream(failures / (stem + ".txt"))
         << line << "\nexit " << result.exit_code << ", signal " << result.signal << ", timed out "
         << result.timed_out << ", silent for " << result.silent_for << " s\n--- stderr (first 4000 bytes)\n"
-        << result.err.substr(0, 4000) << "\n--- stdout (first 2000 bytes)\n" << result.out.substr(0, 2000) << '\n';
+        << result.err.substr(0, 4000) << "\n--- stdout (first 2000 bytes)\n"
+        << result.out.substr(0, 2000) << '\n';
   }
   if (o.only < 0) fs::remove_all(dir);
   return {outcome, line};
@@ -139,20 +141,31 @@ Options parse(int argc, char** argv) {
   Options o;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string key = argv[i], value = argv[i + 1];
-    if (key == "--saltus") o.saltus = fs::absolute(value);
-    else if (key == "--examples") o.examples = value;
-    else if (key == "--out") o.out = fs::absolute(value);
-    else if (key == "--runs") o.runs = std::stol(value);
-    else if (key == "--seed") o.seed = std::stoul(value);
-    else if (key == "--timeout") o.timeout = std::stod(value);
-    else if (key == "--jobs") o.jobs = std::max(1, std::stoi(value));
-    else if (key == "--only") o.only = std::stol(value);
-    else if (key == "--memory-gb") o.memory_gb = std::stod(value);
-    else throw std::invalid_argument("unknown option " + key);
+    if (key == "--saltus")
+      o.saltus = fs::absolute(value);
+    else if (key == "--examples")
+      o.examples = value;
+    else if (key == "--out")
+      o.out = fs::absolute(value);
+    else if (key == "--runs")
+      o.runs = std::stol(value);
+    else if (key == "--seed")
+      o.seed = std::stoul(value);
+    else if (key == "--timeout")
+      o.timeout = std::stod(value);
+    else if (key == "--jobs")
+      o.jobs = std::max(1, std::stoi(value));
+    else if (key == "--only")
+      o.only = std::stol(value);
+    else if (key == "--memory-gb")
+      o.memory_gb = std::stod(value);
+    else
+      throw std::invalid_argument("unknown option " + key);
   }
   if (o.saltus.empty() || o.examples.empty() || o.out.empty())
-    throw std::invalid_argument("usage: saltus_fuzz --saltus BIN --examples DIR --out DIR [--runs N] [--seed S] "
-                                "[--timeout SECONDS] [--jobs J] [--only I] [--memory-gb G]");
+    throw std::invalid_argument(
+        "usage: saltus_fuzz --saltus BIN --examples DIR --out DIR [--runs N] [--seed S] "
+        "[--timeout SECONDS] [--jobs J] [--only I] [--memory-gb G]");
   return o;
 }
 
@@ -187,13 +200,14 @@ int main(int argc, char** argv) {
           if ((i + 1) % 250 == 0)
             std::cerr << "saltus_fuzz: " << i + 1 << " of " << o.runs << " runs, " << failures.size()
                       << " failures, "
-                      << std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() << " s\n";
+                      << std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()
+                      << " s\n";
         }
       });
     for (auto& w : workers) w.join();
     std::sort(failures.begin(), failures.end());
-    std::cout << "saltus_fuzz: " << o.runs << " mutated run files, seed " << o.seed << ", timeout " << o.timeout
-              << " s\n";
+    std::cout << "saltus_fuzz: " << o.runs << " mutated run files, seed " << o.seed << ", timeout "
+              << o.timeout << " s\n";
     for (int k = 0; k < saltus::fuzz::kOutcomes; ++k)
       std::cout << "  " << to_string(static_cast<Outcome>(k)) << ": " << counts[k] << '\n';
     for (const auto& f : failures) std::cout << f << '\n';

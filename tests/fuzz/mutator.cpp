@@ -34,10 +34,11 @@ Json extreme_number(std::mt19937_64& rng) {
                            0.5, 1e6, std::numeric_limits<double>::denorm_min()},
                           rng);
     case 1:
-      return pick<std::int64_t>({2147483647, 2147483648, -2147483649, 4294967296, 9007199254740993,
-                                 std::numeric_limits<std::int64_t>::max(), std::numeric_limits<std::int64_t>::min(),
-                                 1000000000, -1000000000, 100000, 3},
-                                rng);
+      return pick<std::int64_t>(
+          {2147483647, 2147483648, -2147483649, 4294967296, 9007199254740993,
+           std::numeric_limits<std::int64_t>::max(), std::numeric_limits<std::int64_t>::min(), 1000000000,
+           -1000000000, 100000, 3},
+          rng);
     default:
       return std::numeric_limits<std::uint64_t>::max();
   }
@@ -50,24 +51,55 @@ Json scaled(const Json& number, std::mt19937_64& rng) {
 }
 
 Json odd_string(std::mt19937_64& rng) {
-  return pick<std::string>({"NaN", "Infinity", "-inf", "nan", "", " ", "\xc3\xa9", "mu + \xc3\xa9",
-                            std::string(100000, 'x'), "\xe2\x80\xae", "((((((", "x^1e308", "1e999", "\xf0\x9f\x99\x82",
-                            "x/0", "sqrt(-1)", "exp(1e6)", "../../../outside", "a\tb\nc", "psi1", "q1", "mu",
-                            "triple_pendulum", "wheel_turntable", "polynomial", "bogus"},
+  return pick<std::string>({"NaN",
+                            "Infinity",
+                            "-inf",
+                            "nan",
+                            "",
+                            " ",
+                            "\xc3\xa9",
+                            "mu + \xc3\xa9",
+                            std::string(100000, 'x'),
+                            "\xe2\x80\xae",
+                            "((((((",
+                            "x^1e308",
+                            "1e999",
+                            "\xf0\x9f\x99\x82",
+                            "x/0",
+                            "sqrt(-1)",
+                            "exp(1e6)",
+                            "../../../outside",
+                            "a\tb\nc",
+                            "psi1",
+                            "q1",
+                            "mu",
+                            "triple_pendulum",
+                            "wheel_turntable",
+                            "polynomial",
+                            "bogus"},
                            rng);
 }
 
 Json swapped_type(const Json& old, std::mt19937_64& rng) {
   switch (std::uniform_int_distribution<int>(0, 8)(rng)) {
-    case 0: return nullptr;
-    case 1: return true;
-    case 2: return "text";
-    case 3: return Json::array();
-    case 4: return Json::object();
-    case 5: return Json::array({old});
-    case 6: return Json{{"k", old}};
-    case 7: return 0;
-    default: return Json::array({old, old, old});
+    case 0:
+      return nullptr;
+    case 1:
+      return true;
+    case 2:
+      return "text";
+    case 3:
+      return Json::array();
+    case 4:
+      return Json::object();
+    case 5:
+      return Json::array({old});
+    case 6:
+      return Json{{"k", old}};
+    case 7:
+      return 0;
+    default:
+      return Json::array({old, old, old});
   }
 }
 
@@ -92,8 +124,10 @@ std::string expand_deep(std::string text, std::mt19937_64& rng) {
 
 void erase(Json& root, const Pointer& at) {
   Json& parent = root[at.parent_pointer()];
-  if (parent.is_object()) parent.erase(at.back());
-  else parent.erase(static_cast<std::size_t>(std::stoul(at.back())));
+  if (parent.is_object())
+    parent.erase(at.back());
+  else
+    parent.erase(static_cast<std::size_t>(std::stoul(at.back())));
 }
 
 std::string mutate_text(std::string text, std::mt19937_64& rng, std::string& description) {
@@ -113,7 +147,8 @@ std::string mutate_text(std::string text, std::mt19937_64& rng, std::string& des
     case 2: {
       const std::size_t colon = text.find(": ", position());
       if (colon == std::string::npos) return text;
-      const std::string value = pick<std::string>({"1e999", "NaN", "-Infinity", "0x10", "01", "1.", "+1"}, rng);
+      const std::string value =
+          pick<std::string>({"1e999", "NaN", "-Infinity", "0x10", "01", "1.", "+1"}, rng);
       description += "; the value after byte " + std::to_string(colon) + " became " + value;
       const std::size_t end = text.find_first_of(",}]\n", colon + 2);
       return text.replace(colon + 2, end - colon - 2, value);
@@ -150,10 +185,22 @@ Mutant mutate(const Json& seed_file, std::mt19937_64& rng) {
     }
     std::string what;
     switch (std::uniform_int_distribution<int>(0, 6)(rng)) {
-      case 0: erase(root, at); what = " deleted"; break;
-      case 1: node = swapped_type(node, rng); what = " = " + node.dump().substr(0, 60); break;
-      case 2: node = odd_string(rng); what = " = a string of " + std::to_string(node.get_ref<const std::string&>().size()) + " bytes"; break;
-      case 3: node = kDeepMarker; what = " nested deeply"; break;
+      case 0:
+        erase(root, at);
+        what = " deleted";
+        break;
+      case 1:
+        node = swapped_type(node, rng);
+        what = " = " + node.dump().substr(0, 60);
+        break;
+      case 2:
+        node = odd_string(rng);
+        what = " = a string of " + std::to_string(node.get_ref<const std::string&>().size()) + " bytes";
+        break;
+      case 3:
+        node = kDeepMarker;
+        what = " nested deeply";
+        break;
       case 4: {
         const Pointer from = pick(all, rng);
         if (from.to_string().rfind(where, 0) == 0) break;  // not into itself
@@ -173,7 +220,10 @@ Mutant mutate(const Json& seed_file, std::mt19937_64& rng) {
           what = " given an extra key";
         }
         break;
-      default: node = chance(0.5, rng) ? extreme_number(rng) : odd_string(rng); what = " = an extreme"; break;
+      default:
+        node = chance(0.5, rng) ? extreme_number(rng) : odd_string(rng);
+        what = " = an extreme";
+        break;
     }
     description += (description.empty() ? "" : "; ") + where + what;
   }

@@ -6,10 +6,9 @@
 // few edits of the text itself (truncation, a key given twice, stray bytes).
 // Everything is drawn from the caller's generator, so a seed reproduces it.
 
+#include <nlohmann/json.hpp>
 #include <random>
 #include <string>
-
-#include <nlohmann/json.hpp>
 
 namespace saltus::fuzz {
 

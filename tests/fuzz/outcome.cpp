@@ -1,18 +1,19 @@
 #include "tests/fuzz/outcome.h"
 
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <csignal>
-#include <fcntl.h>
 #include <fstream>
 #include <iterator>
 #include <regex>
 #include <sstream>
-#include <sys/resource.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
 #include <thread>
-#include <unistd.h>
 
 namespace saltus::fuzz {
 
@@ -40,7 +41,8 @@ std::pair<double, int> cpu_and_threads(pid_t pid) {
   const std::size_t close = text.rfind(')');  // the command name may hold spaces
   if (close == std::string::npos) return {0.0, 0};
   std::istringstream fields(text.substr(close + 2));
-  std::vector<std::string> f((std::istream_iterator<std::string>(fields)), std::istream_iterator<std::string>());
+  std::vector<std::string> f((std::istream_iterator<std::string>(fields)),
+                             std::istream_iterator<std::string>());
   if (f.size() < 18) return {0.0, 0};
   // After the name: field 3 is f[0], so utime (14) is f[11], stime f[12], threads (20) f[17].
   const double ticks = static_cast<double>(::sysconf(_SC_CLK_TCK));

@@ -9,9 +9,9 @@
 namespace saltus::fuzz {
 
 enum class Outcome {
-  ok,       // exit 0
-  error,    // exit non-zero with a "saltus...: " message naming the run file
-  slow,     // still running at the limit, but it said what it was doing in the last seconds
+  ok,     // exit 0
+  error,  // exit non-zero with a "saltus...: " message naming the run file
+  slow,   // still running at the limit, but it said what it was doing in the last seconds
   // The failures:
   crash,    // ended by a signal (segmentation fault, abort, ...)
   raw,      // library or compiler text reached the user (std::, json.exception, boost::, ...)
@@ -25,9 +25,9 @@ bool is_failure(Outcome o);
 
 struct RunResult {
   int exit_code = 0;
-  int signal = 0;           // the signal that ended it, 0 when it exited
-  bool timed_out = false;   // killed by us at the limit
-  double silent_for = 0;    // CPU seconds per thread since the last output on stderr, when killed
+  int signal = 0;          // the signal that ended it, 0 when it exited
+  bool timed_out = false;  // killed by us at the limit
+  double silent_for = 0;   // CPU seconds per thread since the last output on stderr, when killed
   std::string out, err;
 };
 

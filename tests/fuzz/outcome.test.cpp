@@ -1,14 +1,15 @@
 // The fuzzer's judge: if it called a crash or a silent run "ok", the fuzz
 // smoke test could never fail.
-#include <catch2/catch.hpp>
+#include "tests/fuzz/outcome.h"
 
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
 #include <csignal>
 #include <filesystem>
 #include <random>
-#include <unistd.h>
 
 #include "tests/fuzz/mutator.h"
-#include "tests/fuzz/outcome.h"
 
 using namespace saltus::fuzz;
 
@@ -35,7 +36,8 @@ TEST_CASE("fuzz: outcomes are classified as a user would see them", "[fuzz]") {
 }
 
 TEST_CASE("fuzz: a child's signal, exit code and silence are seen", "[fuzz]") {
-  const auto dir = std::filesystem::temp_directory_path() / ("saltus-fuzz-test-" + std::to_string(::getpid()));
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("saltus-fuzz-test-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   const auto segv = run_process({"/bin/sh", "-c", "kill -SEGV $$"}, dir, 5, std::size_t(1) << 30);
   CHECK(segv.signal == SIGSEGV);

@@ -1,12 +1,11 @@
-#include <catch2/catch.hpp>
-
-#include <cmath>
+#include "models/bouncing_ball.h"
 
 #include <boost/math/tools/toms748_solve.hpp>
+#include <catch2/catch.hpp>
+#include <cmath>
 
-#include "continuation/flow/simulate.h"
 #include "../continuation/flow/finite_differences.h"
-#include "models/bouncing_ball.h"
+#include "continuation/flow/simulate.h"
 
 using namespace saltus;
 using namespace saltus::flow;
@@ -25,13 +24,15 @@ double next_impact(const models::BouncingBall& b, double t0, double q0, double v
   double a = t0 + 1e-9;
   while (gap(a + dt) > 0) a += dt;
   boost::uintmax_t it = 200;
-  auto r = boost::math::tools::toms748_solve(gap, a, a + dt, boost::math::tools::eps_tolerance<double>(60), it);
+  auto r =
+      boost::math::tools::toms748_solve(gap, a, a + dt, boost::math::tools::eps_tolerance<double>(60), it);
   return 0.5 * (r.first + r.second);
 }
 
 }  // namespace
 
-TEST_CASE("bouncing ball: impact times agree with the parabola to 1e-10 (both methods)", "[flow][bouncing_ball]") {
+TEST_CASE("bouncing ball: impact times agree with the parabola to 1e-10 (both methods)",
+          "[flow][bouncing_ball]") {
   models::BouncingBall ball;
   ball.A = 0.05;
   ball.omega = 2 * M_PI;
@@ -60,7 +61,8 @@ TEST_CASE("bouncing ball: impact times agree with the parabola to 1e-10 (both me
   }
 }
 
-TEST_CASE("bouncing ball: a ball coming to rest stops bouncing and rides the table", "[flow][bouncing_ball]") {
+TEST_CASE("bouncing ball: a ball coming to rest stops bouncing and rides the table",
+          "[flow][bouncing_ball]") {
   models::BouncingBall ball;
   ball.A = 0.01;  // A omega^2 = 0.39 < g: the table never throws the ball off
   ball.e = 0.5;
@@ -113,7 +115,8 @@ TEST_CASE("bouncing ball: the saltation-corrected transition matrix matches fini
   INFO("Phi =\n" << tr.transition_matrix << "\nfinite differences =\n" << fd);
   CHECK((tr.transition_matrix - fd).cwiseAbs().maxCoeff() < 1e-6 * (1 + fd.cwiseAbs().maxCoeff()));
   // Without saltation (the product of the smooth flows and G_x alone) it would be wrong.
-  CHECK(std::abs(tr.transition_matrix.determinant() - fd.determinant()) < 1e-5 * (1 + std::abs(fd.determinant())));
+  CHECK(std::abs(tr.transition_matrix.determinant() - fd.determinant()) <
+        1e-5 * (1 + std::abs(fd.determinant())));
 }
 
 TEST_CASE("bouncing ball: bad restitution is refused with its value", "[flow][bouncing_ball]") {

@@ -1,10 +1,10 @@
-#include <catch2/catch.hpp>
+#include "models/bratu.h"
 
+#include <catch2/catch.hpp>
 #include <cmath>
 
 #include "continuation/autodiff_system.h"
 #include "continuation/pseudo_arclength.h"
-#include "models/bratu.h"
 #include "testfunctions/fold.h"
 
 using namespace saltus;
@@ -18,7 +18,8 @@ double bratu_fold(int n) {
   options.ds_max = 0.5;
   options.bounds["lambda"] = {-1.0, 4.0};
   options.max_points = 200;
-  const Branch branch = continue_branch(problem, Vector::Zero(n + 1), options, {std::make_shared<FoldTest>()});
+  const Branch branch =
+      continue_branch(problem, Vector::Zero(n + 1), options, {std::make_shared<FoldTest>()});
   for (const auto& s : branch.special_points)
     if (s.type == "LP") return s.y[n];
   FAIL("no fold found for n = " << n);

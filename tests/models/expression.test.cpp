@@ -21,8 +21,7 @@ using Nested2 = ceres::Jet<Jet1, 2>;  // what the engine uses for exact second d
 
 const std::vector<std::string> kXMuLambda{"x", "mu", "lambda"};
 
-double eval(std::string_view text, const std::vector<std::string>& names,
-            std::vector<double> values) {
+double eval(std::string_view text, const std::vector<std::string>& names, std::vector<double> values) {
   return Expression::parse(text, names).evaluate(values.data());
 }
 
@@ -72,8 +71,8 @@ TEST_CASE("expression: precedence and associativity", "[models][expression]") {
   CHECK(at_x("-x^2", 3) == -9);
   CHECK(at_x("x^2^-1", 4) == 2);  // x^(2^-1) = sqrt(x)
   CHECK(at_x("2*-x", 3) == -6);
-  CHECK(at_x("x-1-x", 5) == -1);      // left-associative with a variable operand
-  CHECK(at_x("x^3^2", 2) == 512);     // right-associative with a variable base
+  CHECK(at_x("x-1-x", 5) == -1);   // left-associative with a variable operand
+  CHECK(at_x("x^3^2", 2) == 512);  // right-associative with a variable base
   CHECK(at_x("16/x/2", 2) == 4);
 }
 
@@ -116,16 +115,15 @@ TEST_CASE("expression: every function on double", "[models][expression]") {
   CHECK(eval("exp(exp)", {"exp"}, {1.0}) == rel(std::exp(1.0)));
 }
 
-TEMPLATE_TEST_CASE("expression: same values on every scalar type", "[models][expression]", double,
-                   Jet2, Nested2) {
+TEMPLATE_TEST_CASE("expression: same values on every scalar type", "[models][expression]", double, Jet2,
+                   Nested2) {
   const std::vector<std::string> names{"x", "y"};
   const double x = 0.7, y = -1.3;
   const TestType values[2] = {constant<TestType>(x), constant<TestType>(y)};
   for (const char* text :
        {"x*y - y/x + 3", "x^y", "(-y)^x", "y^3 - y^-2 + x^0.5", "2^x + x^2", "exp(-x)*sin(2*pi*y)",
         "sin(x)+cos(y)+tan(x)+asin(x)+acos(x)+atan(y)", "sinh(y)*cosh(x)-tanh(y)",
-        "log(x) + sqrt(x) + abs(y)", "atan2(y, x) + pow(x, y) + min(x, y) - max(x, y)",
-        "1 - x - 2/y"}) {
+        "log(x) + sqrt(x) + abs(y)", "atan2(y, x) + pow(x, y) + min(x, y) - max(x, y)", "1 - x - 2/y"}) {
     INFO(text);
     const Expression e = Expression::parse(text, names);
     const double expected = e.evaluate(std::vector<double>{x, y}.data());
@@ -133,8 +131,8 @@ TEMPLATE_TEST_CASE("expression: same values on every scalar type", "[models][exp
   }
 }
 
-TEMPLATE_TEST_CASE("expression: integer powers of negative bases", "[models][expression]",
-                   double, Jet2, Nested2) {
+TEMPLATE_TEST_CASE("expression: integer powers of negative bases", "[models][expression]", double, Jet2,
+                   Nested2) {
   const TestType minus_two[1] = {constant<TestType>(-2.0)};
   const auto f = [&](const char* text) {
     return scalar_part(Expression::parse(text, {"x"}).evaluate(minus_two));
@@ -146,7 +144,7 @@ TEMPLATE_TEST_CASE("expression: integer powers of negative bases", "[models][exp
   CHECK(f("pow(x, 3)") == -8);
   CHECK(f("x^3.0") == -8);
   CHECK(f("(-2)^3") == -8);
-  CHECK(f("x^(1+2)") == -8);  // folded constant exponent
+  CHECK(f("x^(1+2)") == -8);                   // folded constant exponent
   CHECK(f("x^70") == rel(std::pow(2.0, 70)));  // beyond repeated squaring: pow(x, double)
 }
 
@@ -162,22 +160,20 @@ TEST_CASE("expression: first derivatives with Jet<double, 2>", "[models][express
   const double r2 = x * x + y * y;
   const Case cases[] = {
       {"x^3*y - 2*x + y", x * x * x * y - 2 * x + y, 3 * x * x * y - 2, x * x * x + 1},
-      {"exp(-x)*sin(2*pi*y)", std::exp(-x) * std::sin(2 * pi * y),
-       -std::exp(-x) * std::sin(2 * pi * y), std::exp(-x) * 2 * pi * std::cos(2 * pi * y)},
+      {"exp(-x)*sin(2*pi*y)", std::exp(-x) * std::sin(2 * pi * y), -std::exp(-x) * std::sin(2 * pi * y),
+       std::exp(-x) * 2 * pi * std::cos(2 * pi * y)},
       {"x^y", std::pow(x, y), y * std::pow(x, y - 1), std::pow(x, y) * std::log(x)},
       {"atan2(y, x)", std::atan2(y, x), -y / r2, x / r2},
-      {"sqrt(x*y) + log(x)/y", std::sqrt(x * y) + std::log(x) / y,
-       y / (2 * std::sqrt(x * y)) + 1 / (x * y), x / (2 * std::sqrt(x * y)) - std::log(x) / (y * y)},
-      {"x^-2 + 2^y", 1 / (x * x) + std::pow(2.0, y), -2 / (x * x * x),
-       std::pow(2.0, y) * std::log(2.0)},
+      {"sqrt(x*y) + log(x)/y", std::sqrt(x * y) + std::log(x) / y, y / (2 * std::sqrt(x * y)) + 1 / (x * y),
+       x / (2 * std::sqrt(x * y)) - std::log(x) / (y * y)},
+      {"x^-2 + 2^y", 1 / (x * x) + std::pow(2.0, y), -2 / (x * x * x), std::pow(2.0, y) * std::log(2.0)},
       {"tanh(x)*cosh(y) - sinh(x*y)", std::tanh(x) * std::cosh(y) - std::sinh(x * y),
        std::cosh(y) / (std::cosh(x) * std::cosh(x)) - y * std::cosh(x * y),
        std::tanh(x) * std::sinh(y) - x * std::cosh(x * y)},
       {"asin(x) + acos(y/2) + atan(x*y) + tan(y)",
        std::asin(x) + std::acos(y / 2) + std::atan(x * y) + std::tan(y),
        1 / std::sqrt(1 - x * x) + y / (1 + x * x * y * y),
-       -0.5 / std::sqrt(1 - y * y / 4) + x / (1 + x * x * y * y) +
-           1 / (std::cos(y) * std::cos(y))},
+       -0.5 / std::sqrt(1 - y * y / 4) + x / (1 + x * x * y * y) + 1 / (std::cos(y) * std::cos(y))},
       {"min(x, y) + max(x, y)^2", x + y * y, 1, 2 * y},
       {"abs(x - y) + cos(x)/x", std::abs(x - y) + std::cos(x) / x,
        -1 - std::sin(x) / x - std::cos(x) / (x * x), 1},
@@ -201,15 +197,13 @@ TEST_CASE("expression: second derivatives with nested jets", "[models][expressio
 
   SECTION("polynomial, trigonometric and general power") {
     const double x = 0.8, y = 1.7;
-    const Nested2 r =
-        Expression::parse("x^3*y + sin(x*y) + x^y", names).evaluate(seed(x, y).data());
+    const Nested2 r = Expression::parse("x^3*y + sin(x*y) + x^y", names).evaluate(seed(x, y).data());
     const double f = x * x * x * y + std::sin(x * y) + std::pow(x, y);
     const double fx = 3 * x * x * y + y * std::cos(x * y) + y * std::pow(x, y - 1);
     const double fy = x * x * x + x * std::cos(x * y) + std::pow(x, y) * std::log(x);
-    const double fxx =
-        6 * x * y - y * y * std::sin(x * y) + y * (y - 1) * std::pow(x, y - 2);
-    const double fxy = 3 * x * x + std::cos(x * y) - x * y * std::sin(x * y) +
-                       std::pow(x, y - 1) + y * std::pow(x, y - 1) * std::log(x);
+    const double fxx = 6 * x * y - y * y * std::sin(x * y) + y * (y - 1) * std::pow(x, y - 2);
+    const double fxy = 3 * x * x + std::cos(x * y) - x * y * std::sin(x * y) + std::pow(x, y - 1) +
+                       y * std::pow(x, y - 1) * std::log(x);
     CHECK(r.a.a == rel(f));
     CHECK(r.a.v[0] == rel(fx));
     CHECK(r.v[0].a == rel(fx));
@@ -247,8 +241,8 @@ TEST_CASE("expression: second derivatives with nested jets", "[models][expressio
   }
 }
 
-TEMPLATE_TEST_CASE("expression: min and max pick by value and carry that derivative",
-                   "[models][expression]", Jet2, Nested2) {
+TEMPLATE_TEST_CASE("expression: min and max pick by value and carry that derivative", "[models][expression]",
+                   Jet2, Nested2) {
   const TestType v[2] = {TestType(constant<typename TestType::Scalar>(1.0), 0),
                          TestType(constant<typename TestType::Scalar>(2.0), 1)};
   const auto e_min = Expression::parse("min(x, y)", {"x", "y"});
@@ -261,8 +255,8 @@ TEMPLATE_TEST_CASE("expression: min and max pick by value and carry that derivat
   CHECK(scalar_part(e_max.evaluate(v).v[1]) == 1.0);
 }
 
-TEMPLATE_TEST_CASE("expression: deep nesting (jets beyond the inline stack)",
-                   "[models][expression]", double, Jet2, Nested2) {
+TEMPLATE_TEST_CASE("expression: deep nesting (jets beyond the inline stack)", "[models][expression]", double,
+                   Jet2, Nested2) {
   // Right-nested sums need one stack slot per level; 120 is just below the nesting limit
   // and beyond the inline stack of Nested2 (4096 / 48 = 85 slots).
   const int depth = 120;
@@ -290,8 +284,9 @@ TEST_CASE("expression: error messages", "[models][expression]") {
     CHECK_THAT(error_of("x**2"), Contains("column 3") && Contains("use ^ for powers"));
   }
   SECTION("a quoted token is a whole UTF-8 character, and at most 80 bytes") {
-    CHECK(error_of("mu + \u00e9") == "expression 'mu + \u00e9': syntax error at column 6: found '\u00e9' "
-                                      "(expressions are ASCII: names are letters, digits and '_')");
+    CHECK(error_of("mu + \u00e9") ==
+          "expression 'mu + \u00e9': syntax error at column 6: found '\u00e9' "
+          "(expressions are ASCII: names are letters, digits and '_')");
     CHECK_THAT(error_of("x\u00e9 + 1"), Contains("column 2") && Contains("found '\u00e9'"));
     CHECK_THAT(error_of("x " + std::string(1000, 'y')), Contains("'" + std::string(80, 'y') + "...'"));
   }
@@ -309,8 +304,7 @@ TEST_CASE("expression: error messages", "[models][expression]") {
   SECTION("wrong number of arguments") {
     CHECK(error_of("atan2(x)") ==
           "expression 'atan2(x)': function 'atan2' takes 2 arguments but got 1 at column 1");
-    CHECK_THAT(error_of("1 + sin(x, mu)"),
-               Contains("function 'sin' takes 1 argument but got 2 at column 5"));
+    CHECK_THAT(error_of("1 + sin(x, mu)"), Contains("function 'sin' takes 1 argument but got 2 at column 5"));
     CHECK_THAT(error_of("sin()"), Contains("function 'sin' takes 1 argument but got 0"));
   }
   SECTION("unbalanced parentheses") {
@@ -342,8 +336,7 @@ TEST_CASE("expression: error messages", "[models][expression]") {
 TEST_CASE("expression: used variables", "[models][expression]") {
   CHECK(Expression::parse("lambda*x + 2", kXMuLambda).used_variables() == std::vector<int>{0, 2});
   CHECK(Expression::parse("x*x + x", kXMuLambda).used_variables() == std::vector<int>{0});
-  CHECK(Expression::parse("lambda + mu + x + mu", kXMuLambda).used_variables() ==
-        std::vector<int>{0, 1, 2});
+  CHECK(Expression::parse("lambda + mu + x + mu", kXMuLambda).used_variables() == std::vector<int>{0, 1, 2});
   const Expression c = Expression::parse("2*pi", kXMuLambda);
   CHECK(c.used_variables().empty());
   CHECK(c.is_constant());
@@ -352,8 +345,8 @@ TEST_CASE("expression: used variables", "[models][expression]") {
 }
 
 TEST_CASE("expression: constant subexpressions are folded", "[models][expression]") {
-  CHECK(Expression::parse("2*pi*x", {"x"}).program_size() == 2);    // var, mulc
-  CHECK(Expression::parse("x - 1/3", {"x"}).program_size() == 2);   // var, addc
+  CHECK(Expression::parse("2*pi*x", {"x"}).program_size() == 2);   // var, mulc
+  CHECK(Expression::parse("x - 1/3", {"x"}).program_size() == 2);  // var, addc
   CHECK(Expression::parse("sin(pi/2)^2", {"x"}).program_size() == 1);
   CHECK(Expression::parse("atan2(1, x)", {"x"}).program_size() == 3);  // const, var, atan2
   CHECK(Expression::parse("atan2(1, x)", {"x"}).evaluate(std::vector<double>{2.0}.data()) ==

@@ -6,7 +6,6 @@
 #include "models/extremal.h"
 
 #include <catch2/catch.hpp>
-
 #include <cmath>
 #include <functional>
 #include <numbers>
@@ -56,14 +55,16 @@ ExtremalProblem example_444() {
 
 }  // namespace
 
-TEST_CASE("extremal: Jacobian (8) everywhere and det (10) at extremal points, random poses", "[models][extremal]") {
+TEST_CASE("extremal: Jacobian (8) everywhere and det (10) at extremal points, random poses",
+          "[models][extremal]") {
   // An ellipse (body 1) and a polar cam (body 2), both non-unit-speed, posed
   // at random with their centres 4.5..6 apart: the bodies (radii <= 2 and
   // <= 1.43) are separated, so the extremal points are the critical points of
   // the distance on the torus (s1, s2): at least a minimum, a maximum and, by
   // Morse theory (Euler characteristic 0), as many saddles, so an even count >= 4.
-  const auto problem = make_extremal_problem(Ellipse{.a = 2.0, .b = 1.0, .phase = 0.1},
-                                             FourierProfile{.r0 = 1.0, .a = {0.2, 0.1}, .b = {0.05, 0.0, 0.08}});
+  const auto problem =
+      make_extremal_problem(Ellipse{.a = 2.0, .b = 1.0, .phase = 0.1},
+                            FourierProfile{.r0 = 1.0, .a = {0.2, 0.1}, .b = {0.05, 0.0, 0.08}});
   std::mt19937 rng(20160822);
   std::uniform_real_distribution<double> angle(-kPi, kPi), distance(4.5, 6.0);
   ExtremalSearchOptions options;
@@ -79,7 +80,8 @@ TEST_CASE("extremal: Jacobian (8) everywhere and det (10) at extremal points, ra
       const ExtremalGeometry g = extremal_geometry(problem, extremal_u(angle(rng), angle(rng), pose));
       for (int i = 0; i < 2; ++i)
         for (int j = 0; j < 2; ++j)
-          CHECK(g.jacobian_arclength(i, j) == Approx(g.jacobian_closed_form(i, j)).epsilon(1e-12).margin(1e-13));
+          CHECK(g.jacobian_arclength(i, j) ==
+                Approx(g.jacobian_closed_form(i, j)).epsilon(1e-12).margin(1e-13));
     }
     const ExtremalPoints found = find_extremal_points(problem, pose, options);
     CHECK(found.count >= 4);
@@ -151,7 +153,8 @@ TEST_CASE("extremal: two circles have four extremal points, two of them opposing
   }
 }
 
-TEST_CASE("extremal: example 4.4.1, eq. (31): 2 extremal points for phi < 0, 0 for phi > 0", "[models][extremal]") {
+TEST_CASE("extremal: example 4.4.1, eq. (31): 2 extremal points for phi < 0, 0 for phi > 0",
+          "[models][extremal]") {
   // Rederived: with x = y = 0, f1 = 0 gives s1 = -s2 + O(s^4) and f2 = 0
   // reads phi + 3 s2^2 - 4 s1^3 + ... = 0, i.e. 3 s2^2 + 4 s2^3 + phi = 0:
   // two roots s2 ~ +-sqrt(-phi/3) for phi < 0, none for phi > 0 (the third
@@ -181,7 +184,8 @@ TEST_CASE("extremal: example 4.4.1, eq. (31): 2 extremal points for phi < 0, 0 f
   CHECK(find_extremal_points(problem, {0.0, 0.05, 0.01}, options).count == 0);
 }
 
-TEST_CASE("extremal: example 4.4.4, eq. (40): 1 extremal point above y = -1/2, 3 below", "[models][extremal]") {
+TEST_CASE("extremal: example 4.4.4, eq. (40): 1 extremal point above y = -1/2, 3 below",
+          "[models][extremal]") {
   // Rederived: the circle's normals all pass through its centre (0, 0), so at
   // x = phi = 0 the extremal points are the feet of the normals from the
   // origin to the parabola (s2, s2^2 + y): s2 = 0 and s2^2 = -(1 + 2y)/2,
@@ -211,7 +215,8 @@ TEST_CASE("extremal: example 4.4.4, eq. (40): 1 extremal point above y = -1/2, 3
   CHECK(std::abs(g.det) < 1e-15);
 }
 
-TEST_CASE("extremal: eq. (43) as printed is not degenerate at y = 1/4, the corrected c1 is", "[models][extremal]") {
+TEST_CASE("extremal: eq. (43) as printed is not degenerate at y = 1/4, the corrected c1 is",
+          "[models][extremal]") {
   // At s = 0, pose (0, 1/4, 0): c1 = (-s, k s^2 + 2 s^4) has kappa1 = -2k, c2 =
   // (s, 2 s^2 + 24 s^4 + 50 s^5) has kappa2 = 4, d = 1/4. (10): det =
   // 2k - 4 + 2k = 4k - 4: 4 for the printed k = 2, 0 for k = 1 (NOTES.md).
@@ -329,15 +334,24 @@ TEST_CASE("extremal: bad input throws naming the value", "[models][extremal]") {
   const auto problem = example_441();
   ExtremalSearchOptions options;
   options.half_width = 0.0;
-  CHECK_THAT(error_of([&] { find_extremal_points(problem, {0, 0, 0}, options); }),
+  CHECK_THAT(error_of([&] {
+               find_extremal_points(problem, {0, 0, 0}, options);
+             }),
              Catch::Contains("half_width = 0 must be positive"));
   options = {};
   options.grid = 0;
-  CHECK_THAT(error_of([&] { find_extremal_points(problem, {0, 0, 0}, options); }), Catch::Contains("grid = 0"));
-  CHECK_THAT(error_of([&] { find_extremal_points(problem, {0, 0, NAN}, {}); }),
+  CHECK_THAT(error_of([&] {
+               find_extremal_points(problem, {0, 0, 0}, options);
+             }),
+             Catch::Contains("grid = 0"));
+  CHECK_THAT(error_of([&] {
+               find_extremal_points(problem, {0, 0, NAN}, {});
+             }),
              Catch::Contains("pose phi = nan is not finite"));
-  CHECK_THAT(error_of([&] { extremal_geometry(problem, Vector::Zero(3)); }), Catch::Contains("u has 3 components"));
-  CHECK_THAT(error_of([] { make_extremal_problem(Circle{.radius = 0}, Circle{}); }), Catch::Contains("radius = 0"));
+  CHECK_THAT(error_of([&] { extremal_geometry(problem, Vector::Zero(3)); }),
+             Catch::Contains("u has 3 components"));
+  CHECK_THAT(error_of([] { make_extremal_problem(Circle{.radius = 0}, Circle{}); }),
+             Catch::Contains("radius = 0"));
   // A curve with a cusp at s = 0.5: the equations themselves (double and jets) say where.
   const auto cusp = make_extremal_problem(
       ParametricPolynomial{.x = {0.25, -1, 1}, .y = {-0.125, 0.75, -1.5, 1}, .name = "cusp"}, Circle{});

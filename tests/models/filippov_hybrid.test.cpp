@@ -1,5 +1,6 @@
-#include <catch2/catch.hpp>
+#include "models/filippov_hybrid.h"
 
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -8,7 +9,6 @@
 
 #include "continuation/flow/lyapunov.h"
 #include "continuation/flow/simulate.h"
-#include "models/filippov_hybrid.h"
 #include "models/wheel_turntable.h"
 #include "tests/continuation/flow/finite_differences.h"
 #include "tests/drivers/run_cli.h"
@@ -95,7 +95,8 @@ Vector point(double x, double y) {
 
 }  // namespace
 
-TEST_CASE("filippov flow: crossing, entering and leaving sliding at the closed-form times", "[filippov-flow]") {
+TEST_CASE("filippov flow: crossing, entering and leaving sliding at the closed-form times",
+          "[filippov-flow]") {
   for (double b : {1.0, 1.5}) {
     const PlanarOrbit orbit{1.0, b};
     REQUIRE(orbit.xc() < -1.0);
@@ -111,7 +112,7 @@ TEST_CASE("filippov flow: crossing, entering and leaving sliding at the closed-f
     REQUIRE(tr.ok());
     REQUIRE(tr.events.size() == 3);
     CHECK(tr.events[0].mode_before == kPlusMode);
-    CHECK(tr.events[0].mode_after == kMinusMode);  // crossing
+    CHECK(tr.events[0].mode_after == kMinusMode);    // crossing
     CHECK(tr.events[1].mode_after == kSlidingMode);  // entering sliding
     CHECK(tr.events[2].mode_after == kPlusMode);     // leaving at lambda_eq = b
     CHECK(tr.events[0].t == Approx(orbit.t1()).margin(1e-10));
@@ -195,7 +196,9 @@ TEST_CASE("filippov flow: a nonlinear orbit through crossing, sliding and exit a
     const flow::Trajectory tr = flow::simulate(*system, kPlusMode, 0.0, start, 6.0);
     INFO("b = " << b << ": " << tr.message);
     std::ostringstream events;
-    for (const auto& e : tr.events) events << e.t << ": " << e.mode_before << " -> " << e.mode_after << " at " << e.x_after.transpose() << "\n";
+    for (const auto& e : tr.events)
+      events << e.t << ": " << e.mode_before << " -> " << e.mode_after << " at " << e.x_after.transpose()
+             << "\n";
     INFO(events.str());
     REQUIRE(tr.ok());
     REQUIRE(tr.events.size() == 3);
@@ -217,7 +220,7 @@ TEST_CASE("filippov flow: escaping points are left, never reached", "[filippov-f
   const auto system = make_filippov_flow(Planar{1.0, -1.0});
   const auto& flow_functor = system->functor();
   CHECK(flow_functor.initial_mode(point(-0.5, 0.0)) == kEscapingMode);
-  CHECK(flow_functor.initial_mode(point(2.0, 0.0)) == kPlusMode);   // crossing upwards
+  CHECK(flow_functor.initial_mode(point(2.0, 0.0)) == kPlusMode);    // crossing upwards
   CHECK(flow_functor.initial_mode(point(-2.0, 0.0)) == kMinusMode);  // crossing downwards
   const flow::Trajectory tr = flow::simulate(*system, kEscapingMode, 0.0, point(-0.5, 0.0), 2.0);
   REQUIRE(tr.ok());
@@ -240,7 +243,8 @@ TEST_CASE("filippov flow: escaping points are left, never reached", "[filippov-f
 TEST_CASE("filippov flow: bad input is named", "[filippov-flow]") {
   FlowOptions low;
   low.stick_bound = 0.5;
-  CHECK_THROWS_WITH(make_filippov_flow(Planar{}, low), Catch::Contains("b = 0.5") && Catch::Contains("mu = 1"));
+  CHECK_THROWS_WITH(make_filippov_flow(Planar{}, low),
+                    Catch::Contains("b = 0.5") && Catch::Contains("mu = 1"));
   CHECK_THROWS_WITH(make_filippov_flow(Planar{-1.0}), Catch::Contains("mu = -1"));
   const auto system = make_filippov_flow(Planar{});
   const auto& f = system->functor();
@@ -251,7 +255,8 @@ TEST_CASE("filippov flow: bad input is named", "[filippov-flow]") {
   CHECK_THROWS_WITH(flow::simulate(*system, 7, 0.0, point(0.0, 1.0), 1.0), Catch::Contains("mode 7"));
 }
 
-TEST_CASE("filippov flow: the wheel on a turntable slides into its two-fold in finite time", "[filippov-flow]") {
+TEST_CASE("filippov flow: the wheel on a turntable slides into its two-fold in finite time",
+          "[filippov-flow]") {
   // Szalai & Jeffrey Sec. V: the two-fold x* at (r*, omega*) = (0.1859, -1.037)
   // is case 1 (analyses/two_fold/two_fold.h): sliding orbits near it reach it in
   // finite time. From (0.2, -0.02, -1.05) in F+ the orbit crosses into F-,
@@ -295,8 +300,9 @@ TEST_CASE("saltus simulate: the wheel run file slides into the two-fold; a mode 
           "[filippov-flow][cli]") {
   namespace fs = std::filesystem;
   const fs::path out = testing::scratch("wheel-sliding");
-  const testing::Run r = testing::run_saltus(
-      {"simulate", testing::example("wheel_turntable_sliding.json").string(), "--out", out.string(), "--json"});
+  const testing::Run r =
+      testing::run_saltus({"simulate", testing::example("wheel_turntable_sliding.json").string(), "--out",
+                           out.string(), "--json"});
   INFO(r.err);
   REQUIRE(r.code == 0);
   CHECK_THAT(r.out, Catch::Contains(R"("mode_end": "two-fold")"));
@@ -307,14 +313,16 @@ TEST_CASE("saltus simulate: the wheel run file slides into the two-fold; a mode 
   fs::create_directories(dir);
   std::ofstream(dir / "run.json") << R"({"model": "wheel_turntable", "mode": "sliding", "time": [0, 1],
     "initial": {"r": 0.2, "v": -0.02, "omega": -1.05}})";
-  const testing::Run bad = testing::run_saltus({"simulate", (dir / "run.json").string(), "--out", (dir / "out").string()});
+  const testing::Run bad =
+      testing::run_saltus({"simulate", (dir / "run.json").string(), "--out", (dir / "out").string()});
   CHECK(bad.code != 0);
   CHECK_THAT(bad.err, Catch::Contains("cannot start in mode 'sliding'"));
   CHECK(!fs::exists(dir / "out"));
   fs::remove_all(dir);
 }
 
-TEST_CASE("filippov flow: Lyapunov exponents while sliding leave the direction off Sigma out", "[filippov-flow][lyapunov]") {
+TEST_CASE("filippov flow: Lyapunov exponents while sliding leave the direction off Sigma out",
+          "[filippov-flow][lyapunov]") {
   // The planar example with mu = 100 slides along y = 0 with F_s = (1, 0)
   // for |x| < mu. Its Jacobian is zero, so a frame that may leave Sigma
   // would report (0, 0); on Sigma only dx is admissible: (0, -infinity).

@@ -4,10 +4,10 @@
 
 #include "models/planar_curve.h"
 
-#include <boost/math/differentiation/autodiff.hpp>
-#include <catch2/catch.hpp>
 #include <ceres/jet.h>
 
+#include <boost/math/differentiation/autodiff.hpp>
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <numbers>
 #include <string>
@@ -63,7 +63,8 @@ TEST_CASE("planar curve: circle and hole, orientation, normal and curvature 1/R"
   CHECK(disc->period() == Approx(2 * kPi));
 }
 
-TEST_CASE("planar curve: ellipse curvature at the vertices and its arc-length derivatives", "[models][curve]") {
+TEST_CASE("planar curve: ellipse curvature at the vertices and its arc-length derivatives",
+          "[models][curve]") {
   const double a = 3.0, b = 1.5;
   const auto e = make_curve(Ellipse{.a = a, .b = b});
   // Vertices: a/b^2 on the major axis, b/a^2 on the minor axis.
@@ -85,7 +86,8 @@ TEST_CASE("planar curve: ellipse curvature at the vertices and its arc-length de
     const double W2 = 2 * (a * a - b * b) * std::cos(2 * s);
     const double k0 = a * b * std::pow(W, -1.5);
     const double k1 = -1.5 * a * b * std::pow(W, -3.0) * W1;
-    const double k2 = -1.5 * a * b * std::pow(W, -0.5) * (W2 * std::pow(W, -3.0) - 3 * W1 * W1 * std::pow(W, -4.0));
+    const double k2 =
+        -1.5 * a * b * std::pow(W, -0.5) * (W2 * std::pow(W, -3.0) - 3 * W1 * W1 * std::pow(W, -4.0));
     const auto dk = e->curvature_derivatives(s, 4);
     CHECK(dk[0] == Approx(k0).epsilon(1e-13));
     CHECK(dk[1] == Approx(k1).epsilon(1e-13));
@@ -95,8 +97,9 @@ TEST_CASE("planar curve: ellipse curvature at the vertices and its arc-length de
     // ~ 1e-16 / h ~ 1e-12.
     const double h = 1e-4;
     for (int k = 3; k <= 4; ++k) {
-      const double fd = (e->curvature_derivatives(s + h, k - 1)[k - 1] - e->curvature_derivatives(s - h, k - 1)[k - 1]) /
-                        (2 * h) / e->speed(s);
+      const double fd =
+          (e->curvature_derivatives(s + h, k - 1)[k - 1] - e->curvature_derivatives(s - h, k - 1)[k - 1]) /
+          (2 * h) / e->speed(s);
       CHECK(dk[k] == Approx(fd).epsilon(1e-6).margin(1e-9));
     }
   }
@@ -119,7 +122,8 @@ TEST_CASE("planar curve: logarithmic spiral, kappa = 1/sigma, all orders", "[mod
   }
   // Orders above 13 take the larger Taylor capacity; it agrees at order 20.
   const double sigma = std::sqrt(2.0);
-  CHECK(spiral->curvature_derivatives(0.0, 20)[20] == Approx(factorial(20) / std::pow(sigma, 21)).epsilon(1e-9));
+  CHECK(spiral->curvature_derivatives(0.0, 20)[20] ==
+        Approx(factorial(20) / std::pow(sigma, 21)).epsilon(1e-9));
 }
 
 TEST_CASE("planar curve: parabola graph, polar cam and the paper's polynomial curves", "[models][curve]") {
@@ -139,10 +143,14 @@ TEST_CASE("planar curve: parabola graph, polar cam and the paper's polynomial cu
   const auto c = make_curve(cam);
   for (double s : {0.0, 1.0, 2.5, 4.0}) {
     INFO("s = " << s);
-    const double r = 2.0 + 0.3 * std::cos(s) - 0.05 * std::cos(3 * s) + 0.1 * std::sin(s) + 0.02 * std::sin(2 * s);
-    const double r1 = -0.3 * std::sin(s) + 0.15 * std::sin(3 * s) + 0.1 * std::cos(s) + 0.04 * std::cos(2 * s);
-    const double r2 = -0.3 * std::cos(s) + 0.45 * std::cos(3 * s) - 0.1 * std::sin(s) - 0.08 * std::sin(2 * s);
-    CHECK(c->curvature(s) == Approx((r * r + 2 * r1 * r1 - r * r2) / std::pow(r * r + r1 * r1, 1.5)).epsilon(1e-13));
+    const double r =
+        2.0 + 0.3 * std::cos(s) - 0.05 * std::cos(3 * s) + 0.1 * std::sin(s) + 0.02 * std::sin(2 * s);
+    const double r1 =
+        -0.3 * std::sin(s) + 0.15 * std::sin(3 * s) + 0.1 * std::cos(s) + 0.04 * std::cos(2 * s);
+    const double r2 =
+        -0.3 * std::cos(s) + 0.45 * std::cos(3 * s) - 0.1 * std::sin(s) - 0.08 * std::sin(2 * s);
+    CHECK(c->curvature(s) ==
+          Approx((r * r + 2 * r1 * r1 - r * r2) / std::pow(r * r + r1 * r1, 1.5)).epsilon(1e-13));
     CHECK(c->speed(s) == Approx(std::hypot(r, r1)).epsilon(1e-14));
   }
   // Eq. (31): c1 = -(s, s^4), c2 = (s, s^3): flat at 0; kappa2 = 6 s / (1 + 9 s^4)^(3/2)
@@ -150,7 +158,7 @@ TEST_CASE("planar curve: parabola graph, polar cam and the paper's polynomial cu
   const auto c1 = make_curve(ParametricPolynomial{.x = {0, -1}, .y = {0, 0, 0, 0, -1}, .name = "c1"});
   const auto c2 = make_curve(ParametricPolynomial{.x = {0, 1}, .y = {0, 0, 0, 1}, .name = "c2"});
   CHECK(c1->curvature(0.0) == 0.0);
-  CHECK(c1->normal(0.0).isApprox(Eigen::Vector2d(0, 1)));  // body 1 below, normal up
+  CHECK(c1->normal(0.0).isApprox(Eigen::Vector2d(0, 1)));   // body 1 below, normal up
   CHECK(c2->normal(0.0).isApprox(Eigen::Vector2d(0, -1)));  // body 2 above, normal down
   CHECK(c2->curvature_derivatives(0.0, 1)[1] == Approx(6.0).epsilon(1e-14));
   CHECK(c2->curvature(0.5) == Approx(3.0 / std::pow(1 + 9.0 / 16, 1.5)).epsilon(1e-14));
@@ -167,7 +175,8 @@ TEST_CASE("planar curve: parabola graph, polar cam and the paper's polynomial cu
 
 TEST_CASE("planar curve: a non-regular point is an error naming s", "[models][curve]") {
   // (x, y) = ((s - 0.5)^2, (s - 0.5)^3): a cusp at s = 0.5, c'(0.5) = 0 exactly.
-  const auto cusp = make_curve(ParametricPolynomial{.x = {0.25, -1, 1}, .y = {-0.125, 0.75, -1.5, 1}, .name = "cusp"});
+  const auto cusp =
+      make_curve(ParametricPolynomial{.x = {0.25, -1, 1}, .y = {-0.125, 0.75, -1.5, 1}, .name = "cusp"});
   CHECK(!cusp->is_regular(0.5));
   CHECK(cusp->is_regular(0.6));
   CHECK(cusp->point(0.5).norm() == 0.0);  // the point itself is fine
@@ -188,16 +197,26 @@ TEST_CASE("planar curve: invalid shapes and orders throw naming the bad value", 
   CHECK_THAT(error_of([] { make_curve(Circle{.orientation = 2}); }), Catch::Contains("orientation = 2"));
   CHECK_THAT(error_of([] { make_curve(Ellipse{.a = 1, .b = 0, .name = "e"}); }),
              Catch::Contains("ellipse 'e': b = 0 must be positive"));
-  CHECK_THAT(error_of([] { make_curve(FourierProfile{.r0 = 0, .a = {}, .b = {}}); }), Catch::Contains("r0 = 0"));
-  CHECK_THAT(error_of([] { make_curve(FourierProfile{.r0 = 1, .a = {0.1, NAN}, .b = {}}); }), Catch::Contains("a[1] = nan"));
-  CHECK_THAT(error_of([] { make_curve(ParametricPolynomial{.x = {}}); }), Catch::Contains("x has no coefficients"));
-  CHECK_THAT(error_of([] { make_curve(PolynomialGraph{.p = {0, INFINITY}}); }), Catch::Contains("p[1] = inf"));
-  CHECK_THAT(error_of([] { ExpressionCurve::make("cos(t)", "sin(s)"); }), Catch::Contains("unknown name 't'"));
+  CHECK_THAT(error_of([] { make_curve(FourierProfile{.r0 = 0, .a = {}, .b = {}}); }),
+             Catch::Contains("r0 = 0"));
+  CHECK_THAT(error_of([] {
+               make_curve(FourierProfile{.r0 = 1, .a = {0.1, NAN}, .b = {}});
+             }),
+             Catch::Contains("a[1] = nan"));
+  CHECK_THAT(error_of([] { make_curve(ParametricPolynomial{.x = {}}); }),
+             Catch::Contains("x has no coefficients"));
+  CHECK_THAT(error_of([] {
+               make_curve(PolynomialGraph{.p = {0, INFINITY}});
+             }),
+             Catch::Contains("p[1] = inf"));
+  CHECK_THAT(error_of([] { ExpressionCurve::make("cos(t)", "sin(s)"); }),
+             Catch::Contains("unknown name 't'"));
   CHECK_THAT(error_of([] { ExpressionCurve::make("cos(s", "sin(s)"); }), Catch::Contains("cos(s"));
   CHECK_THAT(error_of([] { ExpressionCurve::make("s", "s", "line", -2.0); }), Catch::Contains("scale = -2"));
   CHECK_THAT(error_of([] { make_curve(ExpressionCurve{}); }), Catch::Contains("single variable s"));
   const auto c = make_curve(Circle{});
-  CHECK_THAT(error_of([&] { c->curvature_derivatives(0.0, 62); }), Catch::Contains("k = 62 is outside 0..61"));
+  CHECK_THAT(error_of([&] { c->curvature_derivatives(0.0, 62); }),
+             Catch::Contains("k = 62 is outside 0..61"));
   CHECK_THAT(error_of([&] { c->taylor(0.0, 64); }), Catch::Contains("Taylor order 64 is outside 0..63"));
 }
 

@@ -1,16 +1,15 @@
-#include <catch2/catch.hpp>
-
-#include <cmath>
-#include <filesystem>
-#include <map>
-#include <fstream>
-#include <sstream>
+#include "models/stick_slip.h"
 
 #include <Eigen/Dense>
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
 
 #include "continuation/flow/simulate.h"
 #include "continuation/periodic/shooting.h"
-#include "models/stick_slip.h"
 #include "tests/continuation/flow/finite_differences.h"
 #include "tests/drivers/run_cli.h"
 
@@ -139,7 +138,8 @@ TEST_CASE("stick-slip: the period and the stick interval of the simulated cycle 
   INFO("closed form: T = " << cf.period() << ", T_stick = " << cf.t_stick());
   // From the second entry on the orbit is on the cycle (the first stick
   // phase forgets the start).
-  for (std::size_t i = 2; i < enter.size(); ++i) CHECK(std::abs(enter[i] - enter[i - 1] - cf.period()) < 1e-8);
+  for (std::size_t i = 2; i < enter.size(); ++i)
+    CHECK(std::abs(enter[i] - enter[i - 1] - cf.period()) < 1e-8);
   for (std::size_t i = 1; i < leave.size(); ++i) {
     REQUIRE(leave[i] > enter[i]);
     CHECK(std::abs(leave[i] - enter[i] - cf.t_stick()) < 1e-8);
@@ -150,7 +150,8 @@ TEST_CASE("stick-slip: the period and the stick interval of the simulated cycle 
     if (tr.mode[i] == models::kStick) CHECK(std::abs(tr.x[i][1] - cf.p.v0) < 1e-12);
 }
 
-TEST_CASE("stick-slip: shooting finds the cycle; its multipliers 1 and 0 agree with differences", "[stick-slip]") {
+TEST_CASE("stick-slip: shooting finds the cycle; its multipliers 1 and 0 agree with differences",
+          "[stick-slip]") {
   // The monodromy of the cycle from the saltation-corrected variational
   // equations. Expected multipliers: 1 (autonomous: the flow direction) and 0
   // (entering the stick phase projects every perturbation onto dv = 0: the
@@ -211,13 +212,16 @@ TEST_CASE("stick-slip: bad friction coefficients are named", "[stick-slip]") {
   CHECK_NOTHROW(oscillator().check());
 }
 
-TEST_CASE("saltus simulate examples/stick_slip.json: the mode column marks the stick phases", "[stick-slip][cli]") {
+TEST_CASE("saltus simulate examples/stick_slip.json: the mode column marks the stick phases",
+          "[stick-slip][cli]") {
   namespace fs = std::filesystem;
   const fs::path out = testing::scratch("stick-slip");
-  const testing::Run r = testing::run_saltus({"simulate", testing::example("stick_slip.json").string(), "--out", out.string()});
+  const testing::Run r =
+      testing::run_saltus({"simulate", testing::example("stick_slip.json").string(), "--out", out.string()});
   INFO(r.err);
   REQUIRE(r.code == 0);
-  for (const char* f : {"trajectory.csv", "events.csv", "summary.json", "phase.png"}) CHECK(fs::exists(out / f));
+  for (const char* f : {"trajectory.csv", "events.csv", "summary.json", "phase.png"})
+    CHECK(fs::exists(out / f));
   // trajectory.csv: t,mode,x,v. Rows in "stick" ride with the belt (v = v0 =
   // 0.5) between x_r and x_s; the slips stay below the belt speed.
   const ClosedForm cf{oscillator()};  // the example's parameters
@@ -261,7 +265,8 @@ TEST_CASE("stick-slip run files: bad friction is named and nothing is written", 
     const fs::path dir = testing::scratch("bad-stick-slip");
     fs::create_directories(dir);
     std::ofstream(dir / "run.json") << R"({"model": "stick_slip", "time": [0, 1], )" << body << "}";
-    const testing::Run r = testing::run_saltus({"simulate", (dir / "run.json").string(), "--out", (dir / "out").string()});
+    const testing::Run r =
+        testing::run_saltus({"simulate", (dir / "run.json").string(), "--out", (dir / "out").string()});
     INFO(body);
     CHECK(r.code != 0);
     CHECK_THAT(r.err, Catch::Contains(message));

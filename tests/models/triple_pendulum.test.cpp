@@ -1,12 +1,12 @@
-#include <catch2/catch.hpp>
+#include "models/triple_pendulum.h"
 
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <limits>
 
 #include "continuation/flow/lyapunov.h"
 #include "continuation/flow/mechanical.h"
-#include "models/triple_pendulum.h"
 
 using namespace saltus;
 using namespace saltus::flow;
@@ -62,7 +62,8 @@ TEST_CASE("triple pendulum: three identical uniform rods from physical links", "
   CHECK(p.l1 == 1.0);
 }
 
-TEST_CASE("triple pendulum: Lyapunov spectra match the attractor types (Table 1 in kind)", "[pendulum][lyapunov]") {
+TEST_CASE("triple pendulum: Lyapunov spectra match the attractor types (Table 1 in kind)",
+          "[pendulum][lyapunov]") {
   // Periodic (q1 = 1.03): one exponent zero (the flow direction), the rest negative.
   const LyapunovResult periodic = spectrum(1.03, 500);
   REQUIRE(periodic.ok());
@@ -78,9 +79,10 @@ TEST_CASE("triple pendulum: Lyapunov spectra match the attractor types (Table 1 
   CHECK(chaotic.exponents[2] < -0.1);
 }
 
-TEST_CASE("triple pendulum, light damping: periodic, quasi-periodic and chaotic attractors, exponents summing to "
-          "the contraction (Table 1 in kind)",
-          "[pendulum][lyapunov][table1]") {
+TEST_CASE(
+    "triple pendulum, light damping: periodic, quasi-periodic and chaotic attractors, exponents summing to "
+    "the contraction (Table 1 in kind)",
+    "[pendulum][lyapunov][table1]") {
   // eta = 1.8, c_i = 0.12, e = 0.9 (light()): only the third link reaches
   // the barrier, about once per turn of the first two, and no attractor
   // slides on it. Followed down in q1, the period-1 orbit loses stability in
@@ -103,8 +105,8 @@ TEST_CASE("triple pendulum, light damping: periodic, quasi-periodic and chaotic 
       const LyapunovResult r = spectrum(light(row.q1), 3000, 500);
       REQUIRE(r.ok());
       const Vector& l = r.exponents;
-      INFO(row.type << ": " << l.transpose() << "; sum " << l.sum() << ", contraction " << r.contraction() << " ("
-                    << r.events << " impacts)");
+      INFO(row.type << ": " << l.transpose() << "; sum " << l.sum() << ", contraction " << r.contraction()
+                    << " (" << r.events << " impacts)");
       CHECK(r.collapsed == 0);  // no sliding: every impact keeps a finite log |det S|
       CHECK(r.events > 400);
       if (std::string(row.type) == "periodic") {
@@ -140,8 +142,10 @@ TEST_CASE("triple pendulum, light damping: the torus's section is a closed curve
   options.output_interval = 1.0;
   const Trajectory warm = simulate(*system, 0, 0.0, start(), 500.0, options);
   REQUIRE(warm.ok());
-  const Section section{[](double, const Vector& x) { return std::sin(x[0]); }, Crossing::kRising};  // as run files
-  const Trajectory tr = simulate(*system, warm.mode_end, warm.t_end, warm.x_end, 2500.0, options, {}, {section});
+  const Section section{[](double, const Vector& x) { return std::sin(x[0]); },
+                        Crossing::kRising};  // as run files
+  const Trajectory tr =
+      simulate(*system, warm.mode_end, warm.t_end, warm.x_end, 2500.0, options, {}, {section});
   REQUIRE(tr.ok());
   REQUIRE(tr.section_hits.size() > 300);
   const std::size_t half = tr.section_hits.size() / 2;
@@ -218,14 +222,16 @@ double sum_rule_defect(double q1, double e, double duration) {
   CHECK(std::abs(trace_integral - r.divergence_integral) < 1e-6 * std::abs(trace_integral));
   const double contraction = (trace_integral + log_det_saltation) / duration;
   INFO("q1 = " << q1 << ", e = " << e << ": sum " << r.exponents.sum() << ", contraction " << contraction
-               << " (trace " << trace_integral / duration << ", impacts " << log_det_saltation / duration << ")");
+               << " (trace " << trace_integral / duration << ", impacts " << log_det_saltation / duration
+               << ")");
   CHECK(std::abs(r.exponents.sum() - contraction) < 1e-2);
   return std::abs(r.exponents.sum() - contraction);
 }
 
 }  // namespace
 
-TEST_CASE("triple pendulum: the exponents sum to the mean contraction (damping and impacts)", "[pendulum][lyapunov]") {
+TEST_CASE("triple pendulum: the exponents sum to the mean contraction (damping and impacts)",
+          "[pendulum][lyapunov]") {
   // With e = 0.8 the attractors of the Table 1 test slide on the barrier (the
   // q1 = 1.03 orbit: 46 impacts of link 3 per period, a Zeno sequence that
   // ends in sliding, then release), so a saltation matrix is singular, the
@@ -250,8 +256,8 @@ TEST_CASE("triple pendulum: the Jacobian on the barrier agrees with differences 
     if (system->mode_name(m) == "contact 2 3") mode = m;
   REQUIRE(mode >= 0);
   Vector x(6);
-  x << 20.218994326704443, 6.2831853071763177, 4.7123889803879351, -4.5109428998449794e-12, 4.1638204551758898e-15,
-      -1.8235798660277776e-14;
+  x << 20.218994326704443, 6.2831853071763177, 4.7123889803879351, -4.5109428998449794e-12,
+      4.1638204551758898e-15, -1.8235798660277776e-14;
   for (int nudge = -1; nudge < 6; ++nudge) {
     Vector y = x;
     if (nudge >= 0) y[nudge] = std::nextafter(y[nudge], 1e300);
@@ -270,7 +276,8 @@ TEST_CASE("triple pendulum: the Jacobian on the barrier agrees with differences 
   }
 }
 
-TEST_CASE("triple pendulum: at rest on the barrier the directions across it collapse for good", "[pendulum][lyapunov]") {
+TEST_CASE("triple pendulum: at rest on the barrier the directions across it collapse for good",
+          "[pendulum][lyapunov]") {
   // At q1 = 1.48 the pendulum comes to rest with links 2 and 3 lying on the
   // barrier (no event after the transient). The paper's rule sets the four
   // perturbations across the two active constraints to zero in every

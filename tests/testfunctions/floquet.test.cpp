@@ -1,11 +1,11 @@
-#include <catch2/catch.hpp>
+#include "testfunctions/floquet.h"
 
+#include <catch2/catch.hpp>
 #include <cmath>
 
 #include "continuation/flow/hybrid_system.h"
 #include "continuation/periodic/shooting.h"
 #include "continuation/pseudo_arclength.h"
-#include "testfunctions/floquet.h"
 #include "testfunctions/fold.h"
 
 using namespace saltus;
@@ -62,7 +62,8 @@ struct NeimarkSackerOfCycles {
 
 }  // namespace
 
-TEST_CASE("Floquet: a complex pair crossing the unit circle is located as an NS", "[testfunctions][floquet]") {
+TEST_CASE("Floquet: a complex pair crossing the unit circle is located as an NS",
+          "[testfunctions][floquet]") {
   const double mu0 = -0.2;
   Vector reference(5);
   reference << 1.0, 0.0, 0.0, 0.0, mu0;
@@ -96,7 +97,8 @@ TEST_CASE("Floquet: a complex pair crossing the unit circle is located as an NS"
   // There the pair is exp(+-2 pi i omega) on the unit circle, and the
   // trivial multiplier is reported apart.
   std::complex<double> trivial;
-  const Eigen::VectorXcd mu = periodic::nontrivial_multipliers(system->monodromy(problem.u(ns[0]->y)), &trivial);
+  const Eigen::VectorXcd mu =
+      periodic::nontrivial_multipliers(system->monodromy(problem.u(ns[0]->y)), &trivial);
   CHECK(std::abs(trivial - 1.0) < 1e-8);
   REQUIRE(mu.size() == 3);
   CHECK(std::abs(std::abs(mu[0]) - 1.0) < 1e-8);
@@ -105,15 +107,16 @@ TEST_CASE("Floquet: a complex pair crossing the unit circle is located as an NS"
   CHECK(std::abs(mu[2] - std::exp(-4 * M_PI)) < 1e-8);
 }
 
-TEST_CASE("Floquet: the fold of cycles of an autonomous branch is an LPC, not an NS", "[testfunctions][floquet]") {
+TEST_CASE("Floquet: the fold of cycles of an autonomous branch is an LPC, not an NS",
+          "[testfunctions][floquet]") {
   const double mu0 = -0.75, r0 = std::sqrt(1.0 + std::sqrt(1.0 + mu0));  // the stable (outer) cycle
   Vector reference(4);
   reference << r0, 0.0, 0.0, mu0;
   periodic::ShootingOptions shooting;
   shooting.autonomous = true;
   shooting.simulation.absolute_tolerance = shooting.simulation.relative_tolerance = 1e-11;
-  auto system = std::make_shared<periodic::ShootingSystem>(flow::make_hybrid(SaddleNodeOfCycles{}), 1, shooting,
-                                                           reference);
+  auto system = std::make_shared<periodic::ShootingSystem>(flow::make_hybrid(SaddleNodeOfCycles{}), 1,
+                                                           shooting, reference);
   ContinuationProblem problem(system, Vector::Constant(1, mu0), {"mu"});
   Vector y(5);
   y << r0, 0.0, 0.0, 2 * M_PI, mu0;
@@ -125,8 +128,8 @@ TEST_CASE("Floquet: the fold of cycles of an autonomous branch is an LPC, not an
   options.max_points = 200;
   options.event_tolerance = 1e-9;
   options.bounds["mu"] = {-1.5, -0.5};
-  const Branch b = continue_branch(problem, y, options,
-                                   {std::make_shared<FoldTest>("LPC"), std::make_shared<NeimarkSackerTest>()});
+  const Branch b = continue_branch(
+      problem, y, options, {std::make_shared<FoldTest>("LPC"), std::make_shared<NeimarkSackerTest>()});
   INFO(b.message);
   REQUIRE(b.points.size() > 10);
   int folds = 0;

@@ -1,13 +1,13 @@
-#include <catch2/catch.hpp>
+#include "testfunctions/hopf.h"
 
+#include <catch2/catch.hpp>
 #include <cmath>
 
+#include "continuation/autodiff_system.h"
 #include "continuation/eigenvalues.h"
 #include "continuation/pseudo_arclength.h"
-#include "continuation/autodiff_system.h"
 #include "models/brusselator_1d.h"
 #include "models/expression_system.h"
-#include "testfunctions/hopf.h"
 
 using namespace saltus;
 
@@ -21,8 +21,8 @@ struct Run {
 // The branch of equilibria of x' = F(x, p) from `start` in `parameter`,
 // with eigenvalues monitored and the Hopf test.
 Run equilibria(const std::vector<std::string>& unknowns, const std::map<std::string, double>& parameters,
-               const std::vector<std::string>& rates, const std::vector<double>& start, const std::string& parameter,
-               double until) {
+               const std::vector<std::string>& rates, const std::vector<double>& start,
+               const std::string& parameter, double until) {
   std::vector<std::string> names;
   Vector p(static_cast<int>(parameters.size()));
   int k = 0;
@@ -117,12 +117,14 @@ TEST_CASE("Brusselator: HB at b = 1 + a^2, frequency a, l1 = -(a^2 + 2)/(2a(2a^2
 // has its Hopf point at mu = 1/2. With q = (1, -i)/sqrt(2) (so <q, q> = 1) and
 // z = sqrt(2) w, w' = i w - 2 w |w|^2 on the centre manifold: l1 = -2 / omega = -2.
 TEST_CASE("a neutral saddle is not reported as a Hopf point; the Hopf normal form has l1 = -2", "[hopf]") {
-  const Run run = equilibria({"x", "y", "u", "v"}, {{"mu", -0.5}},
-                             {"mu*x + y", "x", "(mu - 0.5)*u - v - u*(u^2 + v^2)", "u + (mu - 0.5)*v - v*(u^2 + v^2)"},
-                             {0, 0, 0, 0}, "mu", 1.0);
+  const Run run =
+      equilibria({"x", "y", "u", "v"}, {{"mu", -0.5}},
+                 {"mu*x + y", "x", "(mu - 0.5)*u - v - u*(u^2 + v^2)", "u + (mu - 0.5)*v - v*(u^2 + v^2)"},
+                 {0, 0, 0, 0}, "mu", 1.0);
   int sign_changes = 0;
   const auto& points = run.branch.points;
-  for (std::size_t i = 1; i < points.size(); ++i) sign_changes += (points[i - 1].tests[0] > 0) != (points[i].tests[0] > 0);
+  for (std::size_t i = 1; i < points.size(); ++i)
+    sign_changes += (points[i - 1].tests[0] > 0) != (points[i].tests[0] > 0);
   CHECK(sign_changes >= 2);  // the test vanished at the neutral saddle too
   REQUIRE(run.hopf.size() == 1);
   CHECK(std::abs(parameter_at(run.branch, run.hopf[0]) - 0.5) < 1e-10);
@@ -135,8 +137,8 @@ TEST_CASE("a neutral saddle is not reported as a Hopf point; the Hopf normal for
 // zero-Hopf point, where l1 is undefined; reported as "ZH", not as an HB.
 TEST_CASE("a Hopf pair beside a zero eigenvalue is reported as ZH", "[hopf]") {
   const Run run = equilibria({"x", "y", "w"}, {{"mu", -0.5}},
-                             {"mu*x - y - x*(x^2 + y^2)", "x + mu*y - y*(x^2 + y^2)", "-mu*w + w^3"}, {0, 0, 0}, "mu",
-                             0.5);
+                             {"mu*x - y - x*(x^2 + y^2)", "x + mu*y - y*(x^2 + y^2)", "-mu*w + w^3"},
+                             {0, 0, 0}, "mu", 0.5);
   REQUIRE(run.hopf.size() == 1);
   CHECK(run.hopf[0].type == "ZH");
   CHECK(std::abs(parameter_at(run.branch, run.hopf[0])) < 1e-10);
@@ -150,8 +152,7 @@ TEST_CASE("a Hopf pair beside a zero eigenvalue is reported as ZH", "[hopf]") {
 // z' = -z + x^2 + y^2.
 TEST_CASE("l1 from Taylor passes agrees with finite differences of the Jacobian", "[hopf]") {
   const auto system = models::make_expression_system(
-      {"x", "y", "z"}, {"mu"},
-      {"mu*x - y + x*y - x^3 + y^2*z", "x + mu*y + x^2 - x*y*z", "-z + x^2 + y^2"});
+      {"x", "y", "z"}, {"mu"}, {"mu*x - y + x*y - x^3 + y^2*z", "x + mu*y + x^2 - x*y*z", "-z + x^2 + y^2"});
   Vector u(4);
   u << 0, 0, 0, 0;
   const HopfPoint h = hopf_point(*system, u);
@@ -186,7 +187,8 @@ TEST_CASE("l1 from Taylor passes agrees with finite differences of the Jacobian"
       for (int pb = 0; pb < 2; ++pb) {
         const Vector da = pa ? Vector(a.imag()) : Vector(a.real());
         const Vector db = pb ? Vector(b.imag()) : Vector(b.real());
-        const Matrix d2 = (Fx(e * (da + db)) - Fx(e * (da - db)) - Fx(e * (db - da)) + Fx(-e * (da + db))) / (4 * e * e);
+        const Matrix d2 =
+            (Fx(e * (da + db)) - Fx(e * (da - db)) - Fx(e * (db - da)) + Fx(-e * (da + db))) / (4 * e * e);
         out += (pa ? C(0, 1) : C(1)) * (pb ? C(0, 1) : C(1)) * (d2.cast<C>() * c);
       }
     return out;

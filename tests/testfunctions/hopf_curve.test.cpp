@@ -1,5 +1,6 @@
-#include <catch2/catch.hpp>
+#include "testfunctions/hopf_curve.h"
 
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <random>
 
@@ -7,7 +8,6 @@
 #include "continuation/pseudo_arclength.h"
 #include "models/expression_system.h"
 #include "testfunctions/hopf.h"
-#include "testfunctions/hopf_curve.h"
 
 using namespace saltus;
 
@@ -65,7 +65,8 @@ Vector u_of(std::initializer_list<double> values) {
 
 TEST_CASE("Hopf function: its gradient agrees with central differences", "[hopf-curve]") {
   const auto system = models::make_expression_system(
-      {"x", "y", "z"}, {"a", "b"}, {"a*x - y + x*y - x^3 + b*z", "x + a*y + x^2 - b*x*y*z", "-z + x^2 + y^2 + a*z^2"});
+      {"x", "y", "z"}, {"a", "b"},
+      {"a*x - y + x*y - x^3 + b*z", "x + a*y + x^2 - b*x*y*z", "-z + x^2 + y^2 + a*z^2"});
   const Vector u = u_of({0.1, -0.2, 0.05, 0.02, 0.3});
   HopfFunction g(*system, u_of({0, 0, 0, 0, 0.3}));
   Vector gradient;
@@ -84,7 +85,8 @@ TEST_CASE("Hopf function: its gradient agrees with central differences", "[hopf-
 // b1 = -b2^2, b2 < 0, meeting the saddle's neutral-saddle curve at the BT
 // point b = (0, 0), where kappa = det A = 0.
 TEST_CASE("Hopf curve of the Bogdanov-Takens normal form: BT at the origin", "[hopf-curve]") {
-  const Curve c = hopf_curve_of({"x", "y"}, {"b1", "b2"}, {"y", "b1 + b2*y + x^2 - x*y"}, u_of({-1, 0, -1, -1}), +1, 0.5);
+  const Curve c =
+      hopf_curve_of({"x", "y"}, {"b1", "b2"}, {"y", "b1 + b2*y + x^2 - x*y"}, u_of({-1, 0, -1, -1}), +1, 0.5);
   for (const auto& p : c.branch.points) {  // on the curve b1 = -b2^2
     const double b1 = c.branch.component(p.y, "b1"), b2 = c.branch.component(p.y, "b2");
     CHECK(std::abs(b1 + b2 * b2) < 1e-9);

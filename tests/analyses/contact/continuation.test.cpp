@@ -4,9 +4,9 @@
 // Damerau & Low 2016, Sec. 4.4). Tag [extremal-continue].
 #include "analyses/contact/continuation.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
-#include <algorithm>
 #include <numbers>
 
 using namespace saltus;
@@ -31,7 +31,10 @@ ContactContinuationOptions chain_options() {
     c->ds = 0.005;
     c->ds_max = 0.02;
     c->max_points = 200;
-    c->bounds = {{"s1", {-0.5, 0.5}}, {"s2", {-0.5, 0.5}}, {"x", {-0.5, 0.5}}, {"y", {-1.0, 1.0}},
+    c->bounds = {{"s1", {-0.5, 0.5}},
+                 {"s2", {-0.5, 0.5}},
+                 {"x", {-0.5, 0.5}},
+                 {"y", {-1.0, 1.0}},
                  {"phi", {-0.5, 0.5}}};
   }
   return o;
@@ -59,7 +62,8 @@ TEST_CASE("degeneracy scalars: the automatic gradient agrees with central differ
     Vector up = u, um = u;
     up[j] += h;
     um[j] -= h;
-    const Eigen::Vector3d fd = (problem.degeneracy->evaluate(up) - problem.degeneracy->evaluate(um)) / (2 * h);
+    const Eigen::Vector3d fd =
+        (problem.degeneracy->evaluate(up) - problem.degeneracy->evaluate(um)) / (2 * h);
     for (int r = 0; r < 3; ++r) {
       INFO("row " << r << " column " << j);
       // central differences: error O(h^2 f''') ~ 1e-10 relative, plus rounding 1e-16/h ~ 1e-11
@@ -84,8 +88,8 @@ TEST_CASE("degeneracy scalars: det is eq. (10) and c2~ vanishes where classify's
   // paper's procedure) and c2~ change sign together at the cusp: their ratio
   // keeps its sign on both sides.
   const auto options = chain_options();
-  const auto result =
-      continue_contact_points(problem, {0, 0, 0, -0.55, 0}, "x", std::array<std::string, 2>{"x", "y"}, false, options);
+  const auto result = continue_contact_points(problem, {0, 0, 0, -0.55, 0}, "x",
+                                              std::array<std::string, 2>{"x", "y"}, false, options);
   REQUIRE(result.fold_curves.size() == 2);
   int checked = 0;
   double ratio_sign = 0;
@@ -195,12 +199,14 @@ TEST_CASE("example 4.4.3: the branch in x meets the line of cusps (0, 0, 0, y, 0
   // curve. The x-branch at y = 0.05 turns there (the fold test fires), and
   // the located point classifies as a cusp with c_3 = 17.1 (18 - 18 y, from
   // classify at the exact point).
-  const auto problem = make_extremal_problem(ParametricPolynomial{.x = {0, -1}, .y = {0, 0, 0, -1, -3}, .name = "c1"},
-                                             ParametricPolynomial{.x = {0, 1}, .y = {0, 0, 0, 1, 1.5}, .name = "c2"});
+  const auto problem =
+      make_extremal_problem(ParametricPolynomial{.x = {0, -1}, .y = {0, 0, 0, -1, -3}, .name = "c1"},
+                            ParametricPolynomial{.x = {0, 1}, .y = {0, 0, 0, 1, 1.5}, .name = "c2"});
   const auto exact = classify(problem, {0, 0, 0, 0.05, 0});
   REQUIRE(exact.codimension == 2);
   CHECK(exact.c.at(3) == Approx(17.1).epsilon(1e-12));
-  const auto result = continue_contact_points(problem, {0, 0, 0.02, 0.05, 0}, "x", std::nullopt, false, chain_options());
+  const auto result =
+      continue_contact_points(problem, {0, 0, 0.02, 0.05, 0}, "x", std::nullopt, false, chain_options());
   const auto on_line = std::find_if(result.folds.begin(), result.folds.end(),
                                     [](const LocatedContactPoint& p) { return std::abs(p.point[0]) < 1e-6; });
   REQUIRE(on_line != result.folds.end());

@@ -177,8 +177,9 @@ TEST_CASE("two-fold continuation: bad options and a start that is not a two-fold
   CHECK_THROWS_WITH(wheel_parameter(WheelTurntable{}, "mass"), Catch::Contains("known: d, m"));
 }
 
-TEST_CASE("two-fold continuation in kappa: case 1 meets case 3 at J1 J2 = 1, the line v* = 0 (r* = d tan gamma)",
-          "[two_fold_continuation]") {
+TEST_CASE(
+    "two-fold continuation in kappa: case 1 meets case 3 at J1 J2 = 1, the line v* = 0 (r* = d tan gamma)",
+    "[two_fold_continuation]") {
   // Closed form: where v* = 0, r' = m (beta^2 + r^2) v = 0 for every lambda,
   // so f(x*, 0) and f_lambda(x*, 0) both lie in the line {dr = 0} of the
   // tangent plane: parallel, so D = K-+ K+- - K++ K-- = 0, i.e. J1 J2 = 1.

@@ -95,9 +95,8 @@ void check_scaled_field_eigen(const M& model, const TwoFoldClassification& c) {
 
 }  // namespace
 
-TEST_CASE(
-    "two-fold: the wheel's Teixeira singularity at (r*, omega*) = (0.1859, -1.037) is case 1",
-    "[two_fold][wheel]") {
+TEST_CASE("two-fold: the wheel's Teixeira singularity at (r*, omega*) = (0.1859, -1.037) is case 1",
+          "[two_fold][wheel]") {
   for (auto tyre : {TyreModel::kStretchedString, TyreModel::kSticking}) {
     WheelTurntable wheel = WheelTurntable::paper();  // d = m = 1, c1 = c2 = 1e-3, beta = 1/20, r0 = 0.1,
     wheel.tyre = tyre;  // omega0 = -1, mu = 1, gamma = -3 pi/4; kappa, k2 (10)-(11)
@@ -323,8 +322,7 @@ TEST_CASE("two-fold: n > 3, the minimum-norm Newton step lands on the two-fold s
   check_scaled_field_eigen(model, *r.classification);
 }
 
-TEST_CASE("two-fold: a vanishing switching gradient and a search that fails are clear errors",
-          "[two_fold]") {
+TEST_CASE("two-fold: a vanishing switching gradient and a search that fails are clear errors", "[two_fold]") {
   // h = x y is not a surface on the z-axis.
   const Singular singular;
   for (int which = 0; which < 2; ++which) {

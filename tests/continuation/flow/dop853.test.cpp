@@ -1,10 +1,9 @@
-#include <catch2/catch.hpp>
+#include "continuation/flow/dop853.h"
 
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <tuple>
 #include <vector>
-
-#include "continuation/flow/dop853.h"
 
 using namespace saltus::flow;
 
@@ -75,8 +74,8 @@ TEST_CASE("DOP853: the dense output is of order 7 inside a step", "[flow][dop853
     for (const auto& [h, first, last] : {std::tuple{0.8, 1, 2}, std::tuple{0.4, 0, 0}}) {
       const double e1 = dense_error(h, s, first, last), e2 = dense_error(h / 2, s, first, last),
                    e3 = dense_error(h / 4, s, first, last);
-      INFO("s = " << s << ", components " << first << ".." << last << ", h = " << h << ": errors " << e1 << " "
-                  << e2 << " " << e3);
+      INFO("s = " << s << ", components " << first << ".." << last << ", h = " << h << ": errors " << e1
+                  << " " << e2 << " " << e3);
       CHECK(e3 > 1e-14);
       CHECK(std::log2(e1 / e2) - 1.0 == Approx(7.0).margin(0.5));
       CHECK(std::log2(e2 / e3) - 1.0 == Approx(7.0).margin(0.5));
@@ -176,7 +175,8 @@ TEST_CASE("DOP853: invalid options throw, naming the field", "[flow][dop853]") {
   };
   CHECK_THAT(message([](Dop853Options& o) { o.absolute_tolerance = o.relative_tolerance = 0; }),
              Catch::Contains("absolute_tolerance = 0"));
-  CHECK_THAT(message([](Dop853Options& o) { o.relative_tolerance = -1; }), Catch::Contains("relative_tolerance = -1"));
+  CHECK_THAT(message([](Dop853Options& o) { o.relative_tolerance = -1; }),
+             Catch::Contains("relative_tolerance = -1"));
   CHECK_THAT(message([](Dop853Options& o) { o.max_step = 0; }), Catch::Contains("max_step = 0"));
   CHECK_THAT(message([](Dop853Options& o) { o.safety = 1.5; }), Catch::Contains("safety = 1.5"));
   CHECK_THAT(message([](Dop853Options& o) { o.min_factor = 2; }), Catch::Contains("min_factor = 2"));

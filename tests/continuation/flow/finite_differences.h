@@ -11,8 +11,8 @@ namespace saltus::testing {
 // Requires every perturbed run to have `events` events, so that the
 // differences do not straddle a change of the event sequence.
 // `base` gives the integration settings (its variational flag is ignored).
-inline Matrix transition_by_differences(const flow::HybridSystem& system, int mode, double t0, const Vector& x0,
-                                        double t1, std::size_t events, double h = 1e-6,
+inline Matrix transition_by_differences(const flow::HybridSystem& system, int mode, double t0,
+                                        const Vector& x0, double t1, std::size_t events, double h = 1e-6,
                                         const flow::SimulationOptions& base = {}) {
   flow::SimulationOptions plain = base;
   plain.variational = false;

@@ -1,9 +1,9 @@
-#include <catch2/catch.hpp>
+#include "continuation/flow/lyapunov.h"
 
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <stdexcept>
 
-#include "continuation/flow/lyapunov.h"
 #include "models/bouncing_ball.h"
 
 using namespace saltus;
@@ -15,7 +15,8 @@ namespace {
 // the eigenvalues of A.
 struct Linear {
   int dimension() const { return 3; }
-  template <class T> void field(int, const T&, const T* x, T* f) const {
+  template <class T>
+  void field(int, const T&, const T* x, T* f) const {
     f[0] = -0.5 * x[0] + 2.0 * x[1];
     f[1] = -2.0 * x[0] - 0.5 * x[1];
     f[2] = 0.3 * x[2];
@@ -78,7 +79,8 @@ TEST_CASE("Lyapunov options are checked", "[flow][lyapunov]") {
   auto system = make_hybrid(Linear{});
   LyapunovOptions options;
   options.interval = 0;
-  CHECK_THROWS_WITH(lyapunov_spectrum(*system, 0, 0.0, Vector::Ones(3), options), Catch::Contains("interval"));
+  CHECK_THROWS_WITH(lyapunov_spectrum(*system, 0, 0.0, Vector::Ones(3), options),
+                    Catch::Contains("interval"));
 }
 
 TEST_CASE("Lyapunov options: more intervals than kMaxIntervals is an error naming duration and interval",

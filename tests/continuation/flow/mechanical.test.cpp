@@ -1,8 +1,8 @@
-#include <catch2/catch.hpp>
+#include "continuation/flow/mechanical.h"
 
+#include <catch2/catch.hpp>
 #include <cmath>
 
-#include "continuation/flow/mechanical.h"
 #include "continuation/flow/simulate.h"
 #include "finite_differences.h"
 #include "models/bouncing_ball.h"
@@ -20,9 +20,16 @@ struct BallOnTable {
   int dof() const { return 1; }
   int constraint_count() const { return 1; }
   double restitution(int) const { return e; }
-  template <class T> void mass(const T*, const T&, T* M) const { M[0] = T(1.0); }
-  template <class T> void force(const T*, const T*, const T&, T* f) const { f[0] = T(-g); }
-  template <class T> T constraint(int, const T* q, const T& t) const {
+  template <class T>
+  void mass(const T*, const T&, T* M) const {
+    M[0] = T(1.0);
+  }
+  template <class T>
+  void force(const T*, const T*, const T&, T* f) const {
+    f[0] = T(-g);
+  }
+  template <class T>
+  T constraint(int, const T* q, const T& t) const {
     using std::sin;
     return q[0] - A * sin(omega * t);
   }
@@ -30,7 +37,8 @@ struct BallOnTable {
 
 }  // namespace
 
-TEST_CASE("mechanical builder: the ball on a table matches the hand-written hybrid model", "[flow][mechanical]") {
+TEST_CASE("mechanical builder: the ball on a table matches the hand-written hybrid model",
+          "[flow][mechanical]") {
   BallOnTable ball;
   auto mechanical = make_mechanical(ball);
   models::BouncingBall reference;
@@ -52,7 +60,8 @@ TEST_CASE("mechanical builder: the ball on a table matches the hand-written hybr
   CHECK((a.transition_matrix - b.transition_matrix).cwiseAbs().maxCoeff() < 1e-7);
 }
 
-TEST_CASE("triple pendulum: energy conserved with e = 1, no damping, no torque", "[flow][mechanical][pendulum]") {
+TEST_CASE("triple pendulum: energy conserved with e = 1, no damping, no torque",
+          "[flow][mechanical][pendulum]") {
   models::TriplePendulum p;
   p.c1 = p.c2 = p.c3 = 0.0;
   p.q1 = 0.0;
@@ -73,7 +82,8 @@ TEST_CASE("triple pendulum: energy conserved with e = 1, no damping, no torque",
   CHECK(worst < 1e-8);
 }
 
-TEST_CASE("triple pendulum: energy balance with torque and damping between impacts", "[flow][mechanical][pendulum]") {
+TEST_CASE("triple pendulum: energy balance with torque and damping between impacts",
+          "[flow][mechanical][pendulum]") {
   models::TriplePendulum p;  // c_i = 0.8, q1 = 1
   p.q1 = 1.5;
   auto system = make_mechanical(p);
@@ -100,8 +110,9 @@ TEST_CASE("triple pendulum: energy balance with torque and damping between impac
       bool uniform = true;
       for (std::size_t j = start; j < last; j += 2) {
         uniform &= std::abs((tr.t[j + 2] - tr.t[j]) - 2 * h) < 1e-9;
-        integral += h / 3 * (p.dissipation(tr.x[j].data()) + 4 * p.dissipation(tr.x[j + 1].data()) +
-                             p.dissipation(tr.x[j + 2].data()));
+        integral += h / 3 *
+                    (p.dissipation(tr.x[j].data()) + 4 * p.dissipation(tr.x[j + 1].data()) +
+                     p.dissipation(tr.x[j + 2].data()));
       }
       if (uniform) {
         const double lhs = p.energy(tr.x[last].data()) - p.energy(tr.x[start].data());
@@ -131,7 +142,8 @@ TEST_CASE("triple pendulum: the transition matrix across impacts matches finite 
   REQUIRE(tr.ok());
   INFO("events " << tr.events.size());
   REQUIRE(tr.events.size() >= 1);
-  const Matrix fd = testing::transition_by_differences(*system, 0, 0.0, x0, t1, tr.events.size(), 1e-6, options);
+  const Matrix fd =
+      testing::transition_by_differences(*system, 0, 0.0, x0, t1, tr.events.size(), 1e-6, options);
   INFO("Phi =\n" << tr.transition_matrix << "\nFD =\n" << fd);
   CHECK((tr.transition_matrix - fd).cwiseAbs().maxCoeff() < 1e-6 * (1 + fd.cwiseAbs().maxCoeff()));
 }
@@ -149,10 +161,12 @@ TEST_CASE("mechanical systems: bad input names the value", "[flow][mechanical]")
   p.beta2 = p.v12 * p.v12;  // M singular when psi1 = psi2 (a rank-one 2x2 block)
   p.beta3 = 1.0;
   p.v13 = p.v23 = 0.0;
-  CHECK_THROWS_WITH((Mechanical<models::TriplePendulum>{p}.check(0.0, x)), Catch::Contains("not symmetric positive definite"));
+  CHECK_THROWS_WITH((Mechanical<models::TriplePendulum>{p}.check(0.0, x)),
+                    Catch::Contains("not symmetric positive definite"));
 }
 
-TEST_CASE("Mechanical's substitutions keep a Jet's derivative where its value is exactly zero", "[flow][mechanical]") {
+TEST_CASE("Mechanical's substitutions keep a Jet's derivative where its value is exactly zero",
+          "[flow][mechanical]") {
   // A x = b with b = (0 + 1 eps, 1): x' = A^-1 (1, 0) = (3/5, -1/5). Eigen's
   // own triangular solves of dynamic size skip a row whose right-hand side
   // compares equal to zero, which for a Jet means its value alone.
@@ -163,8 +177,7 @@ TEST_CASE("Mechanical's substitutions keep a Jet's derivative where its value is
   b << J(0.0, 0), J(1.0);
   const Eigen::LLT<Eigen::Matrix<J, Eigen::Dynamic, Eigen::Dynamic>> llt(A);
   REQUIRE(llt.info() == Eigen::Success);
-  for (const auto& x : {detail::cholesky_solve(llt.matrixLLT(), b),
-                        detail::lu_solve(A.partialPivLu(), b)}) {
+  for (const auto& x : {detail::cholesky_solve(llt.matrixLLT(), b), detail::lu_solve(A.partialPivLu(), b)}) {
     CHECK(x[0].a == Approx(-0.2));
     CHECK(x[1].a == Approx(0.4));
     CHECK(x[0].v[0] == Approx(0.6));

@@ -1,8 +1,7 @@
-#include <catch2/catch.hpp>
-
-#include <cmath>
-
 #include "continuation/flow/simulate.h"
+
+#include <catch2/catch.hpp>
+#include <cmath>
 
 using namespace saltus;
 using namespace saltus::flow;
@@ -14,13 +13,18 @@ namespace {
 struct ElasticWall {
   int dimension() const { return 2; }
   int guard_count(int) const { return 1; }
-  template <class T> void field(int, const T&, const T* x, T* f) const {
+  template <class T>
+  void field(int, const T&, const T* x, T* f) const {
     f[0] = x[1];
     f[1] = -x[0];
   }
-  template <class T> T guard(int, int, const T&, const T* x) const { return x[0]; }
+  template <class T>
+  T guard(int, int, const T&, const T* x) const {
+    return x[0];
+  }
   int next_mode(int mode, int, double, const double*) const { return mode; }
-  template <class T> void reset(int, int, int, const T&, const T* x, T* xp) const {
+  template <class T>
+  void reset(int, int, int, const T&, const T* x, T* xp) const {
     xp[0] = x[0];
     xp[1] = -x[1];
   }
@@ -97,7 +101,8 @@ TEST_CASE("Poincare sections are located on the dense output", "[flow]") {
   Vector x0(2);
   x0 << 1.0, 0.0;
   std::vector<Section> sections = {
-      {[](double, const Vector& x) { return x[0] - 0.5; }, Crossing::kFalling},  // cos t = 1/2 on the way down
+      {[](double, const Vector& x) { return x[0] - 0.5; },
+       Crossing::kFalling},  // cos t = 1/2 on the way down
       {[](double t, const Vector&) { return t - 1.2345; }, Crossing::kRising},
   };
   SimulationOptions options;
@@ -114,4 +119,3 @@ TEST_CASE("Poincare sections are located on the dense output", "[flow]") {
   REQUIRE(timed.size() == 1);
   CHECK(std::abs(timed[0].x[0] - std::abs(std::cos(1.2345))) < 1e-10);
 }
-

@@ -2,7 +2,6 @@
 // equations (constant components, state-only step-size control).
 
 #include <catch2/catch.hpp>
-
 #include <cmath>
 
 #include "continuation/flow/simulate.h"
@@ -18,7 +17,10 @@ namespace {
 // the tolerance: the run could not reach t = 2 in any reasonable time.
 struct SignWithoutGuard {
   int dimension() const { return 1; }
-  template <class T> void field(int, const T&, const T* x, T* f) const { f[0] = x[0] > 0.0 ? T(-1.0) : T(1.0); }
+  template <class T>
+  void field(int, const T&, const T* x, T* f) const {
+    f[0] = x[0] > 0.0 ? T(-1.0) : T(1.0);
+  }
 };
 
 // The elastic wall of simulate.test.cpp with its frequency w carried as a
@@ -27,14 +29,19 @@ struct SignWithoutGuard {
 struct ElasticWallWithFrequency {
   int dimension() const { return 3; }
   int guard_count(int) const { return 1; }
-  template <class T> void field(int, const T&, const T* x, T* f) const {
+  template <class T>
+  void field(int, const T&, const T* x, T* f) const {
     f[0] = x[1];
     f[1] = -x[2] * x[2] * x[0];
     f[2] = T(0.0);
   }
-  template <class T> T guard(int, int, const T&, const T* x) const { return x[0]; }
+  template <class T>
+  T guard(int, int, const T&, const T* x) const {
+    return x[0];
+  }
   int next_mode(int mode, int, double, const double*) const { return mode; }
-  template <class T> void reset(int, int, int, const T&, const T* x, T* xp) const {
+  template <class T>
+  void reset(int, int, int, const T&, const T* x, T* xp) const {
     xp[0] = x[0];
     xp[1] = -x[1];
     xp[2] = x[2];
@@ -53,7 +60,8 @@ TEST_CASE("a run that cannot finish within max_steps at its pace ends early", "[
   const Trajectory tr = simulate(*system, 0, 0.0, x0, 2.0, SimulationOptions{});
   INFO(tr.message);
   CHECK(tr.status == SimulationStatus::kTooManySteps);
-  CHECK_THAT(tr.message, Catch::Contains("at the pace of the last steps") && Catch::Contains("max_steps = 10000000"));
+  CHECK_THAT(tr.message,
+             Catch::Contains("at the pace of the last steps") && Catch::Contains("max_steps = 10000000"));
   CHECK(tr.t_end == Approx(1.0).margin(1e-3));
   CHECK(tr.t.size() <= 200001);
 }
@@ -95,7 +103,8 @@ TEST_CASE("constant components: Phi's rows (0 I) are not integrated, Phi is the 
   // The constant rows add nothing to the error norm (their errors are zero),
   // so both runs take the same steps: the same Phi up to rounding.
   CHECK(b.events.size() == a.events.size());
-  CHECK((a.transition_matrix - b.transition_matrix).cwiseAbs().maxCoeff() < 1e-12 * a.transition_matrix.norm());
+  CHECK((a.transition_matrix - b.transition_matrix).cwiseAbs().maxCoeff() <
+        1e-12 * a.transition_matrix.norm());
   CHECK(b.transition_matrix.row(2).isApprox(Eigen::RowVector3d(0, 0, 1)));
 
   SimulationOptions too_many = full;

@@ -6,7 +6,6 @@
 // entries of order one here).
 
 #include <catch2/catch.hpp>
-
 #include <cmath>
 #include <random>
 
@@ -49,7 +48,9 @@ void check_tangent(const flow::HybridSystem& system, int mode, double t, const V
   Vector f;
   Matrix dP = Matrix::Constant(m, n, NAN);  // every entry must be written
   system.field_and_tangent(mode, t, x, P, &f, dP);
-  INFO("mode " << mode << ", n = " << n << ", m = " << m << "\nA Phi =\n" << expected << "\ntangent =\n" << dP);
+  INFO("mode " << mode << ", n = " << n << ", m = " << m << "\nA Phi =\n"
+               << expected << "\ntangent =\n"
+               << dP);
   REQUIRE(f.size() == n);
   CHECK((f - f_ref).norm() <= 1e-15 * f_ref.norm());
   REQUIRE(dP.allFinite());
@@ -75,7 +76,9 @@ class Plain : public flow::HybridSystem {
   void guard_gradient(int mode, int k, double t, const Vector& x, Vector* h_x, double* h_t) const override {
     s_.guard_gradient(mode, k, t, x, h_x, h_t);
   }
-  int next_mode(int mode, int k, double t, const Vector& x) const override { return s_.next_mode(mode, k, t, x); }
+  int next_mode(int mode, int k, double t, const Vector& x) const override {
+    return s_.next_mode(mode, k, t, x);
+  }
   void reset(int mode, int k, int next, double t, const Vector& x, Vector* x_plus, Matrix* G_x,
              Vector* G_t) const override {
     s_.reset(mode, k, next, t, x, x_plus, G_x, G_t);
@@ -142,7 +145,8 @@ TEST_CASE("field_and_tangent: the triple pendulum with q1 in the state", "[flow]
   }
 }
 
-TEST_CASE("field_and_tangent: Filippov builders, off and on the switching surface", "[flow][tangent][filippov]") {
+TEST_CASE("field_and_tangent: Filippov builders, off and on the switching surface",
+          "[flow][tangent][filippov]") {
   const auto wheel = filippov::make_filippov_flow(models::WheelTurntable::paper());
   Vector x(3);
   x << 0.19, 0.02, -1.03;
@@ -155,7 +159,8 @@ TEST_CASE("field_and_tangent: Filippov builders, off and on the switching surfac
   const auto stick_slip = models::make_stick_slip_flow(block)->with_parameters_in_state({"k"});
   Vector y(3);
   y << 0.3, 0.8, block.k;
-  for (int mode : {filippov::kPlusMode, filippov::kSlidingMode}) check_tangent(*stick_slip, mode, 0.0, y, 1, 60 + mode);
+  for (int mode : {filippov::kPlusMode, filippov::kSlidingMode})
+    check_tangent(*stick_slip, mode, 0.0, y, 1, 60 + mode);
 }
 
 TEST_CASE("field_and_tangent: 20 states in several Jet passes, with constant components", "[flow][tangent]") {

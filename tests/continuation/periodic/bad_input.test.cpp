@@ -21,7 +21,9 @@ struct ZenoBall {
     f[1] = T(-g);
   }
   template <class T>
-  T guard(int, int, const T&, const T* u) const { return u[0]; }
+  T guard(int, int, const T&, const T* u) const {
+    return u[0];
+  }
   int next_mode(int mode, int, double, const double*) const { return mode; }
   template <class T>
   void reset(int, int, int, const T&, const T* u, T* y) const {
@@ -49,7 +51,8 @@ TEST_CASE("find_orbit: Lorenz at rho = 280 from the simulated guess converges, i
   CHECK(std::abs(s.u[3] - 0.4345) < 1e-3);  // the period of AUTO-07p's lor start orbit
 }
 
-TEST_CASE("find_orbit: a guess far from any orbit ends with a status and the last residual", "[periodic][bad-input]") {
+TEST_CASE("find_orbit: a guess far from any orbit ends with a status and the last residual",
+          "[periodic][bad-input]") {
   ShootingOptions options;
   options.autonomous = true;
   Vector reference(6);
@@ -66,7 +69,8 @@ TEST_CASE("find_orbit: a guess far from any orbit ends with a status and the las
   CHECK_THAT(s.message, Catch::Contains("Start closer to an orbit"));
 }
 
-TEST_CASE("find_orbit: an orbit that runs into a Zeno point is reported, not looped on", "[periodic][bad-input]") {
+TEST_CASE("find_orbit: an orbit that runs into a Zeno point is reported, not looped on",
+          "[periodic][bad-input]") {
   ShootingOptions options;
   options.period = 2.0;  // past the Zeno time 3 sqrt(2 / g) = 1.35 of a drop from 1 m
   ShootingSystem shooting(flow::make_hybrid(ZenoBall{}), 0, options);

@@ -1,5 +1,4 @@
 #include <catch2/catch.hpp>
-
 #include <cmath>
 #include <filesystem>
 #include <iomanip>
@@ -38,8 +37,8 @@ TEST_CASE("bouncing ball: Lyapunov exponents of the period-1 orbit agree with lo
   options.transient = 0.0;
   options.duration = 200 * T;
   options.interval = T;
-  const flow::LyapunovResult r = flow::lyapunov_spectrum(*run.system, run.mode, start.system->options().t0,
-                                                         u.head(2), options);
+  const flow::LyapunovResult r =
+      flow::lyapunov_spectrum(*run.system, run.mode, start.system->options().t0, u.head(2), options);
   REQUIRE(r.ok());
   REQUIRE(r.collapsed == 0);
   // A complex pair turns the frame: each exponent's average oscillates
@@ -51,8 +50,8 @@ TEST_CASE("bouncing ball: Lyapunov exponents of the period-1 orbit agree with lo
   const double cond = svd.singularValues()[0] / svd.singularValues()[1];
   const double expected = std::log(std::abs(mu[0])) / T;
   const double tolerance = 2 * std::log(cond) / options.duration + 1e-9;
-  WARN("lambda = " << std::setprecision(10) << r.exponents[0] << ", " << r.exponents[1] << "; log|mu|/T = "
-                   << expected << "; cond(V) = " << cond << ", tolerance " << tolerance);
+  WARN("lambda = " << std::setprecision(10) << r.exponents[0] << ", " << r.exponents[1]
+                   << "; log|mu|/T = " << expected << "; cond(V) = " << cond << ", tolerance " << tolerance);
   CHECK(std::abs(r.exponents[0] - expected) < tolerance);
   CHECK(std::abs(r.exponents[1] - expected) < tolerance);
   CHECK(std::abs(r.exponents.sum() - 2 * expected) < 1e-8);

@@ -1,12 +1,12 @@
-#include <catch2/catch.hpp>
+#include "testfunctions/grazing.h"
 
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <iomanip>
 
 #include "continuation/flow/hybrid_system.h"
 #include "continuation/periodic/shooting.h"
 #include "continuation/pseudo_arclength.h"
-#include "testfunctions/grazing.h"
 
 using namespace saltus;
 using namespace saltus::periodic;
@@ -39,7 +39,9 @@ struct ImpactOscillator {
     f[2] = T(0.0);
   }
   template <class T>
-  T guard(int, int, const T&, const T* u) const { return d - u[0]; }
+  T guard(int, int, const T&, const T* u) const {
+    return d - u[0];
+  }
   int next_mode(int mode, int, double, const double*) const { return mode; }
   template <class T>
   void reset(int, int, int, const T&, const T* u, T* y) const {
@@ -93,7 +95,8 @@ TEST_CASE("grazing: continuing the forced oscillator in F stops at GR, F* = d sq
   options.ds_max = 0.05;
   options.max_points = 200;
   options.bounds["F"] = {0.0, 2.0};
-  const Branch b = continue_branch(problem, osc.orbit_at_0(0.5 * F_star), options, {std::make_shared<GrazingTest>()});
+  const Branch b =
+      continue_branch(problem, osc.orbit_at_0(0.5 * F_star), options, {std::make_shared<GrazingTest>()});
   INFO(b.message);
   CHECK(b.stop_reason == StopReason::kUserStop);
   REQUIRE(!b.special_points.empty());
@@ -102,7 +105,7 @@ TEST_CASE("grazing: continuing the forced oscillator in F stops at GR, F* = d sq
   CHECK(gr.status == EventStatus::kLocated);
   CHECK(b.message.find("GR") != std::string::npos);
   WARN("GR at F = " << std::setprecision(15) << gr.y[2] << ", closed form " << F_star << ", difference "
-                     << gr.y[2] - F_star);
+                    << gr.y[2] - F_star);
   CHECK(std::abs(gr.y[2] - F_star) < 1e-8);
   // The grazing orbit is the linear response at F*.
   CHECK((gr.y - osc.orbit_at_0(F_star)).norm() < 1e-8);

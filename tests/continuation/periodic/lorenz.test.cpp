@@ -1,12 +1,12 @@
-#include <catch2/catch.hpp>
+#include "models/lorenz.h"
 
+#include <catch2/catch.hpp>
 #include <iomanip>
 
 #include "continuation/flow/hybrid_system.h"
 #include "continuation/periodic/period_doubling.h"
 #include "continuation/periodic/shooting.h"
 #include "continuation/pseudo_arclength.h"
-#include "models/lorenz.h"
 #include "testfunctions/floquet.h"
 
 using namespace saltus;

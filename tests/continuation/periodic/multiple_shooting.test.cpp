@@ -1,10 +1,10 @@
-#include <catch2/catch.hpp>
+#include "continuation/periodic/multiple_shooting.h"
 
+#include <catch2/catch.hpp>
 #include <cmath>
 
 #include "continuation/flow/hybrid_system.h"
 #include "continuation/periodic/find_orbit.h"
-#include "continuation/periodic/multiple_shooting.h"
 #include "continuation/pseudo_arclength.h"
 #include "models/lorenz.h"
 

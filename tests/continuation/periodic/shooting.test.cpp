@@ -1,10 +1,10 @@
-#include <catch2/catch.hpp>
+#include "continuation/periodic/shooting.h"
 
+#include <catch2/catch.hpp>
 #include <cmath>
 
 #include "continuation/flow/hybrid_system.h"
 #include "continuation/periodic/period_doubling.h"
-#include "continuation/periodic/shooting.h"
 #include "continuation/pseudo_arclength.h"
 #include "models/bouncing_ball.h"
 #include "testfunctions/floquet.h"
@@ -67,7 +67,8 @@ std::shared_ptr<ShootingSystem> ball_orbits(const Analytic& an, double t0) {
   ShootingOptions options;
   options.t0 = t0;
   options.period = an.tau();
-  return std::make_shared<ShootingSystem>(flow::make_hybrid(ball)->with_parameters_in_state({"A"}), 1, options);
+  return std::make_shared<ShootingSystem>(flow::make_hybrid(ball)->with_parameters_in_state({"A"}), 1,
+                                          options);
 }
 
 }  // namespace
@@ -97,7 +98,8 @@ TEST_CASE("bouncing ball: the period-1 orbit by shooting, its multipliers analyt
   CHECK(std::abs(std::abs(mu[0] * mu[1]) - an.e * an.e) < 1e-9);  // det = e^2
 }
 
-TEST_CASE("bouncing ball: continuation in A locates the fold of cycles and the period doubling", "[periodic]") {
+TEST_CASE("bouncing ball: continuation in A locates the fold of cycles and the period doubling",
+          "[periodic]") {
   const Analytic an;
   const double t0 = 0.55, A = 0.3;
   auto system = ball_orbits(an, t0);
@@ -140,8 +142,9 @@ TEST_CASE("bouncing ball: continuation in A locates the fold of cycles and the p
   }
 }
 
-TEST_CASE("bouncing ball: the cascade switches at the PD onto the period-2 orbit (forced: the period doubles)",
-          "[periodic]") {
+TEST_CASE(
+    "bouncing ball: the cascade switches at the PD onto the period-2 orbit (forced: the period doubles)",
+    "[periodic]") {
   const Analytic an;
   const double t0 = 0.55, A = 0.3;
   auto system = ball_orbits(an, t0);

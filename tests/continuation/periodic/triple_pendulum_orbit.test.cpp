@@ -1,10 +1,8 @@
-#include <catch2/catch.hpp>
-
+#include <Eigen/Eigenvalues>
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <iomanip>
-
-#include <Eigen/Eigenvalues>
 
 #include "continuation/flow/lyapunov.h"
 #include "continuation/pseudo_arclength.h"
@@ -23,7 +21,8 @@ using namespace saltus::drivers;
 namespace {
 
 drivers::HybridRun orbit_run() {
-  return read_hybrid_run(std::filesystem::path(SALTUS_SOURCE_DIR) / "examples" / "triple_pendulum_orbit.json");
+  return read_hybrid_run(std::filesystem::path(SALTUS_SOURCE_DIR) / "examples" /
+                         "triple_pendulum_orbit.json");
 }
 
 // The orbit of the run, corrected with the parameter fixed.
@@ -62,7 +61,8 @@ std::vector<const SpecialPoint*> of_type(const Branch& b, const std::string& typ
 
 }  // namespace
 
-TEST_CASE("triple pendulum orbit: the guess from section returns and the corrected orbit", "[periodic-pendulum]") {
+TEST_CASE("triple pendulum orbit: the guess from section returns and the corrected orbit",
+          "[periodic-pendulum]") {
   const HybridRun run = orbit_run();
   const ShootingStart start = shooting_start(run);
   REQUIRE(start.ok);
@@ -81,7 +81,8 @@ TEST_CASE("triple pendulum orbit: the guess from section returns and the correct
   CHECK(std::abs(mu[0]) < 1.0);  // stable: the attractor of the brute-force diagram
 }
 
-TEST_CASE("triple pendulum orbit: Lyapunov exponents agree with log |multiplier| / T", "[periodic-pendulum][lyapunov]") {
+TEST_CASE("triple pendulum orbit: Lyapunov exponents agree with log |multiplier| / T",
+          "[periodic-pendulum][lyapunov]") {
   // On the orbit (no transient), the Benettin average over D = k T of the
   // state-transition matrix is (1/D) log of the growth of M^k on the frame:
   // with M = V diag(mu) V^-1, |M^k q| lies within a factor cond(V) (times
@@ -128,13 +129,14 @@ TEST_CASE("triple pendulum orbit: Lyapunov exponents agree with log |multiplier|
 
   const double expected[2] = {std::log(std::abs(trivial)) / T, std::log(std::abs(mu[0])) / T};
   WARN("T = " << std::setprecision(10) << T << ", mu1 = " << mu[0] << ", lambda = " << r.exponents[0] << ", "
-              << r.exponents[1] << "; log|mu|/T = " << expected[0] << ", " << expected[1] << "; cond(V2) = " << cond
-              << ", tolerance " << tolerance);
+              << r.exponents[1] << "; log|mu|/T = " << expected[0] << ", " << expected[1]
+              << "; cond(V2) = " << cond << ", tolerance " << tolerance);
   CHECK(std::abs(r.exponents[0] - expected[0]) < tolerance);
   CHECK(std::abs(r.exponents[1] - expected[1]) < tolerance);
 }
 
-TEST_CASE("triple pendulum orbit: its LPC and PD points stay put under tightened tolerances", "[periodic-pendulum]") {
+TEST_CASE("triple pendulum orbit: its LPC and PD points stay put under tightened tolerances",
+          "[periodic-pendulum]") {
   ShootingStart start;
   const Branch b = branch_to_pd(1e-10, 1e-9, &start);
   INFO(b.message);
@@ -147,7 +149,8 @@ TEST_CASE("triple pendulum orbit: its LPC and PD points stay put under tightened
     CHECK(s->status == EventStatus::kLocated);
     // A nontrivial multiplier at +1 (LPC) or -1 (PD) there: an independent
     // check of the tests (tangent, det(M + I)) that located them.
-    const Eigen::VectorXcd mu = periodic::nontrivial_multipliers(start.system->monodromy(start.problem->u(s->y)));
+    const Eigen::VectorXcd mu =
+        periodic::nontrivial_multipliers(start.system->monodromy(start.problem->u(s->y)));
     const double target = s->type == "LPC" ? 1.0 : -1.0;
     CHECK(std::abs(mu[0] - target) < 1e-4);
   }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -32,7 +33,7 @@ class InverseOperator {
 };
 
 Eigen::VectorXcd smallest_modulus(const ContinuationProblem& problem, const Vector& y, int count,
-                                  const BorderedJacobian* factored) {
+                                  const BorderedJacobian* factored, EigenvalueWarmStart* warm) {
   const int n = problem.state_size();
   if (count > n - 2)
     throw std::invalid_argument("eigenvalue_count = " + std::to_string(count) + " must be at most n - 2 = " +
@@ -50,23 +51,41 @@ Eigen::VectorXcd smallest_modulus(const ContinuationProblem& problem, const Vect
     solve = [own](const Vector& b) { return Vector(own->solve(b)); };
   }
   InverseOperator op(n, solve);
-  const int ncv = std::min(n, std::max(2 * count + 1, 20));
-  Spectra::GenEigsRealShiftSolver<InverseOperator> eigs(op, count, ncv, 0.0);
-  eigs.init();
-  eigs.compute(Spectra::SortRule::LargestMagn, 1000, 1e-10);
-  if (eigs.info() != Spectra::CompInfo::Successful)
+  // One Arnoldi run with ncv vectors from `start` (random when empty); the
+  // Ritz vectors' sum is kept in *warm for the next point.
+  auto arnoldi = [&](int ncv, const Vector& start, int restarts) -> std::optional<Eigen::VectorXcd> {
+    Spectra::GenEigsRealShiftSolver<InverseOperator> eigs(op, count, std::min(n, ncv), 0.0);
+    if (start.size() == n)
+      eigs.init(start.data());
+    else
+      eigs.init();
+    eigs.compute(Spectra::SortRule::LargestMagn, restarts, 1e-10);
+    if (eigs.info() != Spectra::CompInfo::Successful) return std::nullopt;
+    if (warm) {
+      const Eigen::MatrixXcd v = eigs.eigenvectors(count);
+      warm->vector = v.real().rowwise().sum() + v.imag().rowwise().sum();
+    }
+    return eigs.eigenvalues();
+  };
+  std::optional<Eigen::VectorXcd> lambda;
+  // Every tenth call starts afresh (random), so that an eigenvalue the warm
+  // start lacks cannot stay missed for long.
+  if (warm && warm->vector.size() == n && ++warm->calls % 10 != 0)
+    lambda = arnoldi(count + 4, warm->vector, 100);
+  if (!lambda) lambda = arnoldi(std::max(2 * count + 1, 20), Vector(), 1000);
+  if (!lambda)
     throw std::runtime_error(
         "the shift-invert eigensolver did not converge (eigenvalue_count = " + std::to_string(count) + ")");
-  return eigs.eigenvalues();
+  return *lambda;
 }
 
 }  // namespace
 
 Eigen::VectorXcd equilibrium_eigenvalues(const ContinuationProblem& problem, const Vector& y, int count,
-                                         const BorderedJacobian* factored) {
+                                         const BorderedJacobian* factored, EigenvalueWarmStart* warm) {
   Eigen::VectorXcd lambda;
   if (count > 0 && problem.is_sparse()) {
-    lambda = smallest_modulus(problem, y, count, factored);
+    lambda = smallest_modulus(problem, y, count, factored, warm);
   } else {
     const int n = problem.state_size();
     const Matrix J = problem.system().jacobian(problem.u(y));

@@ -22,10 +22,22 @@ namespace saltus {
 //    cross the imaginary axis first; a pair of large frequency far from 0
 //    would be missed. When `factored` holds the engine's sparse LU of F_x
 //    at y it is reused, else F_x is factored here.
+//    `warm` (optional) carries a start vector from one call to the next
+//    along a branch: the sum of the last Ritz vectors, so that the Krylov
+//    space starts near the wanted invariant subspace. With it the Arnoldi
+//    space is k + 4 vectors (about k + 5 solves a point on the 1-D
+//    Brusselator instead of 38 from a random start with 2k + 1 vectors;
+//    bench/brusselator_1d.cpp); a run that does not converge so is repeated
+//    from a random start with 2k + 1 vectors, as is every tenth call.
 // Throws std::runtime_error when the eigensolver does not converge, and
 // std::invalid_argument when k > n - 2 (use the dense path).
+struct EigenvalueWarmStart {
+  Vector vector;  // empty: a random start
+  long calls = 0;
+};
 Eigen::VectorXcd equilibrium_eigenvalues(const ContinuationProblem& problem, const Vector& y, int count = 0,
-                                         const BorderedJacobian* factored = nullptr);
+                                         const BorderedJacobian* factored = nullptr,
+                                         EigenvalueWarmStart* warm = nullptr);
 
 // How many eigenvalues have a positive real part.
 int unstable_count(const Eigen::VectorXcd& eigenvalues);

@@ -54,17 +54,19 @@ struct Evaluated {
 
 // The eigenvalues of F_x at y when the branch monitors them, else none.
 // `factored`: the bordered Jacobian factored at y, or null.
+// `warm`: the branch's warm start for the sparse eigensolver.
 Eigen::VectorXcd monitored_eigenvalues(const ContinuationProblem& problem, const Vector& y,
-                                       const ContinuationOptions& options, const BorderedJacobian* factored) {
+                                       const ContinuationOptions& options, const BorderedJacobian* factored,
+                                       EigenvalueWarmStart* warm = nullptr) {
   if (!options.eigenvalues) return {};
-  return equilibrium_eigenvalues(problem, y, options.eigenvalue_count, factored);
+  return equilibrium_eigenvalues(problem, y, options.eigenvalue_count, factored, warm);
 }
 
 // The zero of one test function between y0 (s = 0) and the next point (s = s1),
 // on corrected points y(s) with t0.(y - y0) = s.
 SpecialPoint locate(const ContinuationProblem& problem, const TestFunction& test, const Vector& y0,
                     const Vector& t0, double s1, double tau0, double tau1, const ContinuationOptions& options,
-                    const Vector& y1, const Vector& t1) {
+                    const Vector& y1, const Vector& t1, EigenvalueWarmStart* warm) {
   std::map<double, Evaluated> seen;
   seen[0.0] = {y0, t0, tau0};
   seen[s1] = {y1, t1, tau1};
@@ -91,7 +93,7 @@ SpecialPoint locate(const ContinuationProblem& problem, const TestFunction& test
     if (t.dot(t0) < std::min(t1.dot(t0), 1.0) - 0.05)
       throw std::runtime_error("the corrector left the branch");
     const Eigen::VectorXcd lambda =
-        monitored_eigenvalues(problem, c.y, options, factored ? &jacobian : nullptr);
+        monitored_eigenvalues(problem, c.y, options, factored ? &jacobian : nullptr, warm);
     const double v = test.value(PointContext{problem, c.y, t, jacobian, lambda});
     seen[s] = {c.y, t, v};
     return v;
@@ -237,10 +239,16 @@ Branch continue_branch(const ContinuationProblem& problem, const Vector& y_start
   if (!start_tangent) t = t_checked;
 
   // A point of the branch with its test values (and eigenvalues, when monitored).
+  EigenvalueWarmStart warm;
   auto point_at = [&](const Vector& yy, const Vector& tt, double ds, int iterations,
                       const BorderedJacobian& jac, std::string label) {
-    BranchPoint p{
-        yy, tt, ds, iterations, {}, std::move(label), monitored_eigenvalues(problem, yy, options, &jac)};
+    BranchPoint p{yy,
+                  tt,
+                  ds,
+                  iterations,
+                  {},
+                  std::move(label),
+                  monitored_eigenvalues(problem, yy, options, &jac, &warm)};
     for (const auto& f : tests)
       p.tests.push_back(f->value(PointContext{problem, yy, tt, jac, p.eigenvalues}));
     return p;
@@ -307,7 +315,7 @@ Branch continue_branch(const ContinuationProblem& problem, const Vector& y_start
             (a > 0 && b <= 0) || (a < 0 && b >= 0) || (tests[k]->stops_branch() && a == 0 && b < 0);
         if (!crossed) continue;
         SpecialPoint sp =
-            locate(problem, *tests[k], last.y, last.tangent, ds, a, b, options, next.y, next.tangent);
+            locate(problem, *tests[k], last.y, last.tangent, ds, a, b, options, next.y, next.tangent, &warm);
         events.push_back({last.tangent.dot(sp.y - last.y), k, std::move(sp)});
       }
       first_from_singular = false;

@@ -423,6 +423,9 @@ int read_equilibria(const Json& json, const std::filesystem::path& path, int n, 
       only_keys(e, {"count"}, path, "equilibria.");
       run->equilibria = true;
       if (e.contains("count")) eigenvalue_count = integer(e["count"], path, "equilibria.count");
+      if (n < 3)
+        fail(path, "'equilibria.count' is for large sparse systems; with " + std::to_string(n) +
+                       " unknowns use \"equilibria\": true (all eigenvalues)");
       if (eigenvalue_count < 1 || eigenvalue_count > n - 2)
         fail(path, "'equilibria.count' = " + std::to_string(eigenvalue_count) + " must be in 1.." +
                        std::to_string(n - 2) +

@@ -136,6 +136,12 @@ TEST_CASE("Hopf run files: bad input is a clear error", "[cli][hopf]") {
   // A non-positive amplitude.
   CHECK_THAT(error_of("{" + base + R"(, "equilibria": true, "hopf_cycles": {"amplitude": -1}})"),
              Catch::Contains("'hopf_cycles.amplitude' must be positive"));
+  // An eigenvalue count on a small system, and one out of range.
+  CHECK_THAT(error_of("{" + base + R"(, "equilibria": {"count": 1}})"),
+             Catch::Contains("'equilibria.count' is for large sparse systems; with 2 unknowns use"));
+  CHECK_THAT(error_of(R"({"model": "brusselator_1d", "model_options": {"n": 10}, "equilibria": {"count": 19},
+                          "continuation": {"parameter": "b"}})"),
+             Catch::Contains("'equilibria.count' = 19 must be in 1..18"));
   // Equilibria with a periodic study.
   CHECK_THAT(error_of("{" + base + R"(, "equilibria": true, "periodic": {"period": 6}})"),
              Catch::Contains("give one of them"));

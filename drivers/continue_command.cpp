@@ -38,11 +38,12 @@ ContinuationOptions with_progress(ContinuationOptions options, const std::string
   return options;
 }
 
-const SpecialPoint& nth(const Branch& branch, const std::string& type, int n, const std::string& key) {
+const SpecialPoint& nth(const Branch& branch, const std::string& type, int n, const std::string& key,
+                        const std::string& field = "from", const std::string& where = "the first branch") {
   int seen = 0;
   for (const auto& s : branch.special_points)
     if (s.type == type && s.status != EventStatus::kJump && ++seen == n) return s;
-  throw RunFileError("'" + key + ".from' = " + std::to_string(n) + ", but the first branch has " +
+  throw RunFileError("'" + key + "." + field + "' = " + std::to_string(n) + ", but " + where + " has " +
                      std::to_string(seen) + " " + type + " point(s)");
 }
 
@@ -262,33 +263,51 @@ std::vector<NamedBranch> run_continuation(const RunFile& run, const Progress& pr
   return branches;
 }
 
+// The Hopf curve from the n-th HB of the first branch, or from the n-th BT of
+// the fold curve (fold: its problem) into the curve's Hopf side.
+NamedBranch hopf_curve_branch(const RunFile& run, const ContinuationProblem& problem,
+                              const std::vector<NamedBranch>& branches, const FoldCurve& fold,
+                              const Progress& progress) {
+  const FollowUp& f = *run.hopf_curve;
+  const ContinuationOptions options = with_progress(f.options, "hopf_curve", progress);
+  Vector u;
+  if (f.from_bt > 0) {
+    const auto on_fold = std::find_if(branches.begin(), branches.end(),
+                                      [](const NamedBranch& nb) { return nb.name == "fold_curve"; });
+    if (on_fold == branches.end()) throw RunFileError("hopf_curve.from_bt: there is no fold curve");
+    u = fold.problem->u(nth(on_fold->branch, "BT", f.from_bt, "hopf_curve", "from_bt", "the fold curve").y);
+  } else {
+    u = problem.u(nth(branches.front().branch, "HB", f.from, "hopf_curve").y);
+  }
+  try {
+    const HopfCurve curve = hopf_curve(run.system, u, f.parameters);
+    if (f.from_bt == 0)
+      return {"hopf_curve", continue_branch(*curve.problem, curve.start, options, curve.tests)};
+    const Vector tangent = hopf_side_tangent(curve, options);
+    return {"hopf_curve", continue_branch(*curve.problem, curve.start, options, curve.tests, &tangent)};
+  } catch (const std::invalid_argument& e) {
+    throw RunFileError(std::string("hopf_curve: ") + e.what());
+  } catch (const std::runtime_error& e) {
+    throw RunFileError(std::string("hopf_curve: ") + e.what());
+  }
+}
+
 void follow_ups(const RunFile& run, const ContinuationProblem& problem, const TestFunctions& tests,
                 const Progress& progress, std::vector<NamedBranch>* out) {
   std::vector<NamedBranch>& branches = *out;
   const auto& system = run.system;
   const Branch& first = branches.front().branch;
+  FoldCurve curve;  // its problem maps the fold curve's points to (x, p) for a Hopf curve from a BT
   if (run.fold_curve) {
     const SpecialPoint& lp = nth(first, "LP", run.fold_curve->from, "fold_curve");
-    FoldCurve curve = fold_curve(system, problem.u(lp.y), run.fold_curve->parameters);
+    curve = fold_curve(system, problem.u(lp.y), run.fold_curve->parameters);
     ContinuationOptions options = with_progress(run.fold_curve->options, "fold_curve", progress);
     TestFunctions tests = {curve.cusp};
     if (run.equilibria)
       for (const char* type : {"BT", "ZH"}) tests.push_back(std::make_shared<FoldCurveTest>(type));
     branches.push_back({"fold_curve", continue_branch(*curve.problem, curve.start, options, tests)});
   }
-  if (run.hopf_curve) {
-    const SpecialPoint& hb = nth(first, "HB", run.hopf_curve->from, "hopf_curve");
-    HopfCurve curve;
-    try {
-      curve = hopf_curve(system, problem.u(hb.y), run.hopf_curve->parameters);
-    } catch (const std::invalid_argument& e) {
-      throw RunFileError(std::string("hopf_curve: ") + e.what());
-    }
-    branches.push_back(
-        {"hopf_curve",
-         continue_branch(*curve.problem, curve.start,
-                         with_progress(run.hopf_curve->options, "hopf_curve", progress), curve.tests)});
-  }
+  if (run.hopf_curve) branches.push_back(hopf_curve_branch(run, problem, branches, curve, progress));
   if (run.hopf_cycles) branches.push_back(hopf_cycles(run, first, problem, progress));
   if (run.switch_branch) {
     const SpecialPoint& bp = nth(first, "BP", run.switch_branch->from, "switch_branch");

@@ -52,7 +52,9 @@ const char* const kRunFileMoreKeys =
                           "from" (default 1), "parameters": [p1, p2], plus any
                           continuation option; cusp points ("CP") are located on it
   hopf_curve     object   with equilibria: continue the Hopf curve from the n-th HB of the first
-                          branch: "from" (default 1), "parameters": [p1, p2], plus any continuation
+                          branch: "from" (default 1), or from the n-th BT of the fold curve
+                          (same parameters) into its Hopf side: "from_bt", "parameters": [p1, p2],
+                          plus any continuation
                           option; on it "BT" (Bogdanov-Takens), "ZH" (zero-Hopf), "HH" (double Hopf)
                           and "GH" (generalized Hopf, l1 = 0) are located (minimally augmented with
                           the bialternate product; dense, for small and moderate n). With
@@ -143,15 +145,21 @@ std::shared_ptr<const System> built_in_model(const std::string& name, const Json
 }
 
 FollowUp read_follow_up(const Json& object, const ContinuationOptions& base, bool needs_parameters,
-                        const std::filesystem::path& path, const std::string& where) {
+                        const std::filesystem::path& path, const std::string& where, bool from_bt = false) {
   if (!object.is_object()) fail(path, "'" + where + "' must be an object");
   std::set<std::string> allowed = kOptionKeys;
   allowed.insert("from");
+  if (from_bt) allowed.insert("from_bt");
   if (needs_parameters) allowed.insert("parameters");
   only_keys(object, allowed, path, where + ".");
   FollowUp f;
   if (object.contains("from")) f.from = integer(object["from"], path, where + ".from");
   if (f.from < 1) fail(path, "'" + where + ".from' must be 1 or more");
+  if (object.contains("from_bt")) {
+    if (object.contains("from")) fail(path, "give '" + where + ".from' or '" + where + ".from_bt', not both");
+    f.from_bt = integer(object["from_bt"], path, where + ".from_bt");
+    if (f.from_bt < 1) fail(path, "'" + where + ".from_bt' must be 1 or more");
+  }
   if (needs_parameters) {
     if (!object.contains("parameters"))
       fail(path, "'" + where + ".parameters' is missing: give two parameter names");
@@ -583,9 +591,10 @@ void read_follow_ups(const Json& json, const std::filesystem::path& path, const 
     check_bounds(*run->fold_curve, fp, "fold_curve");
   }
   if (json.contains("hopf_curve")) {
-    if (!run->detect_hopf)
-      fail(path, "'hopf_curve' starts from an HB: set \"equilibria\": true and detect \"HB\"");
-    run->hopf_curve = read_follow_up(json["hopf_curve"], run->options, true, path, "hopf_curve");
+    if (!run->equilibria) fail(path, "'hopf_curve' needs the eigenvalues: set \"equilibria\": true");
+    run->hopf_curve = read_follow_up(json["hopf_curve"], run->options, true, path, "hopf_curve", true);
+    if (run->hopf_curve->from_bt == 0 && !run->detect_hopf)
+      fail(path, "'hopf_curve' starts from an HB, but 'continuation.detect' has no \"HB\"");
     const auto& hp = run->hopf_curve->parameters;
     for (const auto& p : hp)
       if (std::find(parameters.begin(), parameters.end(), p) == parameters.end())
@@ -595,6 +604,11 @@ void read_follow_ups(const Json& json, const std::filesystem::path& path, const 
                      run->continuation_parameters[0] + "'");
     if (hp[0] == hp[1]) fail(path, "'hopf_curve.parameters' must name two different parameters");
     check_bounds(*run->hopf_curve, hp, "hopf_curve");
+    if (run->hopf_curve->from_bt > 0 && (!run->fold_curve || run->fold_curve->parameters != hp))
+      fail(path,
+           "'hopf_curve.from_bt' starts from a BT of the fold curve: give a 'fold_curve' in the same "
+           "parameters [" +
+               hp[0] + ", " + hp[1] + "]");
   }
   if (json.contains("switch_branch")) {
     run->switch_branch = read_follow_up(json["switch_branch"], run->options, false, path, "switch_branch");

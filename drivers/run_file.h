@@ -29,7 +29,8 @@ struct UserEvent {
 
 // A continuation after the first branch, started from one of its special points.
 struct FollowUp {
-  int from = 1;                         // the n-th LP (fold curve) or BP (switch), 1-based
+  int from = 1;                         // the n-th LP (fold curve), HB (Hopf curve) or BP (switch), 1-based
+  int from_bt = 0;                      // Hopf curve: > 0, from the n-th BT of the fold curve instead
   std::vector<std::string> parameters;  // fold curve: the two free parameters
   ContinuationOptions options;
 };

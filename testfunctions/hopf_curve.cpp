@@ -6,6 +6,8 @@
 #include <stdexcept>
 
 #include "continuation/branch.h"
+#include "continuation/corrector.h"
+#include "continuation/pseudo_arclength.h"
 #include "testfunctions/hopf.h"
 
 namespace saltus {
@@ -204,6 +206,36 @@ HopfCurve hopf_curve(std::shared_ptr<const System> system, const Vector& u,
   for (const char* type : {"BT", "ZH", "HH", "GH"})
     curve.tests.push_back(std::make_shared<HopfCurveTest>(type));
   return curve;
+}
+
+}  // namespace saltus
+
+namespace saltus {
+
+Vector hopf_side_tangent(const HopfCurve& curve, const ContinuationOptions& options) {
+  const ContinuationProblem& problem = *curve.problem;
+  const int n = problem.state_size();
+  // The kernel of the augmented Jacobian at the start, from a generic border.
+  Vector r = Vector::Ones(problem.size()).normalized();
+  BorderedJacobian jacobian;
+  Vector t;
+  if (!tangent_at(problem, curve.start, r, &jacobian, &t))
+    throw std::runtime_error("the Hopf curve has no tangent at the Bogdanov-Takens point (singular there)");
+  std::ostringstream kappas;
+  for (const double sign : {1.0, -1.0}) {
+    const Vector side = sign * t;
+    const Correction c = correct(problem, curve.start + options.ds * side, side, options);
+    if (!c.converged) continue;
+    const Matrix A = problem.system().jacobian(problem.u(c.y)).leftCols(n);
+    const ComplexVector lambda = Eigen::EigenSolver<Matrix>(A, false).eigenvalues();
+    const auto [a, b] = critical_pair(lambda);
+    const double kappa = (lambda[a] * lambda[b]).real();
+    if (kappa > 0) return side;
+    kappas << (kappas.tellp() > 0 ? ", " : "") << kappa;
+  }
+  throw std::runtime_error(
+      "no Hopf points on either side of the start (lambda_a lambda_b = " + kappas.str() +
+      " a step of ds away): the start is not a Bogdanov-Takens point, or ds is too large");
 }
 
 }  // namespace saltus

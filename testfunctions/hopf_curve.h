@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "continuation/continuation_problem.h"
+#include "continuation/options.h"
 #include "continuation/test_function.h"
 
 namespace saltus {
@@ -94,5 +95,15 @@ struct HopfCurve {
 // `free` (the first being the one of the branch where it was found).
 HopfCurve hopf_curve(std::shared_ptr<const System> system, const Vector& u,
                      const std::vector<std::string>& free);
+
+// The curve of hopf_curve() is one smooth curve through a Bogdanov-Takens
+// point: Hopf points (kappa = lambda_a lambda_b > 0) on one side, neutral
+// saddles (kappa < 0) on the other (Kuznetsov 2004, Sec. 8.4: in the normal
+// form the Hopf half-line beta_1 = 0, beta_2 < 0 meets the fold curve
+// tangentially). Started at a BT, the unit tangent into the Hopf side: one
+// corrected step of options.ds each way, kept where kappa > 0. Throws
+// std::runtime_error when neither side has Hopf points (not a BT, or ds too
+// large for the curve).
+Vector hopf_side_tangent(const HopfCurve& curve, const ContinuationOptions& options);
 
 }  // namespace saltus

@@ -1,7 +1,10 @@
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <fstream>
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "models/expression_system.h"
 #include "run_cli.h"
@@ -151,4 +154,50 @@ TEST_CASE("examples/lorenz84.json: BT, CP, GH, ZH and HH against their defining 
       },
       cp[0] + 1e-4 * Vector::Ones(6));
   CHECK((cp[0] - reference).lpNorm<Eigen::Infinity>() < 1e-8);
+}
+
+// The Hopf curve started at the fold curve's BT ("from_bt") goes into the
+// Hopf side (lambda_a lambda_b > 0 from its second point on), and meets the
+// GH and HH that the curve from the HB meets, each against its conditions.
+TEST_CASE("examples/lorenz84.json: the Hopf curve from the fold curve's BT", "[cli][hopf-curve][lorenz84]") {
+  const fs::path dir = scratch("lorenz84-bt");
+  fs::create_directories(dir);
+  json run = json::parse(std::ifstream(example("lorenz84.json")));
+  run["hopf_curve"].erase("from");
+  run["hopf_curve"]["from_bt"] = 1;
+  std::ofstream(dir / "run.json") << run.dump();
+  const json summary = continue_json(dir / "run.json", dir / "out");
+  auto c = [](const Matrix& A) { return characteristic(A); };
+  const auto bt = located(summary, "BT", "fold_curve");
+  REQUIRE(!bt.empty());
+  // The first point of the Hopf curve is the BT; the second has a complex pair.
+  std::ifstream csv(dir / "out" / "hopf_curve.csv");
+  std::string header, first, second;
+  std::getline(csv, header), std::getline(csv, first), std::getline(csv, second);
+  auto field = [&header](const std::string& row, const std::string& name) {
+    std::vector<std::string> names, values;
+    std::stringstream h(header), r(row);
+    for (std::string s; std::getline(h, s, ',');) names.push_back(s);
+    for (std::string s; std::getline(r, s, ',');) values.push_back(s);
+    return std::stod(values.at(std::find(names.begin(), names.end(), name) - names.begin()));
+  };
+  CHECK(std::abs(field(first, "F") - bt[0][4]) < 1e-12);
+  CHECK(std::abs(field(first, "T") - bt[0][5]) < 1e-12);
+  CHECK(field(second, "test_BT") > 0);
+  check_against(located(summary, "HH", "hopf_curve"), equilibrium_and([&](const Matrix& A, const Vector&) {
+                  return std::pair{c(A)[3], c(A)[1]};
+                }));
+  const auto system = lorenz84();
+  check_against(
+      located(summary, "GH", "hopf_curve"), equilibrium_and([&](const Matrix& A, const Vector& u) {
+        const Vector k = c(A);
+        return std::pair{k[1] * k[1] - k[1] * k[2] * k[3] + k[0] * k[3] * k[3], hopf_point(*system, u).l1};
+      }));
+  // from_bt without a fold curve in the same parameters is a clear error.
+  run.erase("fold_curve");
+  std::ofstream(dir / "bad.json") << run.dump();
+  const Run r = run_saltus({"continue", (dir / "bad.json").string(), "--out", (dir / "bad").string()});
+  CHECK(r.code != 0);
+  CHECK_THAT(r.err, Catch::Contains("'hopf_curve.from_bt' starts from a BT of the fold curve"));
+  fs::remove_all(dir);
 }

@@ -33,8 +33,11 @@ namespace {
 
 constexpr double kReferencePd[] = {229.4067086, 218.2101278, 215.9659306};
 
+// Argument: ContinuationOptions::chord (1, the default: chord steps in the
+// corrector; 0: Newton with a Jacobian at every iteration).
 void BM_LorenzCascade(benchmark::State& state) {
-  const drivers::RunFile run = drivers::read_run_file(SALTUS_SOURCE_DIR "/examples/lorenz.json");
+  drivers::RunFile run = drivers::read_run_file(SALTUS_SOURCE_DIR "/examples/lorenz.json");
+  run.options.chord = run.periodic->doubling_options.chord = state.range(0) != 0;
   using Clock = std::chrono::steady_clock;
   struct Timing {
     Clock::time_point first, last;
@@ -76,4 +79,4 @@ void BM_LorenzCascade(benchmark::State& state) {
 
 }  // namespace
 
-BENCHMARK(BM_LorenzCascade)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime();
+BENCHMARK(BM_LorenzCascade)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime();

@@ -66,13 +66,29 @@ Vector ContinuationProblem::embed(const Vector& direction) const {
   return d;
 }
 
-Vector ContinuationProblem::residual(const Vector& y) const {
-  const int n = state_size();
-  const Vector uu = u(y);
-  Vector G(equations());
-  system_->residual(uu.data(), G.data());
-  for (std::size_t k = 0; k < extras_.size(); ++k) G[n + k] = extras_[k]->evaluate(*system_, uu, nullptr);
+namespace {
+
+// G = (F(u), the defining functions at u), F by `residual`.
+template <class Residual>
+Vector residual_with(const System& system, const std::vector<std::shared_ptr<DefiningFunction>>& extras,
+                     const Vector& uu, int equations, Residual residual) {
+  const int n = system.state_size();
+  Vector G(equations);
+  residual(uu.data(), G.data());
+  for (std::size_t k = 0; k < extras.size(); ++k) G[n + k] = extras[k]->evaluate(system, uu, nullptr);
   return G;
+}
+
+}  // namespace
+
+Vector ContinuationProblem::residual(const Vector& y) const {
+  return residual_with(*system_, extras_, u(y), equations(),
+                       [this](const double* uu, double* f) { system_->residual(uu, f); });
+}
+
+Vector ContinuationProblem::residual_alone(const Vector& y) const {
+  return residual_with(*system_, extras_, u(y), equations(),
+                       [this](const double* uu, double* f) { system_->residual_alone(uu, f); });
 }
 
 Matrix ContinuationProblem::jacobian(const Vector& y) const {

@@ -23,6 +23,15 @@ Vector bordered_residual(const ContinuationProblem& problem, const Vector& y, co
   return h;
 }
 
+// The same with the residual computed alone (a chord iteration).
+Vector bordered_residual_alone(const ContinuationProblem& problem, const Vector& y, const Vector& y_pred,
+                               const Vector& r) {
+  Vector h(problem.size());
+  h.head(problem.equations()) = problem.residual_alone(y);
+  h[problem.equations()] = r.dot(y - y_pred);
+  return h;
+}
+
 bool finite(const Vector& v) { return v.allFinite(); }
 
 }  // namespace
@@ -34,8 +43,20 @@ Correction correct(const ContinuationProblem& problem, const Vector& y_pred, con
   BorderedJacobian local;
   BorderedJacobian& jacobian = workspace ? *workspace : local;
   double last_step = std::numeric_limits<double>::infinity();
+  // Chord (options.chord and problem.prefers_chord()): the Jacobian factored at the first
+  // iterate serves every later one, whose residuals are computed alone. It
+  // converges linearly, at a rate about the first step's size times the
+  // curvature; when a step shrinks by less than half (a far predictor), the
+  // Jacobian is factored afresh at the iterate: Newton's step from there.
+  const bool chord = options.chord && problem.prefers_chord();
+  bool factored = false;
   for (int it = 0; it <= options.max_newton_iterations; ++it) {
-    const Vector h = bordered_residual(problem, result.y, y_pred, r);
+    const bool fresh = !chord || !factored;
+    // In chord mode every residual is computed alone: residuals of one kind
+    // (two integrations of the same period differ at the tolerance, which
+    // near convergence is as large as the steps).
+    const Vector h = chord ? bordered_residual_alone(problem, result.y, y_pred, r)
+                           : bordered_residual(problem, result.y, y_pred, r);
     result.residual_norm = h.head(problem.equations()).lpNorm<Eigen::Infinity>();
     if (!finite(h)) {
       result.message = "the residual is not finite at the Newton iterate";
@@ -47,15 +68,18 @@ Correction correct(const ContinuationProblem& problem, const Vector& y_pred, con
       return result;
     }
     if (it == options.max_newton_iterations) break;
-    if (!factor_bordered(problem, result.y, r, &jacobian)) {
-      // A singular point that already solves the system (a branch point hit
-      // exactly, as symmetric problems do) is still a solution.
-      if (h.lpNorm<Eigen::Infinity>() <= options.residual_tolerance * 1e-3) {
-        result.converged = true;
+    if (fresh) {
+      if (!factor_bordered(problem, result.y, r, &jacobian)) {
+        // A singular point that already solves the system (a branch point hit
+        // exactly, as symmetric problems do) is still a solution.
+        if (h.lpNorm<Eigen::Infinity>() <= options.residual_tolerance * 1e-3) {
+          result.converged = true;
+          return result;
+        }
+        result.message = "the bordered Jacobian is singular at the Newton iterate";
         return result;
       }
-      result.message = "the bordered Jacobian is singular at the Newton iterate";
-      return result;
+      factored = true;
     }
     const Vector delta = jacobian.solve(h);
     const double step = delta.lpNorm<Eigen::Infinity>();
@@ -65,6 +89,7 @@ Correction correct(const ContinuationProblem& problem, const Vector& y_pred, con
       result.message = "Newton diverged";
       return result;
     }
+    if (chord && !fresh && step > 0.5 * last_step) factored = false;  // slow: a new Jacobian next
     result.y -= delta;
     result.iterations = it + 1;
     last_step = step;

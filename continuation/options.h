@@ -29,6 +29,8 @@ struct ContinuationOptions {
   double newton_tolerance = 1e-10;   // on |dy|_inf / (1 + |y|_inf)
   double residual_tolerance = 1e-8;  // on |G(y)|_inf
   int max_newton_iterations = 10;    // per corrector call
+  bool chord = true;                 // a problem whose Jacobian costs many residuals (shooting) is
+                                     // corrected by chord steps: one factorization per corrector call
   double min_tangent_cosine = 0.5;   // a step whose tangent turns more (cos below this) is retried shorter
   double event_tolerance = 1e-10;    // width of the arclength bracket of a located event
   int max_event_iterations = 80;     // toms748 iterations per event

@@ -345,7 +345,10 @@ Branch continue_branch(const ContinuationProblem& problem, const Vector& y_start
         branch.message = "stopped by the callback";
         break;
       }
-      if (c.iterations <= options.easy_iterations) ds = std::min(ds * options.step_growth, options.ds_max);
+      // A chord corrector converges linearly: from the same predictor error
+      // it takes about two iterations more than Newton.
+      const int easy = options.easy_iterations + (options.chord && problem.prefers_chord() ? 2 : 0);
+      if (c.iterations <= easy) ds = std::min(ds * options.step_growth, options.ds_max);
     }
   } catch (const std::exception& e) {
     branch.stop_reason = StopReason::kEvaluationError;

@@ -30,6 +30,15 @@ class System {
   virtual void residual(const double* u, double* f) const = 0;
   // J = dF/du, n x (n + q), exact.
   virtual void jacobian(const double* u, Matrix* J) const = 0;
+  // The residual where no Jacobian at u follows (the chord iterations of the
+  // corrector). The default is residual(); a system whose residual comes
+  // cheaper alone overrides it (a shooting problem integrates the state
+  // without its variational equations) and says so in prefers_chord().
+  virtual void residual_alone(const double* u, double* f) const { residual(u, f); }
+  // True when a Jacobian costs many residuals (a shooting problem: the
+  // variational equations); the corrector then keeps one factorization for
+  // all its iterations (a chord method) instead of one per iteration.
+  virtual bool prefers_chord() const { return false; }
   // True when the system knows the sparsity of its Jacobian; then
   // sparse_jacobian() is the fast path for large n.
   virtual bool is_sparse() const { return false; }

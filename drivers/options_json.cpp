@@ -21,6 +21,7 @@ const OptionTable<ContinuationOptions>& continuation_option_table() {
       {"newton_tolerance", &O::newton_tolerance, "corrector: converged when |dy|_inf <= this (1 + |y|_inf)"},
       {"residual_tolerance", &O::residual_tolerance, "corrector: and |F|_inf <= this"},
       {"max_newton_iterations", &O::max_newton_iterations, "corrector iterations per step"},
+      {"chord", &O::chord, "shooting: chord steps, one Jacobian per corrector call (else Newton)"},
       {"min_tangent_cosine", &O::min_tangent_cosine, "a step whose tangent turns more is retried shorter"},
       {"event_tolerance", &O::event_tolerance, "width of a located special point's arclength bracket"},
       {"max_event_iterations", &O::max_event_iterations, "locator iterations per special point"},

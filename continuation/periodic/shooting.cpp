@@ -81,29 +81,42 @@ std::vector<std::string> ShootingSystem::parameter_names() const {
   return std::vector<std::string>(names.begin() + n_, names.end());
 }
 
-std::shared_ptr<const flow::Trajectory> ShootingSystem::trajectory(const Vector& u) const {
+std::shared_ptr<const flow::Trajectory> ShootingSystem::trajectory(const Vector& u, bool variational) const {
   std::lock_guard<std::mutex> lock(mutex_);
   if (cached_ && cached_u_.size() == u.size() && cached_u_ == u) return cached_;
   if (!(period(u) > 0))
     throw std::runtime_error("shooting: the period T = " + std::to_string(period(u)) + " is not positive");
   const double t0 = start_time(u), t1 = t0 + period(u);
-  flow::Trajectory tr = flow::simulate(*system_, options_.mode, t0, hybrid_state(u), t1, options_.simulation);
+  flow::SimulationOptions simulation = options_.simulation;
+  simulation.variational = variational;
+  flow::Trajectory tr = flow::simulate(*system_, options_.mode, t0, hybrid_state(u), t1, simulation);
   if (!tr.ok()) throw std::runtime_error("shooting over one period failed: " + tr.message);
   if (tr.mode_end != options_.mode)
     throw std::runtime_error("shooting: the period ends in " + system_->mode_name(tr.mode_end) + ", not in " +
                              system_->mode_name(options_.mode) + "; cut the orbit at another t0");
-  cached_ = std::make_shared<const flow::Trajectory>(std::move(tr));
-  cached_u_ = u;
-  return cached_;
+  auto shared = std::make_shared<const flow::Trajectory>(std::move(tr));
+  if (variational) {  // only these serve jacobian() too
+    cached_ = shared;
+    cached_u_ = u;
+  }
+  return shared;
 }
 
 void ShootingSystem::residual(const double* u, double* f) const {
   const Vector uu = Eigen::Map<const Vector>(u, size());
-  const auto tr = trajectory(uu);
-  for (int i = 0; i < n_; ++i) f[i] = tr->x_end[i] - u[i];
+  residual_from(uu, *trajectory(uu), f);
+}
+
+void ShootingSystem::residual_alone(const double* u, double* f) const {
+  const Vector uu = Eigen::Map<const Vector>(u, size());
+  residual_from(uu, *trajectory(uu, false), f);
+}
+
+void ShootingSystem::residual_from(const Vector& u, const flow::Trajectory& tr, double* f) const {
+  for (int i = 0; i < n_; ++i) f[i] = tr.x_end[i] - u[i];
   if (options_.autonomous) {
     std::lock_guard<std::mutex> lock(mutex_);  // accept() moves the plane
-    f[n_] = f_ref_.dot(uu.head(n_) - x_ref_);
+    f[n_] = f_ref_.dot(u.head(n_) - x_ref_);
   }
 }
 

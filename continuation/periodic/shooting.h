@@ -68,6 +68,10 @@ class ShootingSystem : public System {
   // Simulation failures (grazing, Zeno, a failed step) throw std::runtime_error
   // with the simulator's message: the engine ends the branch there.
   void residual(const double* u, double* f) const override;
+  // The state alone over one period, no variational equations (a Jacobian
+  // costs (n + q + 1) times the integration): the corrector's chord steps.
+  void residual_alone(const double* u, double* f) const override;
+  bool prefers_chord() const override { return true; }
   void jacobian(const double* u, Matrix* J) const override;
   // Second derivatives of the flow are not available: fold curves and branch
   // switching of periodic orbits throw std::logic_error.
@@ -90,10 +94,15 @@ class ShootingSystem : public System {
   Matrix monodromy(const Vector& u) const;  // Phi_xx over one period (n x n)
   // The simulated period (cached; shared so that a caller keeps it while
   // another thread moves the cache on).
-  std::shared_ptr<const flow::Trajectory> trajectory(const Vector& u) const;
+  // One period from u, with the variational equations unless told not
+  // (those are cached for jacobian() at the same u).
+  std::shared_ptr<const flow::Trajectory> trajectory(const Vector& u, bool variational = true) const;
   const ShootingOptions& options() const { return options_; }
 
  private:
+  // f = (x(T) - x, the phase condition) from the period tr simulated from u.
+  void residual_from(const Vector& u, const flow::Trajectory& tr, double* f) const;
+
   std::shared_ptr<const flow::HybridSystem> system_;
   int n_, q_;
   mutable Vector x_ref_, f_ref_;  // the phase condition (autonomous)

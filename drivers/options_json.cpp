@@ -37,6 +37,7 @@ const OptionTable<flow::SimulationOptions>& simulation_option_table() {
       {"initial_step", &O::initial_step, "the first step (and the first after an event)"},
       {"max_step", &O::max_step, "bounds the step, so that no event hides inside one"},
       {"event_tolerance", &O::event_tolerance, "width of an event's time bracket, relative to 1 + |t|"},
+      {"event_samples", &O::event_samples, "guard values per step (> 1: inside it too, on the dense output)"},
       {"max_events", &O::max_events, "more events end the run"},
       {"zeno_interval", &O::zeno_interval, "events closer than this, zeno_events times in a row, are Zeno"},
       {"zeno_events", &O::zeno_events, "see zeno_interval"},

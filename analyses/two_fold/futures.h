@@ -25,17 +25,27 @@
 // (exit into the side whose field turned away), or stop (escaping region,
 // tangency, or a return to within arrival_distance of x*).
 //
-// Integration: Boost.Odeint runge_kutta_dopri5 with dense output; events
-// bracketed between samples of the dense output and located there by the
-// engine's locator (continuation/locate.h).
+// Integration: the engine's event-driven simulator (flow::simulate,
+// continuation/flow/simulate.h, Dormand-Prince 5(4) with dense output) on
+// the Filippov model's hybrid system (models/filippov_hybrid.h: its fields
+// F+, F-, (16) and its guards h, H+, H-), seen through a small adapter
+// (futures.cpp) that adds what the futures need: the arrival at x* as a
+// guard of the sliding mode, the projection onto Sigma and the lift-off
+// offset as the reset, the crossing / sliding / stop choice above as the
+// transition, and a stop where a future ends. Events are bracketed on the
+// dense output (event_samples values per step) and located by the engine's
+// locator (continuation/locate.h).
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "analyses/two_fold/two_fold.h"
+#include "continuation/flow/hybrid_system.h"
 #include "continuation/system.h"
 #include "models/filippov.h"
+#include "models/filippov_hybrid.h"
 
 namespace saltus {
 
@@ -52,9 +62,9 @@ struct FuturesOptions {
   int max_segments = 400;          // of one future (a chattering orbit stops here)
   double absolute_tolerance = 1e-11, relative_tolerance = 1e-10;  // dopri5
   double max_step = 0.05;                                         // dopri5 step bound (time units)
-  double event_tolerance = 1e-13;   // width of an event's final bracket (time units)
+  double event_tolerance = 1e-13;   // width of an event's final time bracket, relative to 1 + |t|
   double barrier_tolerance = 1e-8;  // see sample_futures' barrier
-  int event_samples = 8;            // event values per step (the dense output between the step's ends)
+  int event_samples = 8;            // event values per step (flow::SimulationOptions::event_samples)
   filippov::Options filippov;       // tolerances of the region classification
 
   // Empty when valid, else a message naming the first bad field and value.
@@ -106,30 +116,14 @@ struct FuturesResult {
 
 namespace detail {
 
-using Field = std::function<void(const Vector& x, Vector* dx)>;
-using Events = std::function<void(const Vector& x, Vector* values)>;
-
-struct Integration {
-  std::vector<double> t;
-  std::vector<Vector> x;
-  int event = -1;  // the event index that fired, -1: t_end reached
-  bool failed = false;
-  std::string message;
-};
-// x' = field(x) from (t0, x0) to t_end, stopping at the first sign change of
-// one of the n_events event values (not counting ones that start at zero).
-Integration integrate(const Field& field, const Events& events, int n_events, const Vector& x0, double t0,
-                      double t_end, const FuturesOptions& options);
-
-// The model-independent part: fields and classification as callables.
+// The model-independent part: the Filippov flow (models/filippov_hybrid.h)
+// and what the futures add to it, as callables.
 struct FilippovCallbacks {
-  Field plus, minus, sliding;
-  std::function<double(const Vector&)> h;
-  std::function<Vector(const Vector&)> gradient;
-  std::function<void(const Vector&, double*, double*)> lies;  // H+, H-
-  std::function<Vector(const Vector&)> project;               // onto Sigma
-  std::function<std::string(const Vector&)> region;           // region_name
-  std::function<double(const Vector&)> barrier;               // may be empty; see sample_futures
+  std::shared_ptr<const flow::HybridSystem> flow;    // modes F+, F-, sliding, escaping (FilippovMode)
+  std::function<Vector(const Vector&)> gradient;     // h_x
+  std::function<Vector(const Vector&)> project;      // onto Sigma
+  std::function<std::string(const Vector&)> region;  // region_name
+  std::function<double(const Vector&)> barrier;      // may be empty; see sample_futures
 };
 FuturesResult sample(const FilippovCallbacks& cb, const TwoFoldClassification& two_fold,
                      const FuturesOptions& options);
@@ -151,25 +145,8 @@ FuturesResult sample_futures(const M& model, const Vector& x_star, const Futures
     throw std::invalid_argument("sample_futures: " + bad);
   const TwoFoldClassification c = classify_two_fold(model, x_star, two_fold_options);
   detail::FilippovCallbacks cb;
-  const double mu = model.mu;
-  cb.plus = [&model, mu](const Vector& x, Vector* dx) {
-    dx->resize(x.size());
-    model.field(x.data(), mu, dx->data());
-  };
-  cb.minus = [&model, mu](const Vector& x, Vector* dx) {
-    dx->resize(x.size());
-    model.field(x.data(), -mu, dx->data());
-  };
-  cb.sliding = [&model](const Vector& x, Vector* dx) {
-    dx->resize(x.size());
-    filippov::sliding_field(model, x.data(), dx->data());
-  };
-  cb.h = [&model](const Vector& x) { return model.switching(x.data()); };
+  cb.flow = filippov::make_filippov_flow(model);
   cb.gradient = [&model](const Vector& x) { return filippov::gradient(model, x); };
-  cb.lies = [&model, mu](const Vector& x, double* plus, double* minus) {
-    *plus = filippov::lie_derivative(model, x.data(), mu);
-    *minus = filippov::lie_derivative(model, x.data(), -mu);
-  };
   cb.project = [&model, &options](const Vector& x) {
     return filippov::project_onto_surface(model, x, 1e-14, options.filippov);
   };

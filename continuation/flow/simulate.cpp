@@ -40,6 +40,8 @@ std::string SimulationOptions::check() const {
     why << "max_step = " << max_step << " must be positive";
   else if (!(event_tolerance > 0))
     why << "event_tolerance = " << event_tolerance << " must be positive";
+  else if (event_samples < 1 || event_samples > 1000)
+    why << "event_samples = " << event_samples << " must be in [1, 1000]";
   else if (max_events < 0)
     why << "max_events = " << max_events << " must be >= 0";
   else if (!(zeno_interval >= 0) || zeno_events < 2)
@@ -367,9 +369,28 @@ Trajectory Simulator::run_with(Stepper& stepper, int mode0, double t0, const Vec
           ha = 0.0;
         }
       }
-      if (ha != 0.0 && !crossed(c, ha, hb)) continue;
-      double root = ha == 0.0 ? ta : tb;
-      if (ha != 0.0 && hb != 0.0) {
+      // The bracket's far end: the first of event_samples equal parts of
+      // [a, tb] in which the guard crosses (the whole of it by default).
+      double b = tb, h_b = hb;
+      if (ha != 0.0 && opt_.event_samples > 1) {
+        double left = a, h_left = ha;
+        for (int j = 1; j < opt_.event_samples; ++j) {
+          const double s = a + (tb - a) * j / opt_.event_samples;
+          stepper.calc_state(s, z_tmp);
+          const double hs = guard_at(k, s, z_tmp);
+          if (crossed(c, h_left, hs)) {
+            b = s;
+            h_b = hs;
+            break;
+          }
+          if (hs != 0.0) left = s, h_left = hs;  // a zero that is not a crossing is no bracket end
+        }
+        a = left;
+        ha = h_left;
+      }
+      if (ha != 0.0 && !crossed(c, ha, h_b)) continue;
+      double root = ha == 0.0 ? ta : b;
+      if (ha != 0.0 && h_b != 0.0) {
         auto h = [&](double s) {
           stepper.calc_state(s, z_tmp);
           return guard_at(k, s, z_tmp);
@@ -377,7 +398,7 @@ Trajectory Simulator::run_with(Stepper& stepper, int mode0, double t0, const Vec
         // The bracket's near end: the state at the event is still (by at most
         // |h'| event_tolerance) on the guard's before side, so after the
         // reset a new approach starts from there and cannot be missed.
-        root = locate_sign_change(h, a, tb, ha, hb, event_location).lo;
+        root = locate_sign_change(h, a, b, ha, h_b, event_location).lo;
       }
       if (root < t_event || (root == t_event && event_guard < 0)) {
         t_event = root;

@@ -38,8 +38,14 @@ struct SimulationOptions {
   double initial_step = 1e-4;
   double max_step = std::numeric_limits<double>::infinity();  // bounds the step so no event hides inside one
   double event_tolerance = 1e-14;  // width of the located event's time bracket (relative to 1 + |t|)
-  bool variational = true;         // integrate the state-transition matrix
-  int max_events = 1000000;        // more ends the run with kTooManyEvents
+  // Guard values per step: 1 checks each guard at the step's end only; k > 1
+  // also at the k - 1 interior points that divide the step into k equal
+  // parts (on the dense output), so that a guard that changes sign and back
+  // within one step (an orbit dipping through a switching surface and out
+  // again) is seen. Costs k - 1 dense-output evaluations per guard and step.
+  int event_samples = 1;
+  bool variational = true;   // integrate the state-transition matrix
+  int max_events = 1000000;  // more ends the run with kTooManyEvents
   // Events closer than this in time, `zeno_events` times in a row, are a Zeno
   // accumulation the system's transitions did not resolve: the run ends there
   // with kZeno rather than looping.

@@ -1,5 +1,6 @@
-// The simulator's step cap and the two economies of the variational
-// equations (constant components, state-only step-size control).
+// The simulator's step cap, guard values inside a step (event_samples) and
+// the two economies of the variational equations (constant components,
+// state-only step-size control).
 
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -48,7 +49,51 @@ struct ElasticWallWithFrequency {
   }
 };
 
+// x' = 1 from x = 0, and a guard negative only on a dip of width 0.02 around
+// x = 5: h = (x - 5)^2 - 0.01^2, falling at t = 4.99. The field is exact for
+// every Runge-Kutta method, so the steps grow to max_step and straddle the dip.
+struct NarrowDip {
+  int dimension() const { return 1; }
+  int guard_count(int mode) const { return mode == 0 ? 1 : 0; }
+  template <class T>
+  void field(int, const T&, const T*, T* f) const {
+    f[0] = T(1.0);
+  }
+  template <class T>
+  T guard(int, int, const T&, const T* x) const {
+    return (x[0] - 5.0) * (x[0] - 5.0) - 1e-4;
+  }
+  int next_mode(int, int, double, const double*) const { return 1; }
+  template <class T>
+  void reset(int, int, int, const T&, const T* x, T* xp) const {
+    xp[0] = x[0];
+  }
+};
+
 }  // namespace
+
+TEST_CASE("event_samples: a guard that dips through zero and back within one step is seen", "[flow]") {
+  auto system = make_hybrid(NarrowDip{});
+  SimulationOptions options;
+  options.method = GENERATE(IntegrationMethod::kDopri5, IntegrationMethod::kDop853);
+  INFO("method " << to_string(options.method));
+  options.max_step = 2.0;
+  options.variational = false;
+  const Vector x0 = Vector::Zero(1);
+  // Guards at the step ends only: the dip is inside a step, unseen.
+  const Trajectory ends = simulate(*system, 0, 0.0, x0, 10.0, options);
+  REQUIRE(ends.ok());
+  CHECK(ends.events.empty());
+  // 200 values per step (at most 0.01 apart): seen, and located as usual.
+  options.event_samples = 200;
+  const Trajectory inside = simulate(*system, 0, 0.0, x0, 10.0, options);
+  REQUIRE(inside.ok());
+  REQUIRE(inside.events.size() == 1);
+  CHECK(inside.events[0].t == Approx(4.99).margin(1e-12));
+  CHECK(inside.mode_end == 1);
+  options.event_samples = 0;
+  CHECK_THROWS_WITH(simulate(*system, 0, 0.0, x0, 10.0, options), Catch::Contains("event_samples = 0"));
+}
 
 TEST_CASE("a run that cannot finish within max_steps at its pace ends early", "[flow]") {
   // Stalled at the discontinuity the steps are about 1e-12 long: the second

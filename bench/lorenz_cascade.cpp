@@ -11,8 +11,7 @@
 // <= 5e-8); us_per_point over all branches, and branch_us_per_point,
 // doubled1_us_per_point, doubled2_us_per_point (each branch's time from its
 // first point to its last, by the progress callback, per point, located
-// ones included). The goal (issue "periodic orbits faster than
-// collocation"): the cascade under 79 ms of CPU (AUTO's tight chain) with
+// ones included). The goal: the cascade under 79 ms of CPU (AUTO's tight chain) with
 // every error below 1e-7, and no branch above 1.5x AUTO's time per step
 // (0.27, 0.72 and 1.12 ms on the three branches).
 //

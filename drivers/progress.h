@@ -1,5 +1,5 @@
 #pragma once
-// Progress of a long simulation-based run on stderr (issue 16: no run may sit
+// Progress of a long simulation-based run on stderr (no run may sit
 // silent for more than a few seconds). Nothing during the first second; then
 // a line at most every 2 s: what runs, how far it got in time, how long it
 // has taken and, when the span is known, about how long is left.

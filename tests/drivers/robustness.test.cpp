@@ -1,4 +1,4 @@
-// What fuzzing the run files found (issue 16), each as a reproducer: a clear
+// What fuzzing the run files found, each as a reproducer: a clear
 // error naming the file, the key and the value, or a run that says what it
 // does, instead of a crash, a silent hour or gigabytes.
 #include <atomic>

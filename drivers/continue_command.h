@@ -20,7 +20,7 @@ struct NamedBranch {
   // A branch of periodic orbits: the shooting problem whose orbits it holds
   // (for a forced orbit's "doubled<k>" branch, with 2^k times the period).
   // Null for branches of equilibria.
-  std::shared_ptr<const periodic::ShootingSystem> shooting;
+  std::shared_ptr<const periodic::ShootingSystem> shooting = nullptr;
 };
 
 // Called after every point of every branch (for progress lines).

@@ -83,7 +83,9 @@ std::vector<std::string> ShootingSystem::parameter_names() const {
 
 std::shared_ptr<const flow::Trajectory> ShootingSystem::trajectory(const Vector& u, bool variational) const {
   std::lock_guard<std::mutex> lock(mutex_);
-  if (cached_ && cached_u_.size() == u.size() && cached_u_ == u) return cached_;
+  // The state alone is always integrated afresh: a chord corrector compares
+  // residuals of one kind only.
+  if (variational && cached_ && cached_u_.size() == u.size() && cached_u_ == u) return cached_;
   if (!(period(u) > 0))
     throw std::runtime_error("shooting: the period T = " + std::to_string(period(u)) + " is not positive");
   const double t0 = start_time(u), t1 = t0 + period(u);

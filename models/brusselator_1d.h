@@ -17,6 +17,7 @@
 // (if det J_k > 0 there), and a Turing point where det J_k = 0,
 // b = (1 + d1 mu_k)(a^2 + d2 mu_k) / (d2 mu_k).
 
+#include <Eigen/Dense>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -35,6 +36,12 @@ struct Brusselator1d {
     return names;
   }
   std::vector<std::string> parameter_names() const { return {"a", "b", "d1", "d2"}; }
+  // The homogeneous equilibrium x_i = a, y_i = b / a (any d1, d2).
+  Eigen::VectorXd homogeneous_state(double a, double b) const {
+    Eigen::VectorXd x(2 * n);
+    for (int i = 0; i < n; ++i) x[2 * i] = a, x[2 * i + 1] = b / a;
+    return x;
+  }
 
   template <class T>
   void operator()(const T* u, T* f) const {

@@ -35,8 +35,7 @@ TEST_CASE("sparse eigenvalues along a branch: the dense ones of smallest modulus
   const ContinuationProblem problem(make_system(model), p, {"b"});
   REQUIRE(problem.is_sparse());
   Vector y0(2 * model.n + 1);
-  for (int i = 0; i < model.n; ++i) y0[2 * i] = 2.0, y0[2 * i + 1] = 2.25;
-  y0[2 * model.n] = 4.5;
+  y0 << model.homogeneous_state(2.0, 4.5), 4.5;
   ContinuationOptions options;
   options.ds = 0.1;
   options.ds_max = 0.25;

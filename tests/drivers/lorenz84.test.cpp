@@ -104,6 +104,20 @@ void check_against(const std::vector<Vector>& points, const std::function<Vector
   }
 }
 
+// The HH and GH points of the Hopf curve against their conditions (below).
+void check_hh_and_gh(const json& summary) {
+  auto c = [](const Matrix& A) { return characteristic(A); };
+  check_against(located(summary, "HH", "hopf_curve"), equilibrium_and([&](const Matrix& A, const Vector&) {
+                  return std::pair{c(A)[3], c(A)[1]};
+                }));
+  const auto system = lorenz84();
+  check_against(
+      located(summary, "GH", "hopf_curve"), equilibrium_and([&](const Matrix& A, const Vector& u) {
+        const Vector k = c(A);
+        return std::pair{k[1] * k[1] - k[1] * k[2] * k[3] + k[0] * k[3] * k[3], hopf_point(*system, u).l1};
+      }));
+}
+
 }  // namespace
 
 // The codimension-2 points of the extended Lorenz-84 model in (F, T), each
@@ -133,15 +147,8 @@ TEST_CASE("examples/lorenz84.json: BT, CP, GH, ZH and HH against their defining 
                   const Vector k = c(A);
                   return std::pair{k[0], k[1] - k[3] * k[2]};
                 }));
-  check_against(located(summary, "HH", "hopf_curve"), equilibrium_and([&](const Matrix& A, const Vector&) {
-                  return std::pair{c(A)[3], c(A)[1]};
-                }));
+  check_hh_and_gh(summary);
   const auto system = lorenz84();
-  check_against(
-      located(summary, "GH", "hopf_curve"), equilibrium_and([&](const Matrix& A, const Vector& u) {
-        const Vector k = c(A);
-        return std::pair{k[1] * k[1] - k[1] * k[2] * k[3] + k[0] * k[3] * k[3], hopf_point(*system, u).l1};
-      }));
   const auto cp = located(summary, "CP", "fold_curve");
   REQUIRE(cp.size() == 1);
   const Vector reference = solve(
@@ -167,7 +174,6 @@ TEST_CASE("examples/lorenz84.json: the Hopf curve from the fold curve's BT", "[c
   run["hopf_curve"]["from_bt"] = 1;
   std::ofstream(dir / "run.json") << run.dump();
   const json summary = continue_json(dir / "run.json", dir / "out");
-  auto c = [](const Matrix& A) { return characteristic(A); };
   const auto bt = located(summary, "BT", "fold_curve");
   REQUIRE(!bt.empty());
   // The first point of the Hopf curve is the BT; the second has a complex pair.
@@ -184,15 +190,7 @@ TEST_CASE("examples/lorenz84.json: the Hopf curve from the fold curve's BT", "[c
   CHECK(std::abs(field(first, "F") - bt[0][4]) < 1e-12);
   CHECK(std::abs(field(first, "T") - bt[0][5]) < 1e-12);
   CHECK(field(second, "test_BT") > 0);
-  check_against(located(summary, "HH", "hopf_curve"), equilibrium_and([&](const Matrix& A, const Vector&) {
-                  return std::pair{c(A)[3], c(A)[1]};
-                }));
-  const auto system = lorenz84();
-  check_against(
-      located(summary, "GH", "hopf_curve"), equilibrium_and([&](const Matrix& A, const Vector& u) {
-        const Vector k = c(A);
-        return std::pair{k[1] * k[1] - k[1] * k[2] * k[3] + k[0] * k[3] * k[3], hopf_point(*system, u).l1};
-      }));
+  check_hh_and_gh(summary);
   // from_bt without a fold curve in the same parameters is a clear error.
   run.erase("fold_curve");
   std::ofstream(dir / "bad.json") << run.dump();

@@ -285,9 +285,7 @@ NamedBranch hopf_curve_branch(const RunFile& run, const ContinuationProblem& pro
       return {"hopf_curve", continue_branch(*curve.problem, curve.start, options, curve.tests)};
     const Vector tangent = hopf_side_tangent(curve, options);
     return {"hopf_curve", continue_branch(*curve.problem, curve.start, options, curve.tests, &tangent)};
-  } catch (const std::invalid_argument& e) {
-    throw RunFileError(std::string("hopf_curve: ") + e.what());
-  } catch (const std::runtime_error& e) {
+  } catch (const std::exception& e) {  // no HB/BT there, or no Hopf side
     throw RunFileError(std::string("hopf_curve: ") + e.what());
   }
 }

@@ -576,34 +576,31 @@ void read_follow_ups(const Json& json, const std::filesystem::path& path, const 
         fail(path,
              "'" + where + ".bounds." + name + "' names neither an unknown nor a continuation parameter");
   };
-  if (json.contains("fold_curve")) {
-    run->fold_curve = read_follow_up(json["fold_curve"], run->options, true, path, "fold_curve");
-    const auto& fp = run->fold_curve->parameters;
+  // A curve's two parameters: known, different, the first the branch's; its bounds.
+  auto check_curve = [&](const FollowUp& f, const std::string& where) {
+    const auto& fp = f.parameters;
     for (const auto& p : fp)
       if (std::find(parameters.begin(), parameters.end(), p) == parameters.end())
-        fail(path, "'fold_curve.parameters' names '" + p + "', which is not a parameter");
+        fail(path, "'" + where + ".parameters' names '" + p + "', which is not a parameter");
     if (fp[0] != run->continuation_parameters[0])
-      fail(path, "'fold_curve.parameters' must start with the continuation parameter '" +
+      fail(path, "'" + where + ".parameters' must start with the continuation parameter '" +
                      run->continuation_parameters[0] + "'");
-    if (fp[0] == fp[1]) fail(path, "'fold_curve.parameters' must name two different parameters");
+    if (fp[0] == fp[1]) fail(path, "'" + where + ".parameters' must name two different parameters");
+    check_bounds(f, fp, where);
+  };
+  if (json.contains("fold_curve")) {
+    run->fold_curve = read_follow_up(json["fold_curve"], run->options, true, path, "fold_curve");
+    check_curve(*run->fold_curve, "fold_curve");
     if (!run->detect_folds)
       fail(path, "'fold_curve' starts from an LP, but 'continuation.detect' has no \"LP\"");
-    check_bounds(*run->fold_curve, fp, "fold_curve");
   }
   if (json.contains("hopf_curve")) {
     if (!run->equilibria) fail(path, "'hopf_curve' needs the eigenvalues: set \"equilibria\": true");
     run->hopf_curve = read_follow_up(json["hopf_curve"], run->options, true, path, "hopf_curve", true);
     if (run->hopf_curve->from_bt == 0 && !run->detect_hopf)
       fail(path, "'hopf_curve' starts from an HB, but 'continuation.detect' has no \"HB\"");
+    check_curve(*run->hopf_curve, "hopf_curve");
     const auto& hp = run->hopf_curve->parameters;
-    for (const auto& p : hp)
-      if (std::find(parameters.begin(), parameters.end(), p) == parameters.end())
-        fail(path, "'hopf_curve.parameters' names '" + p + "', which is not a parameter");
-    if (hp[0] != run->continuation_parameters[0])
-      fail(path, "'hopf_curve.parameters' must start with the continuation parameter '" +
-                     run->continuation_parameters[0] + "'");
-    if (hp[0] == hp[1]) fail(path, "'hopf_curve.parameters' must name two different parameters");
-    check_bounds(*run->hopf_curve, hp, "hopf_curve");
     if (run->hopf_curve->from_bt > 0 && (!run->fold_curve || run->fold_curve->parameters != hp))
       fail(path,
            "'hopf_curve.from_bt' starts from a BT of the fold curve: give a 'fold_curve' in the same "

@@ -206,7 +206,9 @@ class ValueArray {
     if (n > kInline) large_.resize(n);
   }
   T* data() { return large_.empty() ? small_.data() : large_.data(); }
+  const T* data() const { return large_.empty() ? small_.data() : large_.data(); }
   T& operator[](int i) { return data()[i]; }
+  const T& operator[](int i) const { return data()[i]; }
 
  private:
   std::array<T, kInline> small_;
@@ -305,6 +307,15 @@ class Expression {
     double value;        // constant operand
   };
 
+  // The postfix program (models/expression_block.h compiles several together).
+  const std::vector<Instruction>& program() const { return code_; }
+
+  // Whether an opcode takes two stack operands (kAdd ... kPow, kAtan2, kMin, kMax).
+  static constexpr bool is_binary(Op op) {
+    return op == Op::kAdd || op == Op::kSub || op == Op::kMul || op == Op::kDiv || op == Op::kPow ||
+           op == Op::kAtan2 || op == Op::kMin || op == Op::kMax;
+  }
+
   // Runs a postfix program; `stack` must have room for its maximal depth. Public so
   // the compiler can fold constants with exactly the evaluator's arithmetic.
   template <class T>
@@ -320,123 +331,102 @@ class Expression {
   friend class ExpressionCompiler;
 };
 
+// One opcode's arithmetic on its operands (a alone for the one-operand
+// opcodes), shared by the stack program of one expression and the register
+// program of a block (models/expression_block.h), so both compute the same.
 template <class T>
-T Expression::run(const Instruction* ip, const Instruction* end, const T* values, T* stack) {
+[[gnu::always_inline]] inline T apply_instruction(const Expression::Instruction& in, const T& a, const T& b) {
   using std::abs, std::acos, std::asin, std::atan, std::atan2, std::cos, std::cosh, std::exp, std::log,
       std::pow, std::sin, std::sinh, std::sqrt, std::tan, std::tanh;
   namespace d = detail;
+  using Op = Expression::Op;
+  switch (in.op) {
+    case Op::kConst:
+      return d::constant<T>(in.value);
+    case Op::kVar:
+      return a;
+    case Op::kNeg:
+      return -a;
+    case Op::kAdd:
+      return a + b;
+    case Op::kSub:
+      return a - b;
+    case Op::kMul:
+      return a * b;
+    case Op::kDiv:
+      return a / b;
+    case Op::kPow:
+      return d::power(a, b);
+    case Op::kAddC:
+      return d::add_constant(a, in.value);
+    case Op::kRSubC:
+      return d::add_constant(T(-a), in.value);
+    case Op::kMulC:
+      return a * d::mixed<T>(in.value);
+    case Op::kDivC:
+      return a / d::mixed<T>(in.value);
+    case Op::kRDivC:
+      return d::mixed<T>(in.value) / a;
+    case Op::kPowI:
+      return d::integer_power(a, in.index);
+    case Op::kPowC:
+      return pow(a, in.value);
+    case Op::kRPowC:
+      return d::constant_base_power(in.value, a);
+    case Op::kSin:
+      return sin(a);
+    case Op::kCos:
+      return cos(a);
+    case Op::kTan:
+      return tan(a);
+    case Op::kAsin:
+      return asin(a);
+    case Op::kAcos:
+      return acos(a);
+    case Op::kAtan:
+      return atan(a);
+    case Op::kSinh:
+      return sinh(a);
+    case Op::kCosh:
+      return cosh(a);
+    case Op::kTanh:
+      return d::tanh_stable(a);
+    case Op::kExp:
+      return exp(a);
+    case Op::kLog:
+      return log(a);
+    case Op::kSqrt:
+      return sqrt(a);
+    case Op::kAbs:
+      return abs(a);
+    case Op::kAtan2:
+      return atan2(a, b);
+    // Same tie/NaN behaviour as std::min/std::max, compared on the value part only.
+    case Op::kMin:
+      return d::scalar_part(b) < d::scalar_part(a) ? b : a;
+    case Op::kMax:
+      return d::scalar_part(a) < d::scalar_part(b) ? b : a;
+  }
+  return a;
+}
+
+template <class T>
+T Expression::run(const Instruction* ip, const Instruction* end, const T* values, T* stack) {
   // `s` points one past the top of the stack. Pushes construct in place because the
   // inline stack storage of evaluate() is left uninitialised on purpose.
   T* s = stack;
   for (; ip != end; ++ip) {
-    switch (ip->op) {
-      case Op::kConst:
-        ::new (static_cast<void*>(s)) T(d::constant<T>(ip->value));
-        ++s;
-        break;
-      case Op::kVar:
-        ::new (static_cast<void*>(s)) T(values[ip->index]);
-        ++s;
-        break;
-      case Op::kNeg:
-        s[-1] = -s[-1];
-        break;
-      case Op::kAdd:
-        s[-2] = s[-2] + s[-1];
-        --s;
-        break;
-      case Op::kSub:
-        s[-2] = s[-2] - s[-1];
-        --s;
-        break;
-      case Op::kMul:
-        s[-2] = s[-2] * s[-1];
-        --s;
-        break;
-      case Op::kDiv:
-        s[-2] = s[-2] / s[-1];
-        --s;
-        break;
-      case Op::kPow:
-        s[-2] = d::power(s[-2], s[-1]);
-        --s;
-        break;
-      case Op::kAddC:
-        s[-1] = d::add_constant(s[-1], ip->value);
-        break;
-      case Op::kRSubC:
-        s[-1] = d::add_constant(T(-s[-1]), ip->value);
-        break;
-      case Op::kMulC:
-        s[-1] = s[-1] * d::mixed<T>(ip->value);
-        break;
-      case Op::kDivC:
-        s[-1] = s[-1] / d::mixed<T>(ip->value);
-        break;
-      case Op::kRDivC:
-        s[-1] = d::mixed<T>(ip->value) / s[-1];
-        break;
-      case Op::kPowI:
-        s[-1] = d::integer_power(s[-1], ip->index);
-        break;
-      case Op::kPowC:
-        s[-1] = pow(s[-1], ip->value);
-        break;
-      case Op::kRPowC:
-        s[-1] = d::constant_base_power(ip->value, s[-1]);
-        break;
-      case Op::kSin:
-        s[-1] = sin(s[-1]);
-        break;
-      case Op::kCos:
-        s[-1] = cos(s[-1]);
-        break;
-      case Op::kTan:
-        s[-1] = tan(s[-1]);
-        break;
-      case Op::kAsin:
-        s[-1] = asin(s[-1]);
-        break;
-      case Op::kAcos:
-        s[-1] = acos(s[-1]);
-        break;
-      case Op::kAtan:
-        s[-1] = atan(s[-1]);
-        break;
-      case Op::kSinh:
-        s[-1] = sinh(s[-1]);
-        break;
-      case Op::kCosh:
-        s[-1] = cosh(s[-1]);
-        break;
-      case Op::kTanh:
-        s[-1] = d::tanh_stable(s[-1]);
-        break;
-      case Op::kExp:
-        s[-1] = exp(s[-1]);
-        break;
-      case Op::kLog:
-        s[-1] = log(s[-1]);
-        break;
-      case Op::kSqrt:
-        s[-1] = sqrt(s[-1]);
-        break;
-      case Op::kAbs:
-        s[-1] = abs(s[-1]);
-        break;
-      case Op::kAtan2:
-        s[-2] = atan2(s[-2], s[-1]);
-        --s;
-        break;
-      // Same tie/NaN behaviour as std::min/std::max, compared on the value part only.
-      case Op::kMin:
-        if (d::scalar_part(s[-1]) < d::scalar_part(s[-2])) s[-2] = s[-1];
-        --s;
-        break;
-      case Op::kMax:
-        if (d::scalar_part(s[-2]) < d::scalar_part(s[-1])) s[-2] = s[-1];
-        --s;
-        break;
+    if (ip->op == Op::kConst) {
+      ::new (static_cast<void*>(s)) T(detail::constant<T>(ip->value));
+      ++s;
+    } else if (ip->op == Op::kVar) {
+      ::new (static_cast<void*>(s)) T(values[ip->index]);
+      ++s;
+    } else if (is_binary(ip->op)) {
+      s[-2] = apply_instruction(*ip, s[-2], s[-1]);
+      --s;
+    } else {
+      s[-1] = apply_instruction(*ip, s[-1], s[-1]);
     }
   }
   return s[-1];

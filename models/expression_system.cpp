@@ -60,7 +60,7 @@ std::shared_ptr<flow::AutoDiffHybrid<ExpressionOde>> make_expression_ode(
       throw std::invalid_argument("the name '" + name + "' is used twice among unknowns and parameters");
   }
   names.push_back("t");
-  ExpressionOde ode{unknowns, parameters, {}};
+  ExpressionOde ode{unknowns, parameters, {}, {}};
   for (std::size_t i = 0; i < rates.size(); ++i) {
     try {
       ode.rates.push_back(Expression::parse(rates[i], names));
@@ -68,6 +68,9 @@ std::shared_ptr<flow::AutoDiffHybrid<ExpressionOde>> make_expression_ode(
       throw ExpressionError("equation " + std::to_string(i + 1) + ": " + e.what());
     }
   }
+  std::vector<const Expression*> outputs;
+  for (const auto& e : ode.rates) outputs.push_back(&e);
+  ode.block = ExpressionBlock(static_cast<int>(names.size()), Definitions{}, outputs);
   return flow::make_hybrid(std::move(ode));
 }
 

@@ -15,6 +15,7 @@
 #include "continuation/flow/hybrid_system.h"
 #include "continuation/system.h"
 #include "models/expression.h"
+#include "models/expression_block.h"
 
 namespace saltus::models {
 
@@ -61,6 +62,7 @@ struct ExpressionOde {
   std::vector<std::string> unknowns;
   std::vector<std::string> parameters;
   std::vector<Expression> rates;  // one per unknown
+  ExpressionBlock block;          // the rates compiled together over (z, t)
 
   int dimension() const { return static_cast<int>(unknowns.size() + parameters.size()); }
   std::vector<std::string> state_names() const {
@@ -84,7 +86,7 @@ struct ExpressionOde {
     }
     std::copy(z, z + m, values);
     values[m] = t;
-    for (std::size_t i = 0; i < rates.size(); ++i) f[i] = rates[i].template evaluate<T>(values);
+    block.evaluate(values, f);
     for (int i = static_cast<int>(rates.size()); i < m; ++i) f[i] = T(0.0);
   }
   // True when some rate uses "t" (the ODE is forced).

@@ -132,13 +132,18 @@ std::shared_ptr<flow::AutoDiffHybrid<flow::Mechanical<ExpressionMechanical>>> ma
   for (int i = 0; i < static_cast<int>(spec->parameters.size()); ++i)
     if (spec->decided[i]) spec->docs[i] = "restitution (decided on as a number)";
 
-  const int base = 2 * n + static_cast<int>(spec->parameters.size()) + 1;
-  std::vector<const Expression*> dynamics;
-  for (const auto& e : spec->mass) dynamics.push_back(&e);
+  // One register program for M and f together (the upper triangle of a
+  // symmetric M), one for M alone (impacts), one per constraint.
+  const int inputs = 2 * n + static_cast<int>(spec->parameters.size()) + 1;
+  std::vector<const Expression*> mass_entries, dynamics;
+  for (int i = 0; i < n; ++i)
+    for (int j = spec->symmetric_mass ? i : 0; j < n; ++j) mass_entries.push_back(&spec->mass[n * i + j]);
+  dynamics = mass_entries;
   for (const auto& e : spec->force) dynamics.push_back(&e);
-  spec->dynamics_needs = spec->definitions.needed(dynamics, base);
+  spec->dynamics = ExpressionBlock(inputs, spec->definitions, dynamics);
+  spec->mass_alone = ExpressionBlock(inputs, spec->definitions, mass_entries);
   for (const auto& c : spec->constraints)
-    spec->constraint_needs.push_back(spec->definitions.needed({&c.h}, base));
+    spec->constraint_blocks.emplace_back(inputs, spec->definitions, std::vector<const Expression*>{&c.h});
 
   ExpressionMechanical model{spec, {}, values};
   model.p.assign(values.begin(), values.end());

@@ -23,6 +23,7 @@
 
 #include "continuation/flow/mechanical.h"
 #include "models/expression.h"
+#include "models/expression_block.h"
 
 namespace saltus::models {
 
@@ -39,9 +40,11 @@ struct MechanicalSpec {
   bool symmetric_mass = false;    // M written symmetric: the lower triangle is the upper one
   std::vector<Expression> force;  // n
   std::vector<Constraint> constraints;
-  Definitions definitions;                         // after (q, q', p, t)
-  std::vector<int> dynamics_needs;                 // the definitions M and f read
-  std::vector<std::vector<int>> constraint_needs;  // those each h_i reads
+  Definitions definitions;  // after (q, q', p, t)
+  // The compiled forms over (q, q', p, t): M's entries (its upper triangle
+  // when symmetric, row by row) then f; M's entries alone; each h_i.
+  ExpressionBlock dynamics, mass_alone;
+  std::vector<ExpressionBlock> constraint_blocks;
   // The expressions' names: coordinates, velocities, parameters, "t" (the
   // definitions follow).
   std::vector<std::string> names() const;
@@ -83,50 +86,57 @@ struct ExpressionMechanicalT {
 
   template <class T>
   void mass(const T* q, const T& t, T* M) const {
-    auto v = values(q, static_cast<const T*>(nullptr), t, spec->dynamics_needs);
-    mass_from(v.data(), M);
+    const auto v = inputs(q, static_cast<const T*>(nullptr), t);
+    ValueArray<T> out(spec->mass_alone.output_count());
+    spec->mass_alone.evaluate(v.data(), out.data());
+    mass_from(out.data(), M);
   }
   template <class T>
   void force(const T* q, const T* w, const T& t, T* f) const {
-    auto v = values(q, w, t, spec->dynamics_needs);
-    for (int i = 0; i < dof(); ++i) f[i] = spec->force[i].template evaluate<T>(v.data());
+    std::vector<T> M(dof() * dof());
+    mass_and_force(q, w, t, M.data(), f);
   }
   template <class T>
   void mass_and_force(const T* q, const T* w, const T& t, T* M, T* f) const {
-    auto v = values(q, w, t, spec->dynamics_needs);
-    mass_from(v.data(), M);
-    for (int i = 0; i < dof(); ++i) f[i] = spec->force[i].template evaluate<T>(v.data());
+    const auto v = inputs(q, w, t);
+    ValueArray<T> out(spec->dynamics.output_count());
+    spec->dynamics.evaluate(v.data(), out.data());
+    const int entries = mass_from(out.data(), M);
+    for (int i = 0; i < dof(); ++i) f[i] = out[entries + i];
   }
   template <class T>
   T constraint(int i, const T* q, const T& t) const {
-    auto v = values(q, static_cast<const T*>(nullptr), t, spec->constraint_needs[i]);
-    return spec->constraints[i].h.template evaluate<T>(v.data());
+    const auto v = inputs(q, static_cast<const T*>(nullptr), t);
+    T h;
+    spec->constraint_blocks[i].evaluate(v.data(), &h);
+    return h;
   }
 
  private:
-  // M from the values; a symmetric M (the usual case) evaluates its upper
-  // triangle only.
+  // M (row-major) from the block's first outputs; returns how many it read.
   template <class T>
-  void mass_from(const T* v, T* M) const {
+  int mass_from(const T* entries, T* M) const {
     const int n = dof();
+    int k = 0;
     for (int i = 0; i < n; ++i)
-      for (int j = 0; j < n; ++j)
-        M[n * i + j] =
-            spec->symmetric_mass && j < i ? M[n * j + i] : spec->mass[n * i + j].template evaluate<T>(v);
+      for (int j = spec->symmetric_mass ? i : 0; j < n; ++j) {
+        M[n * i + j] = entries[k++];
+        if (spec->symmetric_mass) M[n * j + i] = M[n * i + j];
+      }
+    return k;
   }
 
   // (q, q', p, t) in one array (q' zero where the expression cannot use it).
   template <class T>
-  ValueArray<T> values(const T* q, const T* w, const T& t, const std::vector<int>& needs) const {
+  ValueArray<T> inputs(const T* q, const T* w, const T& t) const {
     const int n = dof(), k = static_cast<int>(p.size());
-    ValueArray<T> v(2 * n + k + 1 + static_cast<int>(spec->definitions.names.size()));
+    ValueArray<T> v(2 * n + k + 1);
     for (int i = 0; i < n; ++i) {
       v[i] = q[i];
       v[n + i] = w ? w[i] : T(0.0);
     }
     for (int i = 0; i < k; ++i) v[2 * n + i] = spec->decided[i] ? T(numbers[i]) : T(p[i]);
     v[2 * n + k] = t;
-    spec->definitions.evaluate(v.data(), 2 * n + k + 1, needs);
     return v;
   }
 };

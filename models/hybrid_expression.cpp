@@ -191,6 +191,15 @@ std::shared_ptr<flow::AutoDiffHybrid<ExpressionHybrid>> make_expression_hybrid(
     spec->modes.push_back(std::move(mode));
     ++index;
   }
+  // Each mode's field and each guard compiled over (x, p, t).
+  const int inputs = static_cast<int>(spec->states.size() + spec->parameters.size()) + 1;
+  for (auto& mode : spec->modes) {
+    std::vector<const Expression*> rates;
+    for (const auto& e : mode.field) rates.push_back(&e);
+    mode.field_block = ExpressionBlock(inputs, spec->definitions, rates);
+    for (auto& guard : mode.guards)
+      guard.h_block = ExpressionBlock(inputs, spec->definitions, std::vector<const Expression*>{&guard.h});
+  }
   ExpressionHybrid model{spec, values};
   return flow::make_hybrid(std::move(model));
 }

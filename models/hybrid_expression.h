@@ -26,6 +26,7 @@
 
 #include "continuation/flow/hybrid_system.h"
 #include "models/expression.h"
+#include "models/expression_block.h"
 
 namespace saltus::models {
 
@@ -46,12 +47,14 @@ struct HybridSpec {
   struct Guard {
     std::string name;
     Expression h;
+    ExpressionBlock h_block;  // h compiled (models/expression_block.h)
     flow::Crossing crossing = flow::Crossing::kFalling;
     std::vector<Transition> transitions;
   };
   struct Mode {
     std::string name;
     std::vector<Expression> field;  // per state component
+    ExpressionBlock field_block;    // the field compiled
     std::vector<Guard> guards;
   };
   std::vector<std::string> states, parameters;
@@ -91,15 +94,16 @@ struct ExpressionHybridT {
 
   template <class T>
   void field(int mode, const T& t, const T* x, T* f) const {
-    auto v = values(*this, t, x);
-    const auto& rates = spec->modes[mode].field;
-    for (std::size_t i = 0; i < rates.size(); ++i) f[i] = rates[i].template evaluate<T>(v.data());
+    const auto v = inputs(t, x);
+    spec->modes[mode].field_block.evaluate(v.data(), f);
   }
 
   template <class T>
   T guard(int mode, int k, const T& t, const T* x) const {
-    auto v = values(*this, t, x);
-    return spec->modes[mode].guards[k].h.template evaluate<T>(v.data());
+    const auto v = inputs(t, x);
+    T h;
+    spec->modes[mode].guards[k].h_block.evaluate(v.data(), &h);
+    return h;
   }
 
   int next_mode(int mode, int k, double t, const double* x) const {
@@ -119,7 +123,18 @@ struct ExpressionHybridT {
   }
 
  private:
-  // (x, p, t) in one array.
+  // (x, p, t) in one array: the inputs of the compiled blocks.
+  template <class T>
+  ValueArray<T> inputs(const T& t, const T* x) const {
+    const int n = static_cast<int>(spec->states.size()), q = static_cast<int>(p.size());
+    ValueArray<T> v(n + q + 1);
+    for (int i = 0; i < n; ++i) v[i] = x[i];
+    for (int i = 0; i < q; ++i) v[n + i] = T(p[i]);
+    v[n + q] = t;
+    return v;
+  }
+
+  // (x, p, t) and the definitions in one array, for the resets and conditions.
   template <class T, class Q>
   static ValueArray<T> values(const ExpressionHybridT<Q>& m, const T& t, const T* x) {
     const int n = static_cast<int>(m.spec->states.size()), q = static_cast<int>(m.p.size());

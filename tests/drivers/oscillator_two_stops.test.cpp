@@ -182,7 +182,8 @@ TEST_CASE(
   std::getline(csv, line);
   REQUIRE(line.rfind("point,label,x,x_dot,w,", 0) == 0);
   std::getline(rows, row_line);
-  REQUIRE(row_line == "w,period,stable,max_abs_multiplier,x");
+  REQUIRE(row_line ==
+          "w,period,stable,max_abs_multiplier,x_dot");  // one row per point: one upward x = 0 a period
   std::vector<TwoStops::Orbit> branch;
   std::vector<bool> stable;
   while (std::getline(csv, line) && std::getline(rows, row_line)) {

@@ -195,7 +195,7 @@ TEST_CASE("the wheel as a run file (examples/user/wheel_turntable.json) is the b
   }
 }
 
-TEST_CASE("saltus filippov twofold and futures: the wheel as a run file gives the built-in's results",
+TEST_CASE("saltus filippov twofold, futures, continue: the wheel as a run file gives the built-in's results",
           "[cli][filippov][user][wheel]") {
   const std::string own = example("user/wheel_turntable.json").string();
   const std::string built_in = example("wheel_turntable.json").string();
@@ -236,6 +236,22 @@ TEST_CASE("saltus filippov twofold and futures: the wheel as a run file gives th
     // and the two evaluations' rounding (measured: up to 4e-7 in time after ~10 segments) grows.
     CHECK(p["end"].get<std::string>().substr(0, 50) == q["end"].get<std::string>().substr(0, 50));
     CHECK(std::abs(p["end_time"].get<double>() - q["end_time"].get<double>()) < 1e-5);
+  }
+  // The two-fold continued in k2: the same case boundaries (K++ = 0 into visible-invisible, J1 = 0
+  // inside it). The branches end differently near g = 0 (omega = omega0), where the built-in stops at
+  // its test "g=0" and the run file's corrector fails: the boundaries lie before that.
+  const json ca = run_json({"filippov", "continue", own, "--out", (dir / "ca").string(), "--json"});
+  const json cb = run_json({"filippov", "continue", built_in, "--out", (dir / "cb").string(), "--json"});
+  REQUIRE(ca["boundaries"].size() == cb["boundaries"].size());
+  CHECK(ca["boundaries"].size() >= 2);
+  for (std::size_t i = 0; i < ca["boundaries"].size(); ++i) {
+    const auto &p = ca["boundaries"][i], &q = cb["boundaries"][i];
+    CHECK(p["test"] == q["test"]);
+    CHECK(p["before"] == q["before"]);
+    CHECK(p["after"] == q["after"]);
+    CHECK(rel(p["k2"].get<double>(), q["k2"].get<double>()) < 1e-9);
+    for (const char* s : {"r", "v", "omega"})
+      CHECK(std::abs(p["x"][s].get<double>() - q["x"][s].get<double>()) < 1e-9);
   }
   // The same files, the figure's data on the same axes (r, omega; v solved on Sigma).
   for (const char* file : {"futures.csv", "approach.csv", "regions.csv", "futures.json", "futures.gp"}) {
@@ -287,5 +303,29 @@ TEST_CASE("saltus filippov on run files: bad input is named", "[cli][filippov][u
   CHECK(r.code == 2);
   CHECK_THAT(r.err, Catch::Contains("run.json"));
   CHECK_FALSE(fs::exists(dir / "out"));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("one run file for simulate and filippov: the wheel's sliding into its two-fold as the built-in's",
+          "[cli][filippov][user][wheel]") {
+  // examples/user/wheel_turntable.json carries the two-fold keys (guess, futures, continuation) and a
+  // simulation from the start of examples/wheel_turntable_sliding.json: the same events and end state.
+  const fs::path dir = scratch("user-wheel-simulate");
+  const json a = run_json(
+      {"simulate", example("user/wheel_turntable.json").string(), "--out", (dir / "a").string(), "--json"});
+  const json b = run_json({"simulate", example("wheel_turntable_sliding.json").string(), "--out",
+                           (dir / "b").string(), "--json"});
+  CHECK(a["mode_end"] == "two-fold");
+  CHECK(a["mode_end"] == b["mode_end"]);
+  CHECK(a["events"] == b["events"]);
+  for (const char* s : {"r", "v", "omega"})
+    CHECK(std::abs(a["state_end"][s].get<double>() - b["state_end"][s].get<double>()) < 1e-9);
+  // The two-fold keys beside a system that is not an own Filippov one: named.
+  fs::create_directories(dir);
+  std::ofstream(dir / "run.json") << R"({"model": "bouncing_ball", "initial": {"q": 0.1, "v": 0},
+      "time": [0, 1], "guess": {"q": 0, "v": 0}})";
+  const Run r = run_saltus({"simulate", (dir / "run.json").string(), "--out", (dir / "out").string()});
+  CHECK(r.code == 1);
+  CHECK_THAT(r.err, Catch::Contains("'guess' is a key of `saltus filippov`"));
   fs::remove_all(dir);
 }

@@ -197,9 +197,10 @@ struct Cli {
     CLI::App* filippov = app.add_subcommand("filippov", "Filippov systems (Szalai & Jeffrey)");
     filippov->require_subcommand(1);
     const std::string& help = filippov_run_file_help();
-    twofold = command(*filippov, "twofold", "Locate and classify a two-fold singularity",
-                      "JSON run file (examples/wheel_turntable.json)", "",
-                      "print x_star, K, J1, J2, eigenvalues, case as JSON", help);
+    twofold =
+        command(*filippov, "twofold", "Locate and classify a two-fold singularity",
+                "JSON run file (examples/wheel_turntable.json, or your own: examples/user/two_fold.json)", "",
+                "print x_star, K, J1, J2, eigenvalues, case as JSON", help);
     fmap =
         command(*filippov, "map", "Fig. 4: where a two-fold is non-deterministic (case 1) over (r*, omega*)",
                 "JSON run file with an optional 'map'", out, summary, help);

@@ -8,14 +8,21 @@
 //                                                sampled futures out of it, CSV and a figure
 //   continue RUNFILE [--out DIR]                 the two-fold continued in one constant, with the case
 //                                                boundaries located
-// Run files: examples/wheel_turntable.json; keys in filippov_run_file_help().
+// Run files: the built-in wheel (examples/wheel_turntable.json) or your own
+// Filippov system by expressions (the "filippov" schema of
+// models/filippov_expression.h; examples/user/wheel_turntable.json,
+// examples/user/two_fold.json); keys in filippov_run_file_help(). `map`
+// designs the wheel's two-fold by its closed forms (10)-(11): the wheel only.
 
 #include <filesystem>
+#include <functional>
+#include <optional>
 #include <ostream>
 #include <string>
 
 #include "continuation/system.h"
 #include "drivers/json_input.h"
+#include "models/filippov_expression.h"
 #include "models/wheel_turntable.h"
 
 namespace saltus::drivers {
@@ -24,10 +31,23 @@ struct FilippovRun {
   std::filesystem::path path;
   std::string name;  // default: the file's stem
   Json json;  // the whole file (the "map", "futures", "continuation" sections are read by their commands)
-  models::WheelTurntable wheel;
+  models::WheelTurntable wheel;                   // "model": "wheel_turntable"
+  std::optional<models::ExpressionFilippov> own;  // else the run file's own system ("states", "filippov")
+  std::vector<std::string> states;                // the state names (the wheel's: r, v, omega)
   bool has_guess = false;
-  Vector guess;  // {r, v, omega}
+  Vector guess;  // {state: value}
+  // futures.barrier of an own system (states, parameters, definitions); the
+  // wheel's is its rolling velocity g, (5).
+  std::function<double(const Vector&)> barrier;
 };
+
+// f(model) with the run's model: the wheel or the run file's own system
+// (both filippov::Model); f's return type must not depend on which.
+template <class F>
+decltype(auto) visit_model(const FilippovRun& run, F&& f) {
+  if (run.own) return f(*run.own);
+  return f(run.wheel);
+}
 
 // Reads and checks the common keys; throws RunFileError naming the file and key.
 FilippovRun read_filippov_run(const std::filesystem::path& file);

@@ -86,6 +86,11 @@ std::string map_script(const std::string& title, const TwoFoldMapOptions& o, boo
 int filippov_map_command(const std::filesystem::path& file, const std::filesystem::path& out_dir, int threads,
                          bool json_out, std::ostream& out, std::ostream& err) {
   const FilippovRun run = read_filippov_run(file);
+  if (run.own)
+    fail(file,
+         "'filippov': `saltus filippov map` designs the wheel's two-fold by its closed forms (10)-(11) "
+         "at each grid point: it needs \"model\": \"wheel_turntable\" (use `filippov continue` for your "
+         "own system)");
   TwoFoldMapOptions options = read_map_options(run.json.value("map", Json::object()), file);
   if (threads < 0) fail(file, "--threads " + std::to_string(threads) + " must be >= 0 (0: all cores)");
   if (threads > 0) options.threads = threads;

@@ -121,12 +121,17 @@ class HybridRunReader {
 
   HybridRun read() {
     if (!json.is_object()) fail(path, "the top level must be an object");
-    only_keys(json, {"name",           "description", "model",       "parameters", "links",    "g",
-                     "initial",        "mode",        "time",        "transient",  "periodic", "simulation",
-                     "section",        "lyapunov",    "sweep",       "plot",       "states",   "modes",
-                     "forcing_period", "angles",      "coordinates", "mass",       "forces",   "constraints",
-                     "stick_velocity", "filippov",    "definitions"},
+    only_keys(json,
+              {"name",           "description", "model",       "parameters", "links",    "g",
+               "initial",        "mode",        "time",        "transient",  "periodic", "simulation",
+               "section",        "lyapunov",    "sweep",       "plot",       "states",   "modes",
+               "forcing_period", "angles",      "coordinates", "mass",       "forces",   "constraints",
+               "stick_velocity", "filippov",    "definitions", "guess",      "futures",  "continuation"},
               path, "");
+    // The two-fold keys of `saltus filippov` may stand beside an own Filippov system.
+    for (const char* key : {"guess", "futures", "continuation"})
+      if (json.contains(key) && !json.contains("filippov"))
+        fail(path, std::string("'") + key + "' is a key of `saltus filippov` for your own Filippov system");
     run.path = path;
     run.name = json.contains("name") ? string(json["name"], path, "name") : path.stem().string();
     check_run_name(run.name, path);

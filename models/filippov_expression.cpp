@@ -18,7 +18,8 @@ const char* const kFilippovExpressionHelp = R"(Your own Filippov system (instead
                  parameters, e.g. "mu_s/mu_k"; default mu; its parameters are decided on as numbers).
                  Modes: "F+" (h > 0, f(x, +mu)), "F-" (h < 0, f(x, -mu)), "sliding", "escaping"
                  (models/filippov_hybrid.h), or your own names ("mode_names": [4 names]); without
-                 "mode" the start mode follows from the state.
+                 "mode" the start mode follows from the state. The same file serves `saltus filippov
+                 twofold | futures | continue` with "guess", "futures" and "continuation" (their --help).
   definitions    {name: expression} in order: intermediate quantities of the states and parameters.)";
 
 namespace {
@@ -87,12 +88,17 @@ std::shared_ptr<flow::AutoDiffHybrid<filippov::FilippovFlow<ExpressionFilippov>>
   ExpressionFilippov model{spec, {}, values, spec->mu};
   model.p.assign(values.begin(), values.end());
   // Affine in lambda: the defect of f(x, +-mu) from f(x, 0) + lambda f_lambda
-  // at the probe and around it (a field like lambda^2 fails here).
-  if (probe.size() == n) {
+  // at the probe and around it (a field like lambda^2 fails here). Without a
+  // probe (no initial state), around x = (0.5, ..., 0.5), skipping points
+  // where the field is not finite (a log(x) there says nothing about lambda).
+  {
+    const bool given = probe.size() == n;
+    const Vector base = given ? probe : Vector::Constant(n, 0.5);
     for (int k = 0; k < 4; ++k) {
-      Vector x = probe;
-      if (k > 0) x += Vector::Constant(n, 0.1 * k).cwiseProduct(Vector::Ones(n) + probe.cwiseAbs());
+      Vector x = base;
+      if (k > 0) x += Vector::Constant(n, 0.1 * k).cwiseProduct(Vector::Ones(n) + base.cwiseAbs());
       const double defect = filippov::affine_defect(model, x);
+      if (!given && !std::isfinite(defect)) continue;
       if (!(defect < 1e-8))
         bad("filippov.field", "f(x, lambda) is not affine in lambda (defect " + std::to_string(defect) +
                                   " at x = " + filippov::detail::format_point(x) +

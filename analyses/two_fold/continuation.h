@@ -39,6 +39,7 @@
 #include "continuation/pseudo_arclength.h"
 #include "continuation/test_function.h"
 #include "models/filippov.h"
+#include "models/filippov_expression.h"
 #include "models/wheel_turntable.h"
 #include "testfunctions/two_fold_case_boundary.h"
 
@@ -101,7 +102,7 @@ struct WheelTwoFoldEquations {
 };
 
 struct TwoFoldContinuationOptions {
-  std::string parameter = "k2";      // the free constant (one of wheel_parameter_names())
+  std::string parameter = "k2";      // the free constant (the wheel's: one of wheel_parameter_names())
   ContinuationOptions continuation;  // ds, max_points, bounds (by name: r, v, omega, or the parameter), ...
   bool both_directions = true;       // follow the curve both ways from the start, joined into one branch
   TwoFoldOptions two_fold;           // the start's Newton and the classification along the curve
@@ -124,7 +125,7 @@ struct TwoFoldContinuation {
   std::string message;  // one line: what happened
   std::string parameter;
   TwoFoldResult start;  // the located start (from the guess)
-  Branch branch;  // y = (r, v, omega, parameter); both directions joined, in order of the parameter's branch
+  Branch branch;        // y = (x*, parameter) (the wheel: r, v, omega); both directions joined, in order
   std::vector<CaseBoundaryPoint> boundaries;
   // Along the branch (same order as branch.points): the classification's
   // case and type names, J1, J2 (NaN where undefined).
@@ -136,5 +137,69 @@ struct TwoFoldContinuation {
 // unknown parameter; a failed start is ok = false with a message.
 TwoFoldContinuation continue_two_fold(const models::WheelTurntable& wheel, const Vector& guess,
                                       const TwoFoldContinuationOptions& options);
+
+// G(x, p) of (19) with h = 0 for a run file's Filippov system
+// (models/filippov_expression.h), u = (x, p) with all its parameters: the
+// expressions run on the engine's scalars (ceres::Jet for the Jacobian,
+// Boost.Math autodiff for second derivatives) through the Taylor<T, 1> Lie
+// derivatives of models/filippov.h, so G_u is exact. The parameters of a
+// stick bound, which the flow decides on as numbers, are carried here like
+// the others (the stick bound does not enter (19)).
+struct ExpressionTwoFoldEquations {
+  std::shared_ptr<const models::FilippovSpec> spec;  // with no parameter decided
+  double mu = 1.0;
+
+  explicit ExpressionTwoFoldEquations(const models::ExpressionFilippov& model);
+  int state_size() const { return static_cast<int>(spec->states.size()); }
+  int parameter_size() const { return static_cast<int>(spec->parameters.size()); }
+  std::vector<std::string> state_names() const { return spec->states; }
+  std::vector<std::string> parameter_names() const { return spec->parameters; }
+
+  template <class T>
+  void operator()(const T* u, T* g) const {
+    const int n = state_size();
+    models::ExpressionFilippovT<T> model{spec, {}, std::vector<double>(parameter_size(), 0.0), mu};
+    model.p.assign(u + n, u + n + parameter_size());
+    g[0] = model.switching(u);
+    filippov::split_lie_derivatives(model, u, &g[1], &g[2]);
+  }
+};
+
+// The run file's system at its parameters (all of them, the decided ones too).
+models::ExpressionFilippov with_parameters(const models::ExpressionFilippov& base, const Vector& p);
+
+// As above for a run file's Filippov system with three states, in any of its
+// parameters. Throws std::invalid_argument on bad options, an unknown
+// parameter or a state size other than 3 (two-folds of n states form an
+// (n-3)-dimensional set: a curve in one parameter only for n = 3).
+TwoFoldContinuation continue_two_fold(const models::ExpressionFilippov& model, const Vector& guess,
+                                      const TwoFoldContinuationOptions& options);
+
+namespace detail {
+
+// What the continuation of a two-fold needs from a model with three states
+// (the wheel's constants, a run file's parameters): G(x, p) of (19) as a
+// System with exact derivatives, the parameters' values, and the
+// classification at a point u = (x, p). The optional `singular` marks where
+// the model's own curve of (19) is not smooth (the wheel's g = 0): the branch
+// stops there (a "UZ" point named singular_name), a sign change of a case
+// boundary there is not reported, and a branch ending there says
+// singular_note.
+struct TwoFoldCurve {
+  std::shared_ptr<const System> system;  // u = (x, p) -> (h, h_x.f(x,0), h_x.f_lambda(x,0))
+  Vector parameters;                     // p at the start, in the system's parameter order
+  std::function<TwoFoldResult(const Vector& guess, const TwoFoldOptions&)> locate;  // at the start's p
+  std::function<TwoFoldClassification(const Vector& u, const TwoFoldOptions&)> classify;
+  std::function<double(const Vector& u)> singular;  // may be empty
+  std::string singular_name, singular_note;
+};
+
+// Locates the two-fold from guess (Newton on G at the start's parameters)
+// and follows it in options.parameter (one of the system's parameters).
+// Throws std::invalid_argument on bad options or an unknown parameter.
+TwoFoldContinuation continue_two_fold_curve(const TwoFoldCurve& curve, const Vector& guess,
+                                            const TwoFoldContinuationOptions& options);
+
+}  // namespace detail
 
 }  // namespace saltus

@@ -53,6 +53,12 @@ std::vector<std::vector<std::string>> commands_for(const fs::path& file, const J
   }
   if (j.value("model", "") == "wheel_turntable" && j.contains("guess"))
     return {{"filippov", "twofold"}, {"filippov", "map"}, {"filippov", "futures"}, {"filippov", "continue"}};
+  if (j.contains("filippov") && j.contains("guess")) {  // an own Filippov system's two-fold
+    std::vector<std::vector<std::string>> c{
+        {"filippov", "twofold"}, {"filippov", "futures"}, {"filippov", "continue"}};
+    if (j.contains("initial")) c.push_back({"simulate"});
+    return c;
+  }
   if (j.contains("equations") || j.contains("continuation")) return {{"continue"}};
   std::vector<std::vector<std::string>> c{{"simulate"}, {"lyapunov"}};
   if (j.contains("periodic")) c.push_back({"periodic"});

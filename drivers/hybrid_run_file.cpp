@@ -49,7 +49,10 @@ static const char* const kHybridRunFileKeys = R"(Run file keys (JSON):
                  pendulum, stick-slip): the period is unknown (phase condition); the guess comes from a
                  simulation: "transient" (100), then the returns to the "section" over "record"
                  (200) until one closes the orbit. The branch is drawn over a brute-force
-                 diagram: the sweep CSV "diagram", else the run's "sweep" computed first
+                 diagram: the sweep CSV "diagram", else the run's "sweep" computed first.
+                 "curve": {kind ("GR"), parameters [first, second], continuation options}: from the
+                 branch's first located GR (first = "parameter"), the grazing curve in the two
+                 parameters (curve.csv, curve.png); LPC, PD and NS curves are not built yet
   plot           {x, y}  state names for the phase portrait (default: the first two)
 Output folder: simulate: trajectory.csv, events.csv, sections.csv, summary.json, phase.png/.svg,
 time.png/.svg; lyapunov (with --out): lyapunov.csv, lyapunov.json, lyapunov.png/.svg;

@@ -111,6 +111,42 @@ NewtonResult correct_at_parameter(const ShootingSystem& shooting, const Vector& 
   return r;
 }
 
+// Where the orbit without the contact (at u) enters the guard inside the
+// contact's window: the guess of the impacting orbit cut at its impact
+// (a guess at the grazing itself, v_n = 0, sits on the kink of a reset
+// that applies the impact law only to an approach). False when it does not enter.
+bool entry_point(const ShootingSystem& real, const periodic::GrazingSystem& g, const Vector& u, Vector* z,
+                 double* tau) {
+  const ShootingSystem& sh = g.shooting();
+  const periodic::Contact c = g.suppressed().contact();
+  const flow::HybridSystem& system = *real.hybrid();
+  int mode = sh.options().mode;
+  const std::vector<flow::Section> sections = {
+      {[&](double t, const Vector& x) {
+         if (!g.suppressed().suppressed(mode, c.guard, t)) return 1.0;
+         const double h = system.guard(mode, c.guard, t, x);
+         return periodic::guard_side(system.crossing(mode, c.guard), h) * h;
+       },
+       flow::Crossing::kFalling}};
+  const flow::SimulationObserver observer = [&mode](double, const Vector&, int m) {
+    mode = m;
+    return true;
+  };
+  flow::SimulationOptions plain = sh.options().simulation;
+  plain.variational = false;
+  plain.output_interval = 0.0;
+  const double t0 = sh.start_time(u);
+  const flow::Trajectory tr = flow::simulate(g.suppressed(), sh.options().mode, t0, sh.hybrid_state(u),
+                                             t0 + sh.period(u), plain, observer, sections);
+  for (const auto& hit : tr.section_hits)
+    if (hit.mode == c.mode && std::abs(std::remainder(hit.t - c.t, c.period)) < 0.99 * c.window) {
+      *z = hit.x;
+      *tau = hit.t;
+      return true;
+    }
+  return false;
+}
+
 // The first point of the branch beyond the grazing, or a message.
 bool start_beyond(const ShootingSystem& shooting, const GrazingCrossing& c, const Vector& along, double ds,
                   std::size_t events_before, Vector* start, std::string* why) {
@@ -136,6 +172,14 @@ bool start_beyond(const ShootingSystem& shooting, const GrazingCrossing& c, cons
     for (int k = 0; k < 8; ++k) {
       const Vector trial = c.orbit.y + (s == 0 ? side : -side) * std::ldexp(ds, k) * t;
       Vector guess = trial;
+      if (sides == 2 && !entry_point(shooting, g, trial, &z, &tau) && k == 0) {
+        // No entry: start just before the touch, where the orbit still approaches.
+        const double eps = 1e-3 * shooting.period(c.orbit.y);
+        Vector f;
+        shooting.hybrid()->field(c.orbit.contact.mode, tau, z, &f);
+        z -= eps * f;
+        tau -= eps;
+      }
       if (sides == 2 && !periodic::impacting_orbit_near(shooting, c.orbit.contact, &z, &tau,
                                                         trial[trial.size() - 1], &guess, why))
         break;

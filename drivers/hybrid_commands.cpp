@@ -9,10 +9,12 @@
 #include <sstream>
 #include <thread>
 
+#include "analyses/grazing/through_grazing.h"
 #include "continuation/periodic/shooting.h"
 #include "continuation/pseudo_arclength.h"
 #include "continuation/worker_threads.h"
 #include "drivers/output.h"
+#include "drivers/periodic_curve.h"
 #include "drivers/periodic_orbit.h"
 #include "testfunctions/floquet.h"
 #include "testfunctions/fold.h"
@@ -532,17 +534,45 @@ struct OrbitRow {
   std::vector<double> values;
 };
 
+// The multipliers of the orbit y of b. A grazing orbit touches its guard
+// (the true flow's saltation there is 1 / 0, or huge by rounding): it gets
+// the smooth side's, those of the orbit without the contact.
+Eigen::VectorXcd point_multipliers(const PeriodicContext& c, const Branch& b, const Vector& y) {
+  for (const auto& sp : b.special_points)
+    if (sp.type == "GR" && sp.y == y && sp.data.contains("smooth_side_multipliers")) {
+      const auto& list = sp.data["smooth_side_multipliers"];
+      Eigen::VectorXcd mu(list.size());
+      for (std::size_t i = 0; i < list.size(); ++i)
+        mu[i] = {list[i][0].get<double>(), list[i][1].get<double>()};
+      return mu;
+    }
+  std::complex<double> t;
+  return orbit_multipliers(*c.start.system, c.problem.u(y), &t);
+}
+
 std::vector<OrbitRow> orbit_rows(const PeriodicContext& c, const Branch& b) {
   std::vector<OrbitRow> rows;
   for (const auto& pt : b.points) {
     const Vector up = c.problem.u(pt.y);
-    std::complex<double> t;
-    OrbitRow r{pt.y[c.p], c.start.system->period(up), false, orbit_multipliers(*c.start.system, up, &t), {}};
+    OrbitRow r{pt.y[c.p], c.start.system->period(up), false, point_multipliers(c, b, pt.y), {}};
     r.stable = r.mu.size() == 0 || std::abs(r.mu[0]) < 1.0;
     r.values = shown_values(c, pt.y);
     rows.push_back(std::move(r));
   }
   return rows;
+}
+
+// branch.csv with the event sequence of each orbit (guard names per period,
+// "before -> after" at a grazing) as its last column, when known.
+void write_branch_csv(const Branch& b, const std::vector<std::string>& sequences, std::ostream& o) {
+  if (sequences.size() != b.points.size()) return b.write_csv(o);
+  std::stringstream csv;
+  b.write_csv(csv);
+  std::string line;
+  std::getline(csv, line);
+  o << line << ",events\n";
+  for (std::size_t i = 0; std::getline(csv, line) && i < sequences.size(); ++i)
+    o << line << ',' << sequences[i] << '\n';
 }
 
 // The brute-force diagram underneath: a named sweep CSV, else the run's sweep.
@@ -587,28 +617,45 @@ Figure branch_figure(const PeriodicContext& c, const Branch& b, const std::vecto
   return f;
 }
 
-// The orbit's branch in the run's parameter with LPC, PD, NS (and GR)
-// located: branch.csv, orbits.csv, branch.png and summary.json; the branch
-// and its special points (with their multipliers) go into *summary.
-void continue_orbit(const PeriodicContext& c, const Vector& orbit, const fs::path& dir, Json* summary,
-                    std::ostream& err) {
+// The branch with the grazing test (and through grazings when asked).
+grazing::ThroughGrazing follow_branch(const PeriodicContext& c, const Vector& orbit) {
   const PeriodicSpec& spec = *c.run.periodic;
   TestFunctions tests = {std::make_shared<FoldTest>("LPC"), std::make_shared<PeriodDoublingTest>(),
                          std::make_shared<NeimarkSackerTest>()};
   // Grazing ("GR") stops the branch: past it the orbits have another event
-  // sequence. A fresh GrazingTest, since it keeps the first orbit's events.
-  if (spec.grazing) tests.push_back(std::make_shared<GrazingTest>());
-  const Branch b = continue_branch(c.problem, orbit, spec.options, tests);
+  // sequence. A fresh GrazingTest per segment, since it keeps the first
+  // orbit's events. With "grazing": "continue" it goes on with the new
+  // event sequence.
+  grazing::ThroughGrazing through;
+  if (!spec.grazing) {
+    through.branch = continue_branch(c.problem, orbit, spec.options, tests);
+    return through;
+  }
+  const auto set = [&] {
+    TestFunctions t = tests;
+    t.push_back(std::make_shared<GrazingTest>());
+    return t;
+  };
+  return grazing::continue_through_grazing(c.problem, orbit, spec.options, set, spec.grazing_continue);
+}
+
+// The orbit's branch in the run's parameter with LPC, PD, NS (and GR)
+// located: branch.csv, orbits.csv, branch.png and summary.json (and the
+// grazing curve's files); the branch and its special points (with their
+// multipliers) go into *summary. False with *why when the curve cannot start.
+bool continue_orbit(const PeriodicContext& c, const Vector& orbit, const fs::path& dir, Json* summary,
+                    std::ostream& err, std::string* why) {
+  const grazing::ThroughGrazing through = follow_branch(c, orbit);
+  const Branch& b = through.branch;
   fs::create_directories(dir);
-  write_file_atomically(dir / "branch.csv", [&](std::ostream& o) { b.write_csv(o); });
+  write_file_atomically(dir / "branch.csv",
+                        [&](std::ostream& o) { write_branch_csv(b, through.sequences, o); });
   Json branch = b.summary();
   (*summary)["branch"] = branch;
   (*summary)["special_points"] = branch["special_points"];
-  for (std::size_t k = 0; k < b.special_points.size(); ++k) {
-    std::complex<double> t;
-    const Eigen::VectorXcd m = orbit_multipliers(*c.start.system, c.problem.u(b.special_points[k].y), &t);
-    (*summary)["special_points"][k]["multipliers"] = complex_pairs(m);
-  }
+  for (std::size_t k = 0; k < b.special_points.size(); ++k)
+    (*summary)["special_points"][k]["multipliers"] =
+        complex_pairs(point_multipliers(c, b, b.special_points[k].y));
   const std::vector<OrbitRow> rows = orbit_rows(c, b);
   write_file_atomically(dir / "orbits.csv", [&](std::ostream& o) {
     o << c.start.parameter << ",period,stable,max_abs_multiplier," << c.shown << '\n'
@@ -622,7 +669,14 @@ void continue_orbit(const PeriodicContext& c, const Vector& orbit, const fs::pat
   std::string warning;
   draw(branch_figure(c, b, rows, diagram), dir, "branch", &warning);
   if (!warning.empty()) err << "saltus periodic: warning: " << warning << '\n';
+  bool ok = true;
+  if (c.run.periodic->curve) {
+    std::vector<GrazingStart> grazings;
+    for (const auto& g : through.crossings) grazings.push_back({g.orbit.y, g.orbit.contact});
+    ok = grazing_curve(c.run, c.start, grazings, dir, summary, why);
+  }
   write_file_atomically(dir / "summary.json", [&](std::ostream& o) { o << summary->dump(2) << '\n'; });
+  return ok;
 }
 
 void print_orbit(const PeriodicContext& c, const Vector& orbit, const Json& summary,
@@ -680,7 +734,11 @@ int periodic_command(const HybridRun& run, const fs::path& dir, bool json, std::
   if (spec.parameter.empty())
     written.push_back(dir.string());
   else {
-    continue_orbit(c, orbit, dir, &summary, err);
+    std::string why;
+    if (!continue_orbit(c, orbit, dir, &summary, err, &why)) {
+      err << "saltus periodic: " << run.path.string() << ": " << why << '\n';
+      return 2;
+    }
     written.push_back(dir.string());
   }
   if (json)

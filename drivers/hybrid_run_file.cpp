@@ -34,19 +34,25 @@ static const char* const kHybridRunFileKeys = R"(Run file keys (JSON):
                  all cores; at most 1024), plot}: `saltus sweep` draws the section's hits of `plot` against
                  the parameter, each value starting from the state the previous one ended in
   periodic       {t0, period, parameter, transient, record, max_returns (8), return_tolerance
-                 (1e-3), diagram, grazing (true), bounds, and the continuation options below}:
+                 (1e-3), diagram, grazing ("stop"), bounds, and the continuation options below}:
                  for `saltus periodic`: a periodic orbit by shooting,
                  its Floquet multipliers (orbit.png: the orbit in the plot's plane, events
                  marked), and with "parameter" (any parameter the model does not decide on as a
                  number: not a restitution or friction coefficient) its branch with the folds of
                  cycles (LPC), period doublings (PD) and Neimark-Sacker points (NS) located,
-                 stopped at a grazing (GR; "grazing": false leaves that test out). Forced model: the orbit through
+                 stopped at a grazing (GR, located exactly from either side: a new contact touching the
+                 guard or an impact's normal speed going to zero; "grazing": false leaves that test out,
+                 "continue" goes on through it with the new event sequence, one impact more or less per
+                 period; the events per point in branch.csv). Forced model: the orbit through
                  the "initial" guess cut at t0 (period: default the forcing period; with
                  "transient", the state after it is the guess). Autonomous model (the
                  pendulum, stick-slip): the period is unknown (phase condition); the guess comes from a
                  simulation: "transient" (100), then the returns to the "section" over "record"
                  (200) until one closes the orbit. The branch is drawn over a brute-force
-                 diagram: the sweep CSV "diagram", else the run's "sweep" computed first
+                 diagram: the sweep CSV "diagram", else the run's "sweep" computed first.
+                 "curve": {kind ("GR"), parameters [first, second], continuation options}: from the
+                 branch's first located GR (first = "parameter"), the grazing curve in the two
+                 parameters (curve.csv, curve.png); LPC, PD and NS curves are not built yet
   plot           {x, y}  state names for the phase portrait (default: the first two)
 Output folder: simulate: trajectory.csv, events.csv, sections.csv, summary.json, phase.png/.svg,
 time.png/.svg; lyapunov (with --out): lyapunov.csv, lyapunov.json, lyapunov.png/.svg;
@@ -324,6 +330,39 @@ class HybridRunReader {
     }
   }
 
+  // periodic.curve: the kind, the two parameters (the first the branch's), steps.
+  CurveSpec read_curve(const Json& c, const PeriodicSpec& spec) const {
+    if (!c.is_object()) fail(path, "'periodic.curve' must be an object");
+    std::set<std::string> allowed = continuation_keys();
+    allowed.insert({"kind", "parameters"});
+    only_keys(c, allowed, path, "periodic.curve.");
+    CurveSpec curve;
+    if (c.contains("kind")) curve.kind = string(c["kind"], path, "periodic.curve.kind");
+    if (curve.kind != "GR")
+      fail(path,
+           "'periodic.curve.kind' = '" + curve.kind +
+               "': only grazing curves (\"GR\") are built; LPC, PD and NS curves of cycles are not yet");
+    if (!c.contains("parameters") || !c["parameters"].is_array() || c["parameters"].size() != 2)
+      fail(path, "'periodic.curve.parameters' must be two parameter names [first, second]");
+    curve.first = string(c["parameters"][0], path, "periodic.curve.parameters");
+    curve.second = string(c["parameters"][1], path, "periodic.curve.parameters");
+    parameter_name(curve.first, "periodic.curve.parameters");
+    parameter_name(curve.second, "periodic.curve.parameters");
+    if (curve.first == curve.second)
+      fail(path, "'periodic.curve.parameters' = ['" + curve.first + "', '" + curve.second +
+                     "']: two different parameters are needed");
+    if (curve.first != spec.parameter)
+      fail(path, "'periodic.curve.parameters' = ['" + curve.first + "', '" + curve.second +
+                     "']: the first must be the branch's 'periodic.parameter' ('" + spec.parameter + "')");
+    try {
+      run.system->with_parameters_in_state({curve.first, curve.second});
+    } catch (const std::invalid_argument& e) {
+      fail(path, "'periodic.curve.parameters': '" + curve.second + "': " + e.what());
+    }
+    curve.options = read_continuation_options(c, spec.options, path, "periodic.curve.");
+    return curve;
+  }
+
   // periodic: the orbit, its search and its continuation.
   void read_periodic() {
     if (json.contains("periodic")) {
@@ -331,7 +370,7 @@ class HybridRunReader {
       if (!p.is_object()) fail(path, "'periodic' must be an object");
       std::set<std::string> allowed = continuation_keys();
       allowed.insert({"t0", "period", "parameter", "transient", "record", "max_returns", "return_tolerance",
-                      "diagram", "grazing"});
+                      "diagram", "grazing", "curve"});
       only_keys(p, allowed, path, "periodic.");
       if (run.fixed_parameter.empty())
         fail(path, "'periodic': periodic orbits of model '" + run.model + "' are not supported");
@@ -361,9 +400,13 @@ class HybridRunReader {
         fail(path,
              "'periodic': the guess of an autonomous orbit comes from returns to a 'section': give one");
       if (p.contains("grazing")) {
-        if (!p["grazing"].is_boolean())
-          fail(path, "'periodic.grazing' = " + p["grazing"].dump() + " must be true or false");
-        spec.grazing = p["grazing"].get<bool>();
+        const Json& g = p["grazing"];
+        if (g.is_boolean())
+          spec.grazing = g.get<bool>();
+        else if (g == "stop" || g == "continue")
+          spec.grazing_continue = g == "continue";
+        else
+          fail(path, "'periodic.grazing' = " + g.dump() + " must be \"stop\", \"continue\", true or false");
       }
       if (p.contains("diagram")) {
         spec.diagram = string(p["diagram"], path, "periodic.diagram");
@@ -382,6 +425,7 @@ class HybridRunReader {
         }
       }
       spec.options = read_continuation_options(p, spec.options, path, "periodic.");
+      if (p.contains("curve")) spec.curve = read_curve(p["curve"], spec);
       run.periodic = spec;
     }
   }

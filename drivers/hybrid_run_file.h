@@ -36,6 +36,16 @@ struct SweepSpec {
   std::string plot;          // the state component drawn against the parameter
 };
 
+// A curve of special points in two parameters ("periodic.curve"), started
+// from the first located point of its kind on the one-parameter branch.
+// Only grazing curves ("GR") so far: the grazing system of
+// continuation/periodic/grazing_orbit.h continued in the second parameter.
+struct CurveSpec {
+  std::string kind = "GR";
+  std::string first, second;  // first: periodic.parameter
+  ContinuationOptions options;
+};
+
 // Periodic orbits by shooting (`saltus periodic`). A forced model: the orbit
 // is cut at t0 in the run's mode with the forcing period, the run's "initial"
 // state the guess. An autonomous model (no forcing period): the period is an
@@ -59,6 +69,10 @@ struct PeriodicSpec {
   // stick changes along such a branch without any tangency, and the test
   // reads each change of the event count as a grazing.
   bool grazing = true;
+  // "grazing": "continue": through a grazing with the new event sequence
+  // (analyses/grazing/through_grazing.h).
+  bool grazing_continue = false;
+  std::optional<CurveSpec> curve;
   ContinuationOptions options;
 };
 

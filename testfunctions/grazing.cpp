@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <string>
 
 #include "continuation/periodic/shooting.h"
 
@@ -37,8 +38,8 @@ double approach_rate(const flow::HybridSystem& system, int mode, int k, double t
 // that changes the mode) loses or gains impacts in its tail along a branch
 // as the last rebound crosses the simulator's stick threshold, without any
 // tangency: those impacts do not count, the event that ends them does.
-std::size_t counted_events(const std::vector<flow::Event>& events) {
-  std::size_t count = events.size();
+std::vector<bool> counted(const std::vector<flow::Event>& events) {
+  std::vector<bool> counts(events.size(), true);
   for (std::size_t i = 0; i < events.size(); ++i) {
     if (events[i].mode_after == events[i].mode_before) continue;
     for (std::size_t j = i; j-- > 0;) {
@@ -46,10 +47,15 @@ std::size_t counted_events(const std::vector<flow::Event>& events) {
       if (e.guard != events[i].guard || e.mode_after != e.mode_before ||
           e.mode_before != events[i].mode_before)
         break;
-      --count;
+      counts[j] = false;
     }
   }
-  return count;
+  return counts;
+}
+
+std::size_t counted_events(const std::vector<flow::Event>& events) {
+  const std::vector<bool> counts = counted(events);
+  return static_cast<std::size_t>(std::count(counts.begin(), counts.end(), true));
 }
 
 }  // namespace
@@ -124,6 +130,48 @@ GuardMinima guard_minima(const periodic::ShootingSystem& shooting, const Vector&
   return out;
 }
 
+std::vector<ImpactSpeed> impact_speeds(const flow::HybridSystem& system, const flow::Trajectory& tr) {
+  std::vector<ImpactSpeed> out;
+  const std::vector<bool> counts = counted(tr.events);
+  for (std::size_t i = 0; i < tr.events.size(); ++i) {
+    const flow::Event& e = tr.events[i];
+    if (!counts[i] || e.mode_after != e.mode_before) continue;
+    out.push_back(
+        {-approach_rate(system, e.mode_before, e.guard, e.t, e.x_before), e.t, e.mode_before, e.guard, i});
+  }
+  return out;
+}
+
+std::string event_sequence(const flow::HybridSystem& system, const flow::Trajectory& tr) {
+  std::string out;
+  const std::vector<bool> counts = counted(tr.events);
+  for (std::size_t i = 0; i < tr.events.size(); ++i)
+    if (counts[i])
+      out += (out.empty() ? "" : ";") + system.guard_name(tr.events[i].mode_before, tr.events[i].guard);
+  return out.empty() ? "none" : out;
+}
+
+std::optional<NearestContact> nearest_contact(const periodic::ShootingSystem& shooting, const Vector& u) {
+  const flow::HybridSystem& system = *shooting.hybrid();
+  const auto tr = shooting.trajectory(u);
+  const double T = shooting.period(u);
+  std::optional<NearestContact> best;
+  const auto consider = [&](bool impact, double value, int mode, int guard, double t, std::size_t skip) {
+    if (best && best->value <= value) return;
+    double window = 0.25 * T;
+    for (std::size_t i = 0; i < tr->events.size(); ++i)
+      if (i != skip && tr->events[i].guard == guard && tr->events[i].mode_before == mode)
+        window = std::min(window, 0.5 * std::abs(std::remainder(tr->events[i].t - t, T)));
+    best = NearestContact{impact, value, periodic::Contact{mode, guard, t, window, T}};
+  };
+  for (const ImpactSpeed& s : impact_speeds(system, *tr))
+    consider(true, s.speed, s.mode, s.guard, s.t, s.event);
+  const GuardMinima m = guard_minima(shooting, u);
+  for (const GuardMinimum& g : m.minima)
+    if (g.guard >= 0) consider(false, g.value, g.mode, g.guard, g.t, tr->events.size());
+  return best;
+}
+
 double GrazingTest::value(const PointContext& point) const {
   const auto* shooting = dynamic_cast<const periodic::ShootingSystem*>(&point.problem.system());
   if (!shooting)
@@ -136,7 +184,11 @@ double GrazingTest::value(const PointContext& point) const {
     if (!reference_events_) reference_events_ = m.events;
     if (m.events != *reference_events_ || m.status == flow::SimulationStatus::kGrazing) return -1.0;
   }
-  return m.minima.empty() ? 1.0 : m.smallest().value;
+  double value = m.minima.empty() ? 1.0 : m.smallest().value;
+  const auto* hybrid = shooting->hybrid().get();
+  for (const ImpactSpeed& s : impact_speeds(*hybrid, *shooting->trajectory(point.problem.u(point.y))))
+    value = std::min(value, s.speed);
+  return value;
 }
 
 }  // namespace saltus

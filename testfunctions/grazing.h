@@ -1,5 +1,13 @@
 #pragma once
-// Grazing ("GR"): a branch of periodic orbits reaches a guard tangentially.
+// Grazing ("GR"): a branch of periodic orbits reaches a guard tangentially,
+// or one of its impacts slows to a tangential touch. The second kind is
+// the smallest normal speed of the orbit's impacts (impact_speeds below)
+// going to zero; the test value is the smallest of those speeds and the
+// guard minima described next (both vanish at a grazing, and the event
+// sequence changes beyond). A branch cannot be followed into the grazing
+// from the impacting side (the square-root singularity), so the point is
+// located exactly by the grazing system of continuation/periodic/
+// grazing_orbit.h, not by bracketing (analyses/grazing/through_grazing.h).
 // Along an orbit of a ShootingSystem, the local minima of the guard's
 // distance h (on the side an event comes from: h for a falling guard, -h for
 // a rising one, |h| for either) away from the events themselves are where
@@ -34,6 +42,7 @@
 #include <optional>
 
 #include "continuation/flow/simulate.h"
+#include "continuation/periodic/grazing_orbit.h"
 #include "continuation/test_function.h"
 
 namespace saltus {
@@ -60,6 +69,37 @@ struct GuardMinima {
 
 // The guard minima along the orbit of `shooting` at u = (x, [T,] p).
 GuardMinima guard_minima(const periodic::ShootingSystem& shooting, const Vector& u);
+
+// The normal speed of an impact: how fast the orbit meets the guard,
+// -sgn (h_x . f + h_t) at x-, positive for a transversal event and zero at
+// the grazing of an impacting orbit (the impact velocity going to zero).
+struct ImpactSpeed {
+  double speed = 0.0;
+  double t = 0.0;
+  int mode = 0, guard = 0;
+  std::size_t event = 0;  // index into the trajectory's events
+};
+
+// The impacts of a trajectory: the counted events (no chattering tail) that
+// keep the mode (a restitution law), with their normal speeds. Mode changes
+// (sticking, a Filippov crossing) are not impacts here.
+std::vector<ImpactSpeed> impact_speeds(const flow::HybridSystem& system, const flow::Trajectory& tr);
+
+// The counted events' guard names in time order, joined by ';' ("none").
+std::string event_sequence(const flow::HybridSystem& system, const flow::Trajectory& tr);
+
+// The contact of the orbit u closest to a grazing: the smallest guard
+// minimum away from the events (a new contact appearing, `impact` false) or
+// the slowest impact (an impact vanishing, `impact` true), with the window
+// in which the grazing system (continuation/periodic/grazing_orbit.h)
+// switches it off: half the time to the guard's nearest other event, at most
+// a quarter period. Empty when the orbit has neither.
+struct NearestContact {
+  bool impact = false;
+  double value = 0.0;  // the minimum's distance, or the impact speed
+  periodic::Contact contact;
+};
+std::optional<NearestContact> nearest_contact(const periodic::ShootingSystem& shooting, const Vector& u);
 
 class GrazingTest : public TestFunction {
  public:

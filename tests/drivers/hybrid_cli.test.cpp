@@ -319,7 +319,8 @@ TEST_CASE("saltus periodic: bad periodic input is named", "[cli][periodic][error
       {"unknown parameter", R"({"parameter": "zeta"})", "'periodic.parameter' = 'zeta' is not a parameter"},
       {"missing diagram", R"({"parameter": "q1", "diagram": "nowhere.csv"})", "does not exist"},
       {"bad returns", R"({"max_returns": 0})", "max_returns >= 1"},
-      {"grazing not a flag", R"({"grazing": 1})", "'periodic.grazing' = 1 must be true or false"},
+      {"grazing not a flag", R"({"grazing": 1})",
+       "'periodic.grazing' = 1 must be \"stop\", \"continue\", true or false"},
   };
   for (const auto& c : cases) {
     SECTION(c.what) {

@@ -26,98 +26,22 @@
 #include <cmath>
 #include <complex>
 #include <fstream>
+#include <iomanip>
 #include <nlohmann/json.hpp>
 #include <optional>
 
 #include "continuation/periodic/shooting.h"
 #include "drivers/hybrid_run_file.h"
 #include "drivers/periodic_orbit.h"
+#include "impact_oscillator_closed_form.h"
 #include "run_cli.h"
 
 using namespace saltus;
 
 namespace {
 
-struct Oscillator {
-  double zeta, F, d, r;
-
-  Eigen::Matrix2d A() const { return (Eigen::Matrix2d() << 0, 1, -1, -2 * zeta).finished(); }
-  Eigen::Matrix2d E(double t) const {
-    const double wd = std::sqrt(1 - zeta * zeta);
-    return std::exp(-zeta * t) * (std::cos(wd * t) * Eigen::Matrix2d::Identity() +
-                                  std::sin(wd * t) / wd * (A() + zeta * Eigen::Matrix2d::Identity()));
-  }
-  Eigen::Vector2d forced(double w, double t) const {
-    const std::complex<double> X = F / std::complex<double>(1 - w * w, 2 * zeta * w);
-    const std::complex<double> e = X * std::exp(std::complex<double>(0, w * t));
-    return {e.real(), (std::complex<double>(0, w) * e).real()};
-  }
-  double amplitude(double w) const { return F / std::hypot(1 - w * w, 2 * zeta * w); }
-
-  struct Orbit {
-    double s, v;                // impact time in [0, T), speed before it
-    Eigen::Matrix2d monodromy;  // S E(T), after impact to after impact
-    Eigen::Vector2d at(const Oscillator& o, double w, double t) const {  // the state at time t
-      const double T = 2 * M_PI / w;
-      const double since = std::fmod(std::fmod(t - s, T) + T, T);
-      return o.forced(w, t) + o.E(since) * (Eigen::Vector2d(o.d, -o.r * v) - o.forced(w, s));
-    }
-  };
-
-  // c2 g1(s) - c1 g2(s), and v at s.
-  double condition(double w, double s, double* v = nullptr) const {
-    const double T = 2 * M_PI / w;
-    const Eigen::Matrix2d ET = E(T);
-    const Eigen::Vector2d c = Eigen::Vector2d(0, 1) + r * ET.col(1);
-    const Eigen::Vector2d g = (ET - Eigen::Matrix2d::Identity()) * (Eigen::Vector2d(d, 0) - forced(w, s));
-    if (v) *v = c.dot(g) / c.dot(c);
-    return c[1] * g[0] - c[0] * g[1];
-  }
-
-  Orbit orbit(double w, double s) const {
-    Orbit o;
-    o.s = s;
-    condition(w, s, &o.v);
-    const double T = 2 * M_PI / w, v = o.v;
-    const double a_minus = -2 * zeta * v - d + F * std::cos(w * s),
-                 a_plus = 2 * zeta * r * v - d + F * std::cos(w * s);
-    Eigen::Matrix2d S;
-    S << -r, 0, (a_plus + r * a_minus) / v, -r;
-    o.monodromy = S * E(T);
-    return o;
-  }
-
-  // The period-1 orbits at w: the roots s in [0, T) of the condition with
-  // v > 0 and no other contact with the stop in between (x < d).
-  std::vector<Orbit> orbits(double w) const {
-    const double T = 2 * M_PI / w;
-    std::vector<Orbit> out;
-    const int n = 2000;
-    for (int i = 0; i < n; ++i) {
-      double a = T * i / n, b = T * (i + 1) / n;
-      double fa = condition(w, a), fb = condition(w, b);
-      if (fa * fb > 0) continue;
-      for (int it = 0; it < 200 && b - a > 1e-15 * T; ++it) {
-        const double m = 0.5 * (a + b), fm = condition(w, m);
-        (fa * fm <= 0 ? b : a) = m;
-        (fa * fm <= 0 ? fb : fa) = fm;
-      }
-      const Orbit o = orbit(w, 0.5 * (a + b));
-      if (!(o.v > 0)) continue;
-      bool free = true;
-      for (int j = 1; j < 400 && free; ++j) free = o.at(*this, w, o.s + T * j / 400.0)[0] < d;
-      if (free) out.push_back(o);
-    }
-    return out;
-  }
-};
-
-Eigen::VectorXcd sorted(Eigen::VectorXcd mu) {
-  std::sort(mu.data(), mu.data() + mu.size(), [](auto a, auto b) {
-    return std::abs(a) != std::abs(b) ? std::abs(a) > std::abs(b) : a.imag() > b.imag();
-  });
-  return mu;
-}
+using saltus::testing::Oscillator;
+using saltus::testing::sorted;
 
 }  // namespace
 
@@ -196,14 +120,26 @@ TEST_CASE(
   }
   CHECK(pds >= 1);
 
-  // The grazing of the impactless orbit: |X(w)| = d, reported as GR.
-  std::optional<double> gr;
+  // The branch ends where its impact slows to a tangential touch of the
+  // stop: the impacting orbit at zero impact speed is the impactless orbit
+  // touching x = d, |X(w)| = d (Oscillator::grazing_frequency). The corrector
+  // cannot follow the branch there (the saltation matrix carries 1 / v); the
+  // grazing system solves it exactly from the branch's last point.
+  const nlohmann::json* gr = nullptr;
   for (const auto& sp : summary["special_points"])
-    if (sp["type"] == "GR" && sp["status"] == "located") gr = sp["parameters"]["w"].get<double>();
-  if (gr) {
-    INFO("GR at w = " << *gr << ": amplitude " << osc.amplitude(*gr));
-    CHECK(std::abs(osc.amplitude(*gr) - osc.d) < 1e-7);
-  }
+    if (sp["type"] == "GR") gr = &sp;
+  REQUIRE(gr);
+  CHECK((*gr)["status"] == "located");
+  const double w_gr = (*gr)["parameters"]["w"].get<double>();
+  INFO("GR at w = " << std::setprecision(12) << w_gr << ", closed form " << osc.grazing_frequency());
+  CHECK(std::abs(w_gr - osc.grazing_frequency()) < 1e-8);
+  CHECK((*gr)["kind"] == "impact vanishes");
+  CHECK((*gr)["sequence_before"] == "impact");
+  CHECK(summary["branch"]["stop_reason"] == "user_stop");
+  // The orbit there: the forced response at the cut t0(w) = phase T(w).
+  const double phase = std::fmod(t0, 2 * M_PI / w) / (2 * M_PI / w);
+  const Eigen::Vector2d z_gr((*gr)["state"]["x"].get<double>(), (*gr)["state"]["v"].get<double>());
+  CHECK((z_gr - osc.forced(w_gr, phase * 2 * M_PI / w_gr)).norm() < 1e-8);
   std::filesystem::remove_all(out);
 }
 

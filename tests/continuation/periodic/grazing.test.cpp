@@ -5,6 +5,7 @@
 #include <iomanip>
 
 #include "continuation/flow/hybrid_system.h"
+#include "continuation/periodic/grazing_orbit.h"
 #include "continuation/periodic/shooting.h"
 #include "continuation/pseudo_arclength.h"
 
@@ -109,4 +110,44 @@ TEST_CASE("grazing: continuing the forced oscillator in F stops at GR, F* = d sq
   CHECK(std::abs(gr.y[2] - F_star) < 1e-8);
   // The grazing orbit is the linear response at F*.
   CHECK((gr.y - osc.orbit_at_0(F_star)).norm() < 1e-8);
+}
+
+TEST_CASE(
+    "grazing system: exact Jacobian (envelope theorem) against differences, and the grazing amplitude F*",
+    "[periodic][grazing]") {
+  // The orbit without the impact is the linear response; its largest x is
+  // F a, so the grazing system's minimum d - F a vanishes at F* (closed form
+  // above), and the solution is the linear response at F*.
+  const ImpactOscillator osc;
+  const auto shooting = oscillator_orbits(osc);
+  const double F_star = osc.grazing_amplitude(), T = 2 * M_PI / osc.omega;
+  const periodic::Contact contact{0, 0, osc.phase() / osc.omega, T / 4, T};
+  // From the penetrating side (F > F*): the virtual orbit passes the barrier.
+  Vector u = osc.orbit_at_0(1.05 * F_star);
+  const periodic::GrazingSystem g(*shooting, contact, u);
+  CHECK(g.state_size() == 3);
+  CHECK(g.parameter_size() == 0);
+  const periodic::ContactMinimum m = g.minimum(u, true);
+  CHECK(std::abs(m.value - (osc.d - 1.05 * F_star * osc.gain())) < 1e-10);
+  u[0] += 0.01;  // off the orbit too
+  Matrix J;
+  g.jacobian(u.data(), &J);
+  for (int j = 0; j < 3; ++j) {
+    const double h = 1e-6;
+    Vector up = u, um = u, Fp(3), Fm(3);
+    up[j] += h;
+    um[j] -= h;
+    g.residual(up.data(), Fp.data());
+    g.residual(um.data(), Fm.data());
+    const Vector column = (Fp - Fm) / (2 * h);
+    INFO("column " << j << ": exact " << J.col(j).transpose() << ", differences " << column.transpose());
+    CHECK((J.col(j) - column).norm() < 1e-6 * (1 + column.norm()));
+  }
+  const periodic::GrazingOrbit gr =
+      periodic::locate_grazing(*shooting, osc.orbit_at_0(1.05 * F_star), contact);
+  INFO(gr.message);
+  REQUIRE(gr.ok);
+  CHECK(std::abs(gr.y[2] - F_star) < 1e-10);
+  CHECK((gr.y - osc.orbit_at_0(F_star)).norm() < 1e-9);
+  CHECK(std::abs(gr.contact.t - osc.phase() / osc.omega) < 1e-6);
 }

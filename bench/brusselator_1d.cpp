@@ -8,6 +8,19 @@
 // (+126%) a branch; before the warm start 247 ms with the Hopf test. An
 // Arnoldi run is now about 15 solves with the LU (27 us each) where the base
 // point costs about 1 ms: the goal is not met.
+// Profile (2026-11-26, perf record, and counters around the Arnoldi runs):
+// 73.3 ms, 126 ms (+72%) and 164 ms (+124%) a branch of 70 points. 74
+// eigenvalue calls make 1294 LU solves: 66 warm-started runs of 15 solves
+// (ncv = k + 4 = 14 plus one restart, the Krylov floor for k = 10) and 8
+// fresh runs (every tenth call) of 38; the solves are ~60-70% of the
+// monitoring time, Spectra's own work the rest. Tried and rejected: mixing
+// 1% or 10% noise into the warm start instead of the fresh runs (2600-3500
+// solves: the noise excites the unwanted directions), ncv = k + 3, k + 6,
+// k + 8, k + 10 (more solves, not fewer); dropping the fresh runs alone
+// saves 12% of the solves. Below +30% needs fewer solves than k + 4 a point
+// or cheaper ones: a block method on the LU's multi-column solve (3x cheaper
+// a column than one solve at a time, measured) or monitoring only near a
+// bracket.
 
 #include "models/brusselator_1d.h"
 

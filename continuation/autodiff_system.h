@@ -23,6 +23,8 @@
 
 #include <boost/math/differentiation/autodiff.hpp>
 #include <concepts>
+#include <stdexcept>
+#include <string>
 #include <utility>
 
 #include "continuation/coloring.h"
@@ -150,21 +152,33 @@ class AutoDiffSystem : public System {
     }
   }
 
-  // One pass of Boost.Math autodiff of order 3 in t along F(u + t d).
-  void derivatives_along(const double* u, const double* d, Matrix* D) const override {
+  // One pass of Boost.Math autodiff in t along F(u + t d): of order 3 when
+  // no more is asked (the first Lyapunov coefficient), else of order 5 (the
+  // second), since a series' cost grows with the square of its order.
+  void derivatives_along(const double* u, const double* d, int order, Matrix* D) const override {
+    if (order < 1 || order > 5)
+      throw std::invalid_argument("derivatives_along: order " + std::to_string(order) + " is outside 1..5");
+    if (order <= 3)
+      along<3>(u, d, order, D);
+    else
+      along<5>(u, d, order, D);
+  }
+
+ private:
+  template <int N>
+  void along(const double* u, const double* d, int order, Matrix* D) const {
     namespace ad = boost::math::differentiation;
     const int n = state_size(), m = size();
-    const auto t = ad::make_fvar<double, 3>(0.0);
+    const auto t = ad::make_fvar<double, N>(0.0);
     using Series = std::remove_const_t<decltype(t)>;
     std::vector<Series> z(m), r(n);
     for (int j = 0; j < m; ++j) z[j] = Series(u[j]) + d[j] * t;
     f_(z.data(), r.data());
-    D->resize(n, 3);
+    D->resize(n, order);
     for (int i = 0; i < n; ++i)
-      for (int k = 1; k <= 3; ++k) (*D)(i, k - 1) = static_cast<double>(r[i].derivative(k));
+      for (int k = 1; k <= order; ++k) (*D)(i, k - 1) = static_cast<double>(r[i].derivative(k));
   }
 
- private:
   F f_;
   ColumnColoring coloring_;
   SparseMatrix pattern_;

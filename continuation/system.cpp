@@ -21,8 +21,8 @@ void System::sparse_jacobian(const double* u, SparseMatrix* J) const {
   *J = dense.sparseView();
 }
 
-void System::derivatives_along(const double*, const double*, Matrix*) const {
-  throw std::logic_error("this system gives no third derivatives (derivatives_along)");
+void System::derivatives_along(const double*, const double*, int, Matrix*) const {
+  throw std::logic_error("this system gives no higher derivatives (derivatives_along)");
 }
 
 Vector System::residual(const Vector& u) const {

@@ -47,12 +47,13 @@ class System {
   // (size n + q), n x (n + q). Needed by fold curves, cusp tests and branch
   // switching. Exact (nested jets).
   virtual void second_derivative(const double* u, const double* d, Matrix* H) const = 0;
-  // D (n x 3): column k-1 is d^k/dt^k F(u + t d) at t = 0, k = 1, 2, 3, that
-  // is F_u d, F_uu[d, d] and F_uuu[d, d, d]; exact (one Taylor pass). Normal
-  // form coefficients (the first Lyapunov coefficient of a Hopf point) get
-  // their multilinear forms from it by polarization. The default throws
-  // std::logic_error: a System that cannot give third derivatives.
-  virtual void derivatives_along(const double* u, const double* d, Matrix* D) const;
+  // D (n x order, 1 <= order <= 5): column k-1 is d^k/dt^k F(u + t d) at
+  // t = 0, that is F_u d, F_uu[d, d], F_uuu[d, d, d], ...; exact (one Taylor
+  // pass). Normal form coefficients (the Lyapunov coefficients of Hopf and
+  // generalized Hopf points) get their multilinear forms from it by
+  // polarization (testfunctions/multilinear_forms.h). The default throws
+  // std::logic_error: a System that cannot give higher derivatives.
+  virtual void derivatives_along(const double* u, const double* d, int order, Matrix* D) const;
 
   // Called by the continuation engine at each accepted point u; a system
   // whose equations move with the branch (a shooting problem's Poincare

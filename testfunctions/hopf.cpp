@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "continuation/branch.h"
+#include "testfunctions/multilinear_forms.h"
 
 namespace saltus {
 
@@ -53,7 +54,7 @@ class Forms {
   }
   Matrix along(const Vector& d) const {
     Matrix D;
-    system_.derivatives_along(u_.data(), d.data(), &D);
+    system_.derivatives_along(u_.data(), d.data(), 3, &D);
     return D;
   }
   const System& system_;
@@ -170,6 +171,44 @@ HopfPoint hopf_point(const System& system, const Vector& u, double omega) {
     return ComplexVector((A.cast<Complex>() - shift * ComplexMatrix::Identity(n, n)).partialPivLu().solve(b));
   });
   return h;
+}
+
+double second_lyapunov_coefficient(const System& system, const Vector& u, const HopfPoint& hopf) {
+  const int n = system.state_size();
+  const MultilinearForms M(system, u);
+  const ComplexMatrix A = system.jacobian(u).leftCols(n).cast<Complex>();
+  const ComplexMatrix I = ComplexMatrix::Identity(n, n);
+  const double w = hopf.omega;
+  const Complex i(0, 1);
+  // (s I - A)^{-1} b.
+  auto solve = [&](Complex s, const ComplexVector& b) {
+    return ComplexVector((s * I - A).partialPivLu().solve(b));
+  };
+  const ComplexVector q = hopf.q, qb = q.conjugate(), &p = hopf.p;
+  const ComplexVector h20 = solve(2.0 * i * w, M({q, q})), h11 = solve(0.0, M({q, qb})),
+                      h20b = h20.conjugate();
+  const ComplexVector r21 = M({q, q, qb}) + M({qb, h20}) + 2.0 * M({q, h11});
+  const Complex c1 = p.dot(r21) / 2.0;
+  const ComplexVector h30 = solve(3.0 * i * w, M({q, q, q}) + 3.0 * M({q, h20}));
+  // h21: the bordered system [i w I - A, q; p^H, 0] (h21, s) = (r21 - 2 c1 q, 0).
+  ComplexMatrix bordered(n + 1, n + 1);
+  bordered << i * w * I - A, q, p.adjoint(), Complex(0);
+  ComplexVector rhs(n + 1);
+  rhs << r21 - 2.0 * c1 * q, Complex(0);
+  const ComplexVector h21 = bordered.partialPivLu().solve(rhs).head(n), h21b = h21.conjugate();
+  const ComplexVector h31 =
+      solve(2.0 * i * w, M({q, q, q, qb}) + 3.0 * M({q, q, h11}) + 3.0 * M({q, qb, h20}) +
+                             3.0 * M({h20, h11}) + M({qb, h30}) + 3.0 * M({q, h21}) - 6.0 * c1 * h20);
+  const ComplexVector h22 =
+      solve(0.0, M({q, q, qb, qb}) + 4.0 * M({q, qb, h11}) + M({qb, qb, h20}) + M({q, q, h20b}) +
+                     2.0 * M({h11, h11}) + 2.0 * M({q, h21b}) + 2.0 * M({qb, h21}) + M({h20b, h20}) -
+                     4.0 * (c1 + std::conj(c1)) * h11);
+  const ComplexVector r32 = M({q, q, q, qb, qb}) + M({q, q, q, h20b}) + 3.0 * M({q, qb, qb, h20}) +
+                            6.0 * M({q, q, qb, h11}) + M({qb, qb, h30}) + 3.0 * M({q, q, h21b}) +
+                            6.0 * M({q, qb, h21}) + 3.0 * M({q, h20b, h20}) + 6.0 * M({q, h11, h11}) +
+                            6.0 * M({qb, h20, h11}) + 2.0 * M({qb, h31}) + 3.0 * M({q, h22}) +
+                            M({h20b, h30}) + 3.0 * M({h21b, h20}) + 6.0 * M({h11, h21});
+  return (p.dot(r32) / 12.0).real() / w;
 }
 
 double hopf_transversality(const System& system, const Vector& u, const HopfPoint& hopf, int parameter) {

@@ -59,6 +59,37 @@ struct HopfPoint {
 // dense eigensolver (the zero-Hopf check is then the caller's).
 HopfPoint hopf_point(const System& system, const Vector& u, double omega = 0.0);
 
+// The second Lyapunov coefficient at a generalized Hopf (Bautin) point,
+// where l1 = 0 (Kuznetsov 2004, Sec. 8.7.2, eq. (8.23); Kuznetsov, "Numerical
+// normalization techniques for all codim 2 bifurcations of equilibria in
+// ODE's", SIAM J. Numer. Anal. 36 (1999) 1104-1124; MatCont's nf_GH). With the
+// normal form z' = i omega z + c1 z|z|^2 + c2 z|z|^4 on the center manifold
+// x = z q + conj(z q) + sum h_jk z^j conj(z)^k / (j! k!), the homological
+// equation A h_jk + [terms of F] = coefficients of H_z z' + H_zbar zbar' gives,
+// with B..E the multilinear forms (testfunctions/multilinear_forms.h):
+//   h20 = (2 i omega - A)^{-1} B(q, q),   h11 = -A^{-1} B(q, conj q),
+//   c1  = <p, C(q, q, conj q) + B(conj q, h20) + 2 B(q, h11)> / 2,
+//   h30 = (3 i omega - A)^{-1} (C(q, q, q) + 3 B(q, h20)),
+//   h21 = (i omega - A)^{INV} (C(q, q, conj q) + B(conj q, h20) + 2 B(q, h11) - 2 c1 q), <p, h21> = 0
+//         (a bordered solve),
+//   h31 = (2 i omega - A)^{-1} (D(q, q, q, conj q) + 3 C(q, q, h11) + 3 C(q, conj q, h20)
+//         + 3 B(h20, h11) + B(conj q, h30) + 3 B(q, h21) - 6 c1 h20),
+//   h22 = -A^{-1} (D(q, q, conj q, conj q) + 4 C(q, conj q, h11) + C(conj q, conj q, h20)
+//         + C(q, q, conj h20) + 2 B(h11, h11) + 2 B(q, conj h21) + 2 B(conj q, h21)
+//         + B(conj h20, h20) - 4 (c1 + conj c1) h11),
+//   c2  = <p, E(q, q, q, conj q, conj q) + D(q, q, q, conj h20) + 3 D(q, conj q, conj q, h20)
+//         + 6 D(q, q, conj q, h11) + C(conj q, conj q, h30) + 3 C(q, q, conj h21)
+//         + 6 C(q, conj q, h21) + 3 C(q, conj h20, h20) + 6 C(q, h11, h11)
+//         + 6 C(conj q, h20, h11) + 2 B(conj q, h31) + 3 B(q, h22) + B(conj h20, h30)
+//         + 3 B(conj h21, h20) + 6 B(h11, h21)> / 12,
+//   l2  = Re(c2) / omega
+// in the normalization of l1 (<q, q> = 1, <p, q> = 1). The terms in c1 of h31
+// and h22 come from z' = i omega z + c1 z|z|^2 in H_z z'; at a GH Re c1 = 0 and
+// the h22 term vanishes, kept so that l2 near a located GH is the limit's.
+// l2 < 0: the cycles near the GH are born stable where l1 crosses zero
+// (Kuznetsov 2004, Sec. 8.3). Dense (the Hopf curve is). Throws as hopf_point.
+double second_lyapunov_coefficient(const System& system, const Vector& u, const HopfPoint& hopf);
+
 // mu' = d Re(lambda) / d p_k along the branch of equilibria through the
 // Hopf point u, k the index of the parameter: with A(p) = F_x(x(p), p),
 // x' = -F_x^{-1} F_p, lambda' = <p, A' q> = <p, F_uu[(x', e_k), (q, 0)]>

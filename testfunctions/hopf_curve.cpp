@@ -150,6 +150,11 @@ bool HopfCurveTest::describe(const PointContext& point, SpecialPoint* special) c
     special->data["frequencies"] = {std::abs(lambda[a].imag()), std::abs(lambda[c].imag())};
   }
   if (type_ == "ZH" || type_ == "GH") special->data["frequency"] = std::sqrt(std::max(kappa, 0.0));
+  if (type_ == "GH") {  // l2 decides the side of the fold of cycles that the GH emits (testfunctions/hopf.h)
+    const Vector u = point.problem.u(point.y);
+    const HopfPoint h = hopf_point(point.problem.system(), u);
+    special->data["l2"] = second_lyapunov_coefficient(point.problem.system(), u, h);
+  }
   return true;
 }
 

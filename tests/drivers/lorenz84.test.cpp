@@ -116,6 +116,15 @@ void check_hh_and_gh(const json& summary) {
         const Vector k = c(A);
         return std::pair{k[1] * k[1] - k[1] * k[2] * k[3] + k[0] * k[3] * k[3], hopf_point(*system, u).l1};
       }));
+  // The symmetry (U, T) -> (-U, -T) (an orthogonal change of coordinates, so
+  // one that keeps <q, q> = 1) maps each GH onto the other: their l2 agree.
+  // (No published value to check it against: MatCont's and BifurcationKit's
+  // tutorials print the GH points without l2; saltus gives l2 = 0.2257.)
+  std::vector<double> l2;
+  for (const auto& s : summary["special_points"])
+    if (s["type"] == "GH" && s["status"] == "located") l2.push_back(s["l2"].get<double>());
+  REQUIRE(!l2.empty());  // both on the curve from the HB, one on the curve from the BT
+  for (const double l : l2) CHECK(std::abs(l - l2[0]) < 1e-9 * std::abs(l2[0]));
 }
 
 }  // namespace

@@ -111,6 +111,8 @@ TEST_CASE("Hopf curve of the Bautin normal form: GH where l1 = 2 b2 vanishes", "
   CHECK(std::abs(c.branch.component(c.points[0].y, "b2")) < 1e-8);
   CHECK(std::abs(c.branch.component(c.points[0].y, "b1")) < 1e-10);
   CHECK(c.points[0].data["frequency"].get<double>() == Approx(1.0).epsilon(1e-9));
+  // l2 = Re(4 c2) / omega with c2 = -1 (w = sqrt(2) z: z' = ... - 4 z|z|^4).
+  CHECK(std::abs(c.points[0].data["l2"].get<double>() - (-4.0)) < 1e-7);
 }
 
 // A Hopf pair (frequency 1, real part b1) beside w' = b2 - w^2: along the

@@ -62,8 +62,8 @@ const std::string& hybrid_run_file_help() {
       models::kMechanicalExpressionHelp + "\n" + models::kFilippovExpressionHelp +
       "\n  forcing_period an expression of the parameters (\"2*pi/w\"): a forced system; a "
       "periodic orbit's period follows it along a branch\n  angles         state names "
-      "that are angles (wrapped for shooting, drawn modulo 2 pi)\n\nBuilt-in models:\n" +
-      models::hybrid_models_help();
+      "that are angles (wrapped for shooting, drawn modulo 2 pi)\n\n" +
+      kMapRunFileHelp + "\nBuilt-in models:\n" + models::hybrid_models_help();
   return help;
 }
 
@@ -125,7 +125,7 @@ class HybridRunReader {
                      "initial",        "mode",        "time",        "transient",  "periodic", "simulation",
                      "section",        "lyapunov",    "sweep",       "plot",       "states",   "modes",
                      "forcing_period", "angles",      "coordinates", "mass",       "forces",   "constraints",
-                     "stick_velocity", "filippov",    "definitions"},
+                     "stick_velocity", "filippov",    "definitions", "map"},
               path, "");
     run.path = path;
     run.name = json.contains("name") ? string(json["name"], path, "name") : path.stem().string();
@@ -137,6 +137,7 @@ class HybridRunReader {
     read_section_and_sweep();
     read_periodic();
     read_plot();
+    if (json.contains("map")) run.map = read_map_spec(json["map"], run);
     return run;
   }
 

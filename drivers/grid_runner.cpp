@@ -148,7 +148,12 @@ void run_chain(const GridJob& job, int chains, int c, int from, GridRun* run, Sh
 
 void print_progress(const GridJob& job, const GridRun& run, int computed, int todo, int threads,
                     double elapsed, std::ostream& err) {
-  err << job.command << ": " << run.resumed + computed << " / " << job.points << " points";
+  const mpi::World world = mpi::world();
+  if (world.size > 1)  // rank 0 sees its own blocks only
+    err << job.command << ": rank 0 of " << world.size << ": " << computed << " / " << todo
+        << " of its points";
+  else
+    err << job.command << ": " << run.resumed + computed << " / " << job.points << " points";
   if (run.resumed > 0) err << " (" << run.resumed << " from the journal)";
   err << " on " << threads << " threads, " << std::setprecision(3) << elapsed << " s";
   if (computed > 0 && computed < todo)
@@ -212,7 +217,9 @@ void start_journal(const GridJob& job, const GridRun& run, const fs::path& path,
 // The owned blocks on `threads` workers; progress on err (rank 0) while they run.
 void run_blocks(const GridJob& job, const std::vector<int>& owned, const std::vector<int>& start, int threads,
                 bool talk, GridRun* run, Shared* s, std::ostream& err) {
-  const int todo = static_cast<int>(std::count(run->records.begin(), run->records.end(), nullptr));
+  int todo = 0;  // the points of the owned blocks still to compute
+  for (int c : owned)
+    for (int k = start[c]; k < (c + 1) * job.points / run->chains; ++k) todo += run->records[k].is_null();
   const auto t0 = std::chrono::steady_clock::now();
   WorkerThreads workers(threads, [&](int) {
     for (int i; (i = s->next_chain++) < static_cast<int>(owned.size());) {
@@ -293,7 +300,11 @@ GridRun run_grid(const GridJob& job, const fs::path& dir, bool resume, std::ostr
       run.records[entry["k"].get<int>()] = entry["record"];
     }
   }
-  run.interrupted = run.done() < job.points;
+  // Rank 0 holds every record; another rank judges its own blocks.
+  for (int c = 0; c < run.chains; ++c)
+    if (run.writer || c % world.size == world.rank)
+      for (int k = c * job.points / run.chains; k < (c + 1) * job.points / run.chains; ++k)
+        run.interrupted = run.interrupted || run.records[k].is_null();
   return run;
 }
 

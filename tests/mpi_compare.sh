@@ -31,4 +31,17 @@ for kind in sweep map; do
     status=1
   fi
 done
+# Stopped on both ranks (the hidden --interrupt-after raises SIGINT in each),
+# then resumed without MPI from the two ranks' journals: the serial files.
+"${mpi[@]}" "$saltus" sweep "$work/sweep.json" --out "$work/sweep-resumed" --interrupt-after 2 > /dev/null 2>&1 || true
+ls "$work/sweep-resumed/sweep.journal.jsonl.1" > /dev/null
+"$saltus" sweep "$work/sweep.json" --out "$work/sweep-resumed" --resume > /dev/null
+for f in sweep.csv sweep.json sweep.dat; do
+  if cmp -s "$work/sweep-serial/$f" "$work/sweep-resumed/$f"; then
+    echo "mpi_compare: sweep stopped on 2 ranks, resumed serially: $f identical"
+  else
+    echo "mpi_compare: sweep stopped on 2 ranks, resumed serially: $f differs" >&2
+    status=1
+  fi
+done
 exit $status

@@ -23,12 +23,14 @@ const fs::path& work() {
     const fs::path d = fs::temp_directory_path() / "saltus-bench-mpi";
     fs::create_directories(d);
     const std::string src = SALTUS_SOURCE_DIR;
-    // 40 values in 2 chunks; a 12 x 8 map of single points on one thread per rank.
-    std::system(("jq '.sweep.steps = 40 | .sweep.threads = 2' " + src + "/examples/triple_pendulum.json > " +
-                 (d / "sweep.json").string())
-                    .c_str());
-    std::system(("jq '.map.x.steps = 12 | .map.y.steps = 8 | .map.seed = \"none\" | .map.threads = 1' " +
-                 src + "/examples/user/impact_oscillator_map.json > " + (d / "map.json").string())
+    // The examples' full grids (120 values in 2 chunks; 40 x 30 single points on
+    // one thread per rank): a few seconds each, so that mpirun's start (some
+    // 0.5 s) does not decide the ratio.
+    std::system(
+        ("jq '.sweep.threads = 2' " + src + "/examples/triple_pendulum.json > " + (d / "sweep.json").string())
+            .c_str());
+    std::system(("jq '.map.seed = \"none\" | .map.threads = 1' " + src +
+                 "/examples/user/impact_oscillator_map.json > " + (d / "map.json").string())
                     .c_str());
     return d;
   }();

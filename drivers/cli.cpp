@@ -12,6 +12,7 @@
 #include "drivers/extremal_continue.h"
 #include "drivers/filippov_commands.h"
 #include "drivers/hybrid_commands.h"
+#include "drivers/map_command.h"
 #include "drivers/progress.h"
 
 namespace saltus::drivers {
@@ -130,9 +131,11 @@ struct Cli {
   std::vector<double> pose;
   double box = 0.0;
   int threads = 0, samples = 0;
+  GridControl grid;  // sweep, map: --resume and the hidden --interrupt-after
   CLI::App *cont = nullptr, *sim = nullptr, *lyap = nullptr, *periodic = nullptr, *sweep = nullptr;
   CLI::App *classify = nullptr, *solutions = nullptr, *econtinue = nullptr, *etrack = nullptr;
   CLI::App *twofold = nullptr, *fmap = nullptr, *futures = nullptr, *fcont = nullptr;
+  CLI::App* hmap = nullptr;  // saltus map
 
   // A subcommand of `parent` with RUNFILE, [--out] and --json.
   CLI::App* command(CLI::App& parent, const std::string& name, const std::string& what,
@@ -170,6 +173,19 @@ struct Cli {
         "print the result as JSON", help);
     sweep = command(app, "sweep", "Brute-force bifurcation diagram of a hybrid system on a Poincare section",
                     "JSON run file with 'section' and 'sweep'", out, summary, help);
+    add_grid_options(sweep);
+    hmap =
+        command(app, "map", "Two-parameter brute-force map of a hybrid system's attractors (period, chaos)",
+                "JSON run file with 'section' and 'map'", out, summary, help);
+    add_grid_options(hmap);
+  }
+
+  // --resume, and --interrupt-after N (hidden, for tests: raise SIGINT after N points).
+  void add_grid_options(CLI::App* c) {
+    c->add_flag("--resume", grid.resume,
+                "continue a stopped run from its journal (<out>/<kind>.journal.jsonl); the files end as an "
+                "uninterrupted run's");
+    c->add_option("--interrupt-after", grid.interrupt_after)->group("")->check(CLI::NonNegativeNumber);
   }
 
   void add_extremal(const std::string& out, const std::string& summary) {
@@ -236,8 +252,12 @@ struct Cli {
       return periodic_command(run, folder(run.name), json, out, err);
     }
     const HybridRun& run = read;
+    if (*hmap) {
+      if (!run.map) throw RunFileError("run file " + file + ": 'map' is missing (see saltus map --help)");
+      return map_command(run, folder(run.name), json, out, err, grid);
+    }
     if (!run.sweep) throw RunFileError("run file " + file + ": 'sweep' is missing");
-    return sweep_command(run, folder(run.name), json, out, err);
+    return sweep_command(run, folder(run.name), json, out, err, grid);
   }
 
   int run_extremal(std::ostream& out, std::ostream& err) const {
@@ -257,7 +277,7 @@ struct Cli {
 
   int run(std::ostream& out, std::ostream& err) const {
     if (*cont) return continue_command(file, out_dir, json, out, err);
-    if (*sim || *lyap || *periodic || *sweep) return run_hybrid(out, err);
+    if (*sim || *lyap || *periodic || *sweep || *hmap) return run_hybrid(out, err);
     if (*classify || *solutions || *econtinue || *etrack) return run_extremal(out, err);
     if (*twofold || *fmap || *futures || *fcont) return run_filippov(out, err);
     return 0;

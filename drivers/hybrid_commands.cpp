@@ -1,18 +1,14 @@
 #include "drivers/hybrid_commands.h"
 
 #include <algorithm>
-#include <atomic>
-#include <chrono>
 #include <fstream>
 #include <iomanip>
 #include <limits>
 #include <sstream>
-#include <thread>
 
 #include "analyses/grazing/through_grazing.h"
 #include "continuation/periodic/shooting.h"
 #include "continuation/pseudo_arclength.h"
-#include "continuation/worker_threads.h"
 #include "drivers/output.h"
 #include "drivers/periodic_curve.h"
 #include "drivers/periodic_orbit.h"
@@ -249,141 +245,6 @@ int lyapunov_command(const HybridRun& run, const fs::path& dir, bool json, std::
     err << "saltus lyapunov: " << run.path.string() << ": " << r.message << '\n';
     return 2;
   }
-  return 0;
-}
-
-namespace {
-
-struct SweepPoint {
-  double value = 0.0;
-  std::vector<flow::SectionHit> hits;
-  std::string failure;  // why this value ended early, if it did
-  int events = 0;
-};
-
-// The sweep's values, each simulated (transient, then record) on `chunks`
-// threads, each chunk of values starting from the state the previous value
-// ended in; progress on err.
-std::vector<SweepPoint> sweep_points(const HybridRun& run, int chunks, std::ostream& err) {
-  const SweepSpec& spec = *run.sweep;
-  std::vector<SweepPoint> points(spec.steps);
-  for (int k = 0; k < spec.steps; ++k)
-    points[k].value = spec.steps == 1 ? spec.from : spec.from + (spec.to - spec.from) * k / (spec.steps - 1);
-  std::atomic<int> done{0};
-  const auto sections = run.sections();
-  const flow::SimulationOptions plain = without_samples(run.simulation);
-
-  auto chunk = [&](int c) {
-    const int begin = c * spec.steps / chunks, end = (c + 1) * spec.steps / chunks;
-    int mode = run.mode;
-    double t = run.t0;
-    Vector x = run.initial;
-    for (int k = begin; k < end; ++k) {
-      SweepPoint& p = points[k];
-      try {
-        const auto system = run.with_parameter(spec.parameter, p.value);
-        const double transient = k == begin ? 2 * spec.transient : spec.transient;
-        if (transient > 0) {
-          const flow::Trajectory warm = flow::simulate(*system, mode, t, x, t + transient, plain);
-          p.events += static_cast<int>(warm.events.size());
-          if (!warm.ok())
-            p.failure = warm.message;
-          else
-            mode = warm.mode_end, t = warm.t_end, x = warm.x_end;
-        }
-        if (p.failure.empty()) {
-          const flow::Trajectory rec =
-              flow::simulate(*system, mode, t, x, t + spec.record, plain, {}, sections);
-          p.events += static_cast<int>(rec.events.size());
-          p.hits = rec.section_hits;
-          if (!rec.ok())
-            p.failure = rec.message;
-          else
-            mode = rec.mode_end, t = rec.t_end, x = rec.x_end;
-        }
-      } catch (const std::exception& e) {
-        p.failure = e.what();
-      }
-      // A value that failed (Zeno, grazing) does not pass its end state on.
-      if (!p.failure.empty()) mode = run.mode, t = run.t0, x = run.initial;
-      ++done;
-    }
-  };
-  WorkerThreads workers(chunks, chunk);
-  // Progress on stderr while the workers run.
-  const auto start = std::chrono::steady_clock::now();
-  double last_print = 0;
-  while (done < spec.steps) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
-    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (elapsed > 1.0 && elapsed - last_print >= 2.0) {
-      err << "saltus sweep: " << done << " / " << spec.steps << " values of " << spec.parameter << " on "
-          << chunks << " threads, " << std::setprecision(3) << elapsed << " s\n";
-      last_print = elapsed;
-    }
-  }
-  workers.join();
-
-  return points;
-}
-
-}  // namespace
-
-int sweep_command(const HybridRun& run, const fs::path& dir, bool json, std::ostream& out,
-                  std::ostream& err) {
-  const SweepSpec& spec = *run.sweep;
-  const auto names = run.system->state_names();
-  const int plot = index_of(names, spec.plot);
-  const int chunks = worker_count(spec.threads, spec.steps);
-  const std::vector<SweepPoint> points = sweep_points(run, chunks, err);
-
-  fs::create_directories(dir);
-  int failures = 0, hits = 0;
-  write_file_atomically(dir / "sweep.csv", [&](std::ostream& o) {
-    o << spec.parameter << ",t";
-    for (const auto& n : names) o << ',' << n;
-    o << '\n' << std::setprecision(15);
-    for (const auto& p : points)
-      for (const auto& h : p.hits) {
-        o << p.value << ',' << h.t;
-        for (int i = 0; i < h.x.size(); ++i) o << ',' << h.x[i];
-        o << '\n';
-      }
-  });
-  Json summary;
-  summary["name"] = run.name;
-  summary["parameter"] = spec.parameter;
-  summary["values"] = spec.steps;
-  summary["threads"] = chunks;
-  Json problems = Json::array();
-  for (const auto& p : points) {
-    hits += static_cast<int>(p.hits.size());
-    if (!p.failure.empty()) {
-      ++failures;
-      problems.push_back({{"value", p.value}, {"message", p.failure}});
-    }
-  }
-  summary["section_hits"] = hits;
-  summary["failures"] = problems;
-  write_file_atomically(dir / "sweep.json", [&](std::ostream& o) { o << summary.dump(2) << '\n'; });
-  Figure f{run.name + ": bifurcation diagram (section " + run.section->variable + ")",
-           spec.parameter,
-           spec.plot,
-           {},
-           {}};
-  Figure::Series s{spec.plot + " at the section", {}, "points", "pt 7 ps 0.3"};
-  for (const auto& p : points)
-    for (const auto& h : p.hits) s.points.emplace_back(p.value, h.x[plot]);
-  f.series.push_back(std::move(s));
-  std::string warning;
-  draw(f, dir, "sweep", &warning);
-  if (!warning.empty()) err << "saltus sweep: warning: " << warning << '\n';
-  if (json)
-    out << summary.dump(2) << '\n';
-  else
-    out << run.name << ": " << spec.steps << " values of " << spec.parameter << " on " << chunks
-        << " threads, " << hits << " section hits, " << failures << " values ended early\nwrote "
-        << dir.string() << '\n';
   return 0;
 }
 

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <ostream>
 
+#include "drivers/grid_runner.h"
 #include "drivers/hybrid_run_file.h"
 
 namespace saltus::drivers {
@@ -22,9 +23,12 @@ int lyapunov_command(const HybridRun& run, const std::filesystem::path& dir, boo
 // each starts from the state the previous one ended in) a transient, then the
 // section's hits over `record`; sweep.csv, sweep.json and a figure. The range
 // is split into `threads` chunks run in parallel, each quasi-static from the
-// run's initial state (with a doubled transient at its first value).
+// run's initial state (with a doubled transient at its first value). Runs
+// through drivers/grid_runner.h: a journal line per finished value, --resume,
+// and Ctrl-C writes the finished values with "status": "interrupted" (exit
+// 130). Returns the exit code.
 int sweep_command(const HybridRun& run, const std::filesystem::path& dir, bool json, std::ostream& out,
-                  std::ostream& err);
+                  std::ostream& err, const GridControl& control = {});
 
 // A periodic orbit by shooting (drivers/periodic_orbit.h: from the run's
 // guess, or for an autonomous model from a simulation's section returns):

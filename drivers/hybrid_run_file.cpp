@@ -68,8 +68,8 @@ const std::string& hybrid_run_file_help() {
       models::kMechanicalExpressionHelp + "\n" + models::kFilippovExpressionHelp +
       "\n  forcing_period an expression of the parameters (\"2*pi/w\"): a forced system; a "
       "periodic orbit's period follows it along a branch\n  angles         state names "
-      "that are angles (wrapped for shooting, drawn modulo 2 pi)\n\nBuilt-in models:\n" +
-      models::hybrid_models_help();
+      "that are angles (wrapped for shooting, drawn modulo 2 pi)\n\n" +
+      kMapRunFileHelp + "\nBuilt-in models:\n" + models::hybrid_models_help();
   return help;
 }
 
@@ -132,7 +132,7 @@ class HybridRunReader {
                "initial",        "mode",        "time",        "transient",  "periodic", "simulation",
                "section",        "lyapunov",    "sweep",       "plot",       "states",   "modes",
                "forcing_period", "angles",      "coordinates", "mass",       "forces",   "constraints",
-               "stick_velocity", "filippov",    "definitions", "guess",      "futures",  "continuation"},
+               "stick_velocity", "filippov",    "definitions", "guess",      "futures",  "continuation", "map"},
               path, "");
     // The two-fold keys of `saltus filippov` may stand beside an own Filippov system.
     for (const char* key : {"guess", "futures", "continuation"})
@@ -148,6 +148,7 @@ class HybridRunReader {
     read_section_and_sweep();
     read_periodic();
     read_plot();
+    if (json.contains("map")) run.map = read_map_spec(json["map"], run);
     return run;
   }
 

@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -44,6 +45,30 @@ struct CurveSpec {
   std::string kind = "GR";
   std::string first, second;  // first: periodic.parameter
   ContinuationOptions options;
+// A two-parameter brute-force map (`saltus map`, drivers/map_command.cpp):
+// per grid point a transient, then the section's hits over `record`; the
+// attractor's period is the number of distinct hits (two hits are one when
+// every component differs by at most tolerance (1 + |x|), angles modulo
+// 2 pi); more than max_period distinct hits: "chaotic"; a failed simulation:
+// "escaped". Read by read_map_spec (drivers/map_spec.cpp).
+struct MapAxis {
+  std::vector<std::string> parameters;  // one, or several set to the same value ("c1", "c2", "c3")
+  double from = 0.0, to = 1.0;
+  int steps = 20;
+  std::string label() const;  // "q1", "c1=c2=c3"
+};
+
+constexpr int kMaxMapPoints = 1000000;  // x.steps * y.steps: each point is a simulation
+
+struct MapSpec {
+  MapAxis x, y;              // x varies fastest: point k = j * x.steps + i
+  double transient = 100.0;  // time integrated at each point before recording
+  double record = 100.0;     // time over which section hits are recorded
+  int max_period = 8;        // more distinct hits than this: chaotic
+  double tolerance = 1e-4;   // hits within tolerance (1 + |x|) are one
+  bool lyapunov = false;     // also the largest Lyapunov exponent (the run's "lyapunov" options)
+  bool seed_rows = false;    // "seed": "rows": each point starts from its x-neighbour's end state
+  int threads = 0;           // 0: all cores
 };
 
 // Periodic orbits by shooting (`saltus periodic`). A forced model: the orbit
@@ -91,6 +116,7 @@ struct HybridRun {
   std::optional<SectionSpec> section;
   std::optional<SweepSpec> sweep;
   std::optional<PeriodicSpec> periodic;
+  std::optional<MapSpec> map;
   std::string fixed_parameter;            // carried (and held fixed) when the orbit is not continued
   double forcing_period = 0.0;            // of a forced model (0: autonomous)
   std::string forcing_period_expression;  // the model's, of its parameters (empty: autonomous)
@@ -110,6 +136,13 @@ struct HybridRun {
 };
 
 HybridRun read_hybrid_run(const std::filesystem::path& path);
+
+// The run file's "map" (drivers/map_spec.cpp), checked against the run's
+// system and section; its keys for the help.
+MapSpec read_map_spec(const Json& map, const HybridRun& run);
+// The model's parameters at the map's point (x, y).
+std::map<std::string, double> map_parameters(const MapSpec& spec, double x, double y);
+extern const char* const kMapRunFileHelp;
 
 // The run-file keys and, per registered model, its state, modes and
 // parameters with defaults (models/registry.h).

@@ -63,6 +63,7 @@ std::vector<std::vector<std::string>> commands_for(const fs::path& file, const J
   std::vector<std::vector<std::string>> c{{"simulate"}, {"lyapunov"}};
   if (j.contains("periodic")) c.push_back({"periodic"});
   if (j.contains("sweep")) c.push_back({"sweep"});
+  if (j.contains("map")) c.push_back({"map"});
   return c;
 }
 

@@ -1,0 +1,62 @@
+// Parallel efficiency of `saltus sweep` and `saltus map` over MPI ranks
+// (drivers/grid_mpi.h): the same study on one core and on 2 ranks of one
+// thread each; efficiency = T(1 core) / (2 T(2 ranks)), read from the rows of
+// one run (goal >= 0.9). The processes are started as a user starts them
+// (taskset pins the one-core run; mpirun --oversubscribe --allow-run-as-root
+// the ranks), so process start-up and MPI's gather are in the times. Only
+// when CMake found MPI (SALTUS_MPIEXEC); the run files are shortened copies
+// of the examples written into the temporary directory.
+#include <benchmark/benchmark.h>
+
+#ifdef SALTUS_MPIEXEC
+
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path& work() {
+  static const fs::path dir = [] {
+    const fs::path d = fs::temp_directory_path() / "saltus-bench-mpi";
+    fs::create_directories(d);
+    const std::string src = SALTUS_SOURCE_DIR;
+    // The examples' full grids (120 values in 2 chunks; 40 x 30 single points on
+    // one thread per rank): a few seconds each, so that mpirun's start (some
+    // 0.5 s) does not decide the ratio.
+    std::system(
+        ("jq '.sweep.threads = 2' " + src + "/examples/triple_pendulum.json > " + (d / "sweep.json").string())
+            .c_str());
+    std::system(("jq '.map.seed = \"none\" | .map.threads = 1' " + src +
+                 "/examples/user/impact_oscillator_map.json > " + (d / "map.json").string())
+                    .c_str());
+    return d;
+  }();
+  return dir;
+}
+
+// kind: sweep or map; ranks 0: one process pinned to one core.
+void run(benchmark::State& state, const std::string& kind) {
+  const int ranks = static_cast<int>(state.range(0));
+  const std::string file = (work() / (kind + ".json")).string(), out = (work() / (kind + "-out")).string();
+  const std::string launcher = ranks == 0 ? std::string("taskset -c 0 ")
+                                          : std::string(SALTUS_MPIEXEC) +
+                                                " --oversubscribe --allow-run-as-root -n " +
+                                                std::to_string(ranks) + " ";
+  const std::string command =
+      launcher + SALTUS_CLI + " " + kind + " " + file + " --out " + out + " > /dev/null 2>&1";
+  for (auto _ : state)
+    if (std::system(command.c_str()) != 0) state.SkipWithError(("failed: " + command).c_str());
+}
+
+void BM_MpiSweep(benchmark::State& state) { run(state, "sweep"); }
+void BM_MpiMap(benchmark::State& state) { run(state, "map"); }
+// Arg 0: one core (taskset); 2: two ranks.
+BENCHMARK(BM_MpiSweep)->Arg(0)->Arg(2)->UseRealTime()->Unit(benchmark::kSecond);
+BENCHMARK(BM_MpiMap)->Arg(0)->Arg(2)->UseRealTime()->Unit(benchmark::kSecond);
+
+}  // namespace
+
+#endif

@@ -1,0 +1,31 @@
+#pragma once
+// The grid runner's ranks (drivers/grid_runner.h): under `mpirun -n N` the
+// blocks of a study are split over N processes (threads within each), the
+// records gathered on rank 0, which alone writes the files. Built with MPI
+// when CMake finds it (SALTUS_WITH_MPI); without it, or when the process
+// was not started by mpirun, there is one rank and these are no-ops.
+
+#include <string>
+#include <vector>
+
+namespace saltus::drivers::mpi {
+
+struct World {
+  int rank = 0, size = 1;
+};
+
+// This process's rank; MPI is initialised on the first call when mpirun
+// started the process (and finalised at exit).
+World world();
+
+// Every rank's lines on rank 0 (its own first, then rank 1's, ...); other
+// ranks get nothing back. Collective: every rank calls it.
+std::vector<std::string> gather_lines(const std::vector<std::string>& mine);
+
+// Collective: waits for every rank.
+void barrier();
+
+// Ends every rank (MPI_Abort) with the exit code; without MPI, std::exit.
+[[noreturn]] void abort(int code);
+
+}  // namespace saltus::drivers::mpi

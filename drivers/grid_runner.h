@@ -1,0 +1,90 @@
+#pragma once
+// A study of many independent points (a sweep's parameter values, a map's
+// grid points), run so that it survives: on threads, each finished point
+// appended to a journal as one flushed line, resumable after a kill, stopped
+// cleanly by Ctrl-C (SIGINT).
+//
+// The points 0..n-1 form `chains` consecutive blocks [c n / chains,
+// (c + 1) n / chains). Within a block point k may start from point k - 1's
+// end (a quasi-static sweep, a seeded map row), so a block runs in order on
+// one thread; blocks are independent. The result of a point is a function of
+// its predecessor's record only, and the records travel through the journal
+// exactly (JSON numbers are written in their shortest round-trip form), so
+// every way of running a study (threads, a resume at any point, ranks) gives
+// byte for byte the same files as one uninterrupted run.
+//
+// The journal (<out>/<kind>.journal.jsonl): a header line naming the study
+// ({"journal": kind, "identity": hash, "points": n, "chains": c}), then one
+// line per finished point ({"k": k, "record": {...}}). A line cut short by a
+// kill is ignored on resume. The command removes the journal once its final
+// files are written.
+
+#include <filesystem>
+#include <functional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "drivers/json_input.h"
+
+namespace saltus::drivers {
+
+struct GridJob {
+  std::string command;   // "saltus sweep": starts progress lines
+  std::string kind;      // "sweep": names the journal
+  std::string identity;  // the study (run-file text, grid): a journal of another study is refused
+  int points = 0;
+  int chains = 1;   // consecutive blocks (see above); a resumed journal keeps its own
+  int threads = 1;  // workers (at most the chains)
+  // Point k from its predecessor's record in its block (nullptr at the
+  // block's start); returns the point's record, a JSON object holding
+  // whatever the next point starts from. Called on worker threads.
+  std::function<Json(int k, const Json* previous)> compute;
+  // Testing: raise(SIGINT) once this many points have been computed in this
+  // run (0: never), as a user's Ctrl-C would.
+  int interrupt_after = 0;
+};
+
+// How a command runs its grid (from the command line).
+struct GridControl {
+  bool resume = false;      // --resume: continue from the journal
+  int interrupt_after = 0;  // testing (hidden --interrupt-after): see GridJob
+};
+
+struct GridRun {
+  std::vector<Json> records;  // per point; null where not computed (an interrupted run)
+  int chains = 1;             // the blocks used (a resumed journal's)
+  int resumed = 0;            // points read from the journal
+  int computed = 0;           // points computed in this run
+  bool interrupted = false;   // Ctrl-C: the records hold the finished points
+  bool writer = true;         // rank 0 (drivers/grid_mpi.h): holds every record and writes the files
+  bool complete() const { return !interrupted; }
+  int done() const;  // the points with a record
+};
+
+// The journal's path in the output folder.
+std::filesystem::path journal_path(const std::filesystem::path& dir, const std::string& kind);
+
+// Runs job, journalling into journal_path(dir, job.kind). With resume, the
+// points the journal holds are taken from it and each block continues from
+// its last finished point (no journal: from the start, said on err); a
+// journal of another study throws RunFileError. Without resume an old
+// journal is replaced. SIGINT during the run stops it after the points under
+// way (a second one ends the process at once; the journal stays usable).
+// Under mpirun the blocks are dealt to the ranks (block c to rank c mod N),
+// each journalling into <journal>.<rank> (rank 0: the journal itself), and
+// rank 0 gathers every record: only its GridRun is the writer.
+GridRun run_grid(const GridJob& job, const std::filesystem::path& dir, bool resume, std::ostream& err);
+
+// After the final files are written: the journal is no longer needed.
+void remove_journal(const std::filesystem::path& dir, const std::string& kind);
+
+// A 64-bit FNV-1a hash as 16 hex digits (a study's identity).
+std::string fnv1a_hex(const std::string& text);
+
+// Doubles in records: finite ones as JSON numbers, others as "nan", "inf",
+// "-inf" (JSON has no such numbers); and back.
+Json json_double(double v);
+double double_of(const Json& v);
+
+}  // namespace saltus::drivers

@@ -1,0 +1,234 @@
+// `saltus map RUNFILE`: a two-parameter brute-force map of a hybrid model's
+// attractors (period on the section, chaotic, escaped), run through the grid
+// runner (drivers/grid_runner.h): journal, --resume, Ctrl-C.
+
+#include "drivers/map_command.h"
+
+#include <fstream>
+#include <iomanip>
+#include <map>
+#include <sstream>
+
+#include "continuation/worker_threads.h"
+#include "drivers/attractor.h"
+#include "drivers/output.h"
+#include "drivers/periodic_orbit.h"
+
+namespace saltus::drivers {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+double axis_value(const MapAxis& a, int i) {
+  return a.steps == 1 ? a.from : a.from + (a.to - a.from) * i / (a.steps - 1);
+}
+
+}  // namespace
+
+int distinct_hits(const std::vector<Vector>& hits, const std::vector<bool>& angles, double tolerance,
+                  int at_most) {
+  std::vector<const Vector*> kinds;
+  for (const Vector& h : hits) {
+    const auto same = [&](const Vector* k) {
+      for (int i = 0; i < h.size(); ++i) {
+        const double d = i < static_cast<int>(angles.size()) && angles[i]
+                             ? std::remainder(h[i] - (*k)[i], 2 * M_PI)
+                             : h[i] - (*k)[i];
+        if (!(std::abs(d) <= tolerance * (1 + std::abs((*k)[i])))) return false;
+      }
+      return true;
+    };
+    if (std::none_of(kinds.begin(), kinds.end(), same)) kinds.push_back(&h);
+    if (static_cast<int>(kinds.size()) >= at_most) break;
+  }
+  return static_cast<int>(kinds.size());
+}
+
+std::string map_class(const Json& record, int max_period) {
+  if (record.contains("failure")) return "escaped";
+  const int n = record["distinct_hits"].get<int>();
+  if (n == 0) return "no hits";
+  if (n > max_period) return "chaotic";
+  return "period-" + std::to_string(n);
+}
+
+namespace {
+
+// Grid point k = j * x.steps + i: settled from the run's initial state, or
+// (seeded rows) from its left neighbour's end; its distinct section hits,
+// and with "lyapunov" the largest exponent from where it ended.
+Json map_record(const HybridRun& run, int k, const Json* previous) {
+  const MapSpec& spec = *run.map;
+  const int i = k % spec.x.steps, j = k / spec.x.steps;
+  StartState start{run.mode, run.t0, run.initial};
+  if (previous && !previous->contains("failure")) start = state_of(*previous);
+  const double transient = spec.seed_rows && !previous ? 2 * spec.transient : spec.transient;
+  Settled s;
+  double largest = std::numeric_limits<double>::quiet_NaN();
+  try {
+    const auto system =
+        run.system->with_parameters(map_parameters(spec, axis_value(spec.x, i), axis_value(spec.y, j)));
+    s = settle(*system, start, transient, spec.record, without_samples(run.simulation), run.sections());
+    if (spec.lyapunov && s.failure.empty()) {
+      const flow::LyapunovResult r =
+          flow::lyapunov_spectrum(*system, s.end.mode, s.end.t, s.end.x, run.lyapunov);
+      if (r.ok() && r.exponents.size() > 0)
+        largest = r.exponents[0];
+      else
+        s.failure = "Lyapunov exponents: " + r.message;
+    }
+  } catch (const std::exception& e) {
+    s.failure = e.what();
+  }
+  Json record;
+  put_state(s.end, &record);
+  std::vector<Vector> hits;
+  for (const auto& h : s.hits) hits.push_back(h.x);
+  record["distinct_hits"] = distinct_hits(hits, run.angles, spec.tolerance, spec.max_period + 1);
+  record["events"] = s.events;
+  if (spec.lyapunov) record["lyapunov"] = json_double(largest);
+  if (!s.failure.empty()) record["failure"] = s.failure;
+  return record;
+}
+
+void write_map_csv(const HybridRun& run, const GridRun& grid, const fs::path& dir) {
+  const MapSpec& spec = *run.map;
+  write_file_atomically(dir / "map.csv", [&](std::ostream& o) {
+    o << spec.x.label() << ',' << spec.y.label() << ",class,period,distinct_hits,events"
+      << (spec.lyapunov ? ",lyapunov" : "") << '\n'
+      << std::setprecision(15);
+    for (int k = 0; k < static_cast<int>(grid.records.size()); ++k) {
+      const Json& r = grid.records[k];
+      if (r.is_null()) continue;
+      const std::string c = map_class(r, spec.max_period);
+      o << axis_value(spec.x, k % spec.x.steps) << ',' << axis_value(spec.y, k / spec.x.steps) << ',' << c
+        << ',' << (c.rfind("period-", 0) == 0 ? r["distinct_hits"].get<int>() : 0) << ','
+        << r["distinct_hits"].get<int>() << ',' << r["events"].get<int>();
+      if (spec.lyapunov) o << ',' << double_of(r["lyapunov"]);
+      o << '\n';
+    }
+  });
+}
+
+// The classes in the legend's order: period-1, period-2, ..., chaotic, escaped, no hits.
+int class_order(const std::string& c) {
+  if (c.rfind("period-", 0) == 0) return std::stoi(c.substr(7));
+  return c == "chaotic" ? 1000 : c == "escaped" ? 1001 : 1002;
+}
+
+std::string class_colour(const std::string& c) {
+  static const char* const periods[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
+                                        "#8c564b", "#e377c2", "#17becf", "#bcbd22", "#7f7f7f"};
+  if (c == "chaotic") return "#000000";
+  if (c == "escaped") return "#c8c8c8";
+  if (c == "no hits") return "#f5deb3";
+  return periods[(class_order(c) - 1) % 10];
+}
+
+Json map_summary(const HybridRun& run, const GridRun& grid, std::map<std::string, int>* counts) {
+  const MapSpec& spec = *run.map;
+  Json summary;
+  summary["name"] = run.name;
+  summary["status"] = grid.interrupted ? "interrupted" : "finished";
+  for (const auto* a : {&spec.x, &spec.y})
+    summary[a == &spec.x ? "x" : "y"] = {
+        {"parameter", a->label()}, {"from", a->from}, {"to", a->to}, {"steps", a->steps}};
+  summary["points"] = spec.x.steps * spec.y.steps;
+  summary["seed"] = spec.seed_rows ? "rows" : "none";
+  summary["max_period"] = spec.max_period;
+  summary["tolerance"] = spec.tolerance;
+  int done = 0;
+  Json failures = Json::array();  // why points escaped: the first 100
+  for (int k = 0; k < static_cast<int>(grid.records.size()); ++k) {
+    const Json& r = grid.records[k];
+    if (r.is_null()) continue;
+    ++(*counts)[map_class(r, spec.max_period)], ++done;
+    if (r.contains("failure") && failures.size() < 100)
+      failures.push_back({{spec.x.label(), axis_value(spec.x, k % spec.x.steps)},
+                          {spec.y.label(), axis_value(spec.y, k / spec.x.steps)},
+                          {"message", r["failure"]}});
+  }
+  if (grid.interrupted) summary["points_done"] = done;
+  std::vector<std::pair<int, std::string>> order;
+  for (const auto& [c, n] : *counts) order.emplace_back(class_order(c), c);
+  std::sort(order.begin(), order.end());
+  Json classes = Json::object();
+  for (const auto& [o, c] : order) classes[c] = (*counts)[c];
+  summary["classes"] = classes;
+  summary["failures"] = failures;
+  return summary;
+}
+
+void draw_map(const HybridRun& run, const GridRun& grid, const fs::path& dir, std::ostream& err) {
+  const MapSpec& spec = *run.map;
+  std::ostringstream section;
+  section << run.section->variable << " = " << run.section->value
+          << (run.section->angle ? " (mod 2 pi)" : "");
+  Figure f{run.name + ": attractors on the section " + section.str(), spec.x.label(), spec.y.label(), {}, {}};
+  std::map<int, Figure::Series> by_class;
+  // Squares about one grid cell wide (the plot is some 650 x 500 pixels; a
+  // point of size 1 some 6 pixels).
+  const double cell = std::min(650.0 / spec.x.steps, 500.0 / spec.y.steps);
+  std::ostringstream size;
+  size << "pt 5 ps " << std::clamp(cell / 6.0, 0.2, 5.0);
+  for (int k = 0; k < static_cast<int>(grid.records.size()); ++k) {
+    if (grid.records[k].is_null()) continue;
+    const std::string c = map_class(grid.records[k], spec.max_period);
+    auto [it, fresh] = by_class.try_emplace(class_order(c));
+    if (fresh) it->second = {c, {}, "points", size.str() + " lc rgb '" + class_colour(c) + "'"};
+    it->second.points.emplace_back(axis_value(spec.x, k % spec.x.steps),
+                                   axis_value(spec.y, k / spec.x.steps));
+  }
+  for (auto& [o, s] : by_class) f.series.push_back(std::move(s));
+  std::string warning;
+  draw(f, dir, "map", &warning);
+  if (!warning.empty()) err << "saltus map: warning: " << warning << '\n';
+}
+
+}  // namespace
+
+int map_command(const HybridRun& run, const fs::path& dir, bool json, std::ostream& out, std::ostream& err,
+                const GridControl& control) {
+  const MapSpec& spec = *run.map;
+  const int points = spec.x.steps * spec.y.steps;
+  GridJob job;
+  job.command = "saltus map";
+  job.kind = "map";
+  job.points = points;
+  // Seeded rows are chains in x; unseeded points are each their own.
+  job.chains = spec.seed_rows ? spec.y.steps : points;
+  job.threads = worker_count(spec.threads, job.chains);
+  std::ifstream in(run.path);
+  std::ostringstream identity;
+  identity << in.rdbuf() << "\nmap";
+  job.identity = identity.str();
+  job.compute = [&run](int k, const Json* previous) { return map_record(run, k, previous); };
+  job.interrupt_after = control.interrupt_after;
+  const GridRun grid = run_grid(job, dir, control.resume, err);
+  if (!grid.writer) return grid.interrupted ? 130 : 0;  // another MPI rank: rank 0 writes
+
+  write_map_csv(run, grid, dir);
+  std::map<std::string, int> counts;
+  Json summary = map_summary(run, grid, &counts);
+  write_file_atomically(dir / "summary.json", [&](std::ostream& o) { o << summary.dump(2) << '\n'; });
+  draw_map(run, grid, dir, err);
+  if (!grid.interrupted) remove_journal(dir, job.kind);
+  if (json) {
+    out << summary.dump(2) << '\n';
+  } else {
+    out << run.name << ": " << (grid.interrupted ? "interrupted, " : "") << grid.done() << " of " << points
+        << " points of (" << spec.x.label() << ", " << spec.y.label() << ")"
+        << (grid.resumed ? " (" + std::to_string(grid.resumed) + " from the journal)" : "") << ':';
+    for (const auto& [c, n] : summary["classes"].items()) out << ' ' << c << ' ' << n.get<int>() << ',';
+    out << "\nwrote " << dir.string() << '\n';
+  }
+  if (grid.interrupted) {
+    err << "saltus map: interrupted: " << grid.done() << " of " << points
+        << " points written; continue with --resume\n";
+    return 130;  // 128 + SIGINT
+  }
+  return 0;
+}
+
+}  // namespace saltus::drivers

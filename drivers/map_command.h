@@ -1,0 +1,32 @@
+#pragma once
+// `saltus map RUNFILE`: a two-parameter brute-force map of a hybrid model
+// (the run file's "map", drivers/hybrid_run_file.h MapSpec).
+
+#include <filesystem>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "drivers/grid_runner.h"
+#include "drivers/hybrid_run_file.h"
+
+namespace saltus::drivers {
+
+// map.csv (one row per grid point, x fastest: the parameters, class, period,
+// distinct hits, events, and the largest Lyapunov exponent when asked),
+// summary.json (the grid, "status", the count per class) and map.png/.svg.
+// Exit 130 when Ctrl-C stopped it (the finished points are written; --resume
+// continues).
+int map_command(const HybridRun& run, const std::filesystem::path& dir, bool json, std::ostream& out,
+                std::ostream& err, const GridControl& control = {});
+
+// The number of distinct states among hits, counting at most `at_most`: two
+// are one when every component differs by at most tolerance (1 + |x_i|)
+// (components with angles[i] modulo 2 pi).
+int distinct_hits(const std::vector<Vector>& hits, const std::vector<bool>& angles, double tolerance,
+                  int at_most);
+
+// A map record's class: "period-N", "chaotic", "escaped" or "no hits".
+std::string map_class(const Json& record, int max_period);
+
+}  // namespace saltus::drivers

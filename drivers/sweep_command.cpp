@@ -1,0 +1,184 @@
+// `saltus sweep RUNFILE`: a brute-force bifurcation diagram, run through the
+// grid runner (drivers/grid_runner.h): journal, --resume, Ctrl-C.
+
+#include <fstream>
+#include <iomanip>
+#include <sstream>
+
+#include "continuation/worker_threads.h"
+#include "drivers/attractor.h"
+#include "drivers/hybrid_commands.h"
+#include "drivers/output.h"
+#include "drivers/periodic_orbit.h"
+
+namespace saltus::drivers {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct SweepPoint {
+  double value = 0.0;
+  std::vector<flow::SectionHit> hits;
+  std::string failure;  // why this value ended early, if it did
+  int events = 0;
+  bool done = false;  // false: not reached before an interrupt
+};
+
+double sweep_value(const SweepSpec& spec, int k) {
+  return spec.steps == 1 ? spec.from : spec.from + (spec.to - spec.from) * k / (spec.steps - 1);
+}
+
+// The run file's text and the sweep: what a journal must have been made by.
+std::string study_identity(const HybridRun& run, const std::string& extra) {
+  std::ifstream in(run.path);
+  std::ostringstream text;
+  text << in.rdbuf() << '\n' << extra;
+  return text.str();
+}
+
+// Value k, from the end of value k - 1 in its chunk (a value that failed, by
+// Zeno or grazing, passes on the run's initial state, and a chunk's first
+// value integrates a doubled transient from it).
+Json sweep_record(const HybridRun& run, int k, const Json* previous) {
+  const SweepSpec& spec = *run.sweep;
+  StartState start{run.mode, run.t0, run.initial};
+  if (previous && !previous->contains("failure")) start = state_of(*previous);
+  const double transient = previous ? spec.transient : 2 * spec.transient;
+  Settled s;
+  try {
+    const auto system = run.with_parameter(spec.parameter, sweep_value(spec, k));
+    s = settle(*system, start, transient, spec.record, without_samples(run.simulation), run.sections());
+  } catch (const std::exception& e) {
+    s.failure = e.what();
+  }
+  Json record;
+  put_state(s.end, &record);
+  Json hits = Json::array();
+  for (const auto& h : s.hits) {
+    Json row = Json::array({json_double(h.t)});
+    for (int i = 0; i < h.x.size(); ++i) row.push_back(json_double(h.x[i]));
+    hits.push_back(row);
+  }
+  record["hits"] = hits;
+  record["events"] = s.events;
+  if (!s.failure.empty()) record["failure"] = s.failure;
+  return record;
+}
+
+std::vector<SweepPoint> sweep_points(const HybridRun& run, const GridRun& grid) {
+  const SweepSpec& spec = *run.sweep;
+  std::vector<SweepPoint> points(spec.steps);
+  for (int k = 0; k < spec.steps; ++k) {
+    SweepPoint& p = points[k];
+    p.value = sweep_value(spec, k);
+    const Json& r = grid.records[k];
+    if (r.is_null()) continue;
+    p.done = true;
+    p.events = r["events"].get<int>();
+    p.failure = r.value("failure", "");
+    for (const auto& row : r["hits"]) {
+      flow::SectionHit h;
+      h.t = double_of(row[0]);
+      h.x.resize(static_cast<int>(row.size()) - 1);
+      for (int i = 0; i < h.x.size(); ++i) h.x[i] = double_of(row[i + 1]);
+      p.hits.push_back(std::move(h));
+    }
+  }
+  return points;
+}
+
+void write_sweep_csv(const HybridRun& run, const std::vector<SweepPoint>& points, const fs::path& dir) {
+  const auto names = run.system->state_names();
+  write_file_atomically(dir / "sweep.csv", [&](std::ostream& o) {
+    o << run.sweep->parameter << ",t";
+    for (const auto& n : names) o << ',' << n;
+    o << '\n' << std::setprecision(15);
+    for (const auto& p : points)
+      for (const auto& h : p.hits) {
+        o << p.value << ',' << h.t;
+        for (int i = 0; i < h.x.size(); ++i) o << ',' << h.x[i];
+        o << '\n';
+      }
+  });
+}
+
+Json sweep_summary(const HybridRun& run, const std::vector<SweepPoint>& points, const GridRun& grid) {
+  const SweepSpec& spec = *run.sweep;
+  Json summary;
+  summary["name"] = run.name;
+  summary["status"] = grid.interrupted ? "interrupted" : "finished";
+  summary["parameter"] = spec.parameter;
+  summary["values"] = spec.steps;
+  summary["threads"] = grid.chains;
+  int hits = 0, done = 0;
+  Json problems = Json::array();
+  for (const auto& p : points) {
+    hits += static_cast<int>(p.hits.size());
+    done += p.done;
+    if (!p.failure.empty()) problems.push_back({{"value", p.value}, {"message", p.failure}});
+  }
+  if (grid.interrupted) summary["values_done"] = done;
+  summary["section_hits"] = hits;
+  summary["failures"] = problems;
+  return summary;
+}
+
+void draw_sweep(const HybridRun& run, const std::vector<SweepPoint>& points, const fs::path& dir,
+                std::ostream& err) {
+  const SweepSpec& spec = *run.sweep;
+  const auto names = run.system->state_names();
+  const int plot = static_cast<int>(std::find(names.begin(), names.end(), spec.plot) - names.begin());
+  Figure f{run.name + ": bifurcation diagram (section " + run.section->variable + ")",
+           spec.parameter,
+           spec.plot,
+           {},
+           {}};
+  Figure::Series s{spec.plot + " at the section", {}, "points", "pt 7 ps 0.3"};
+  for (const auto& p : points)
+    for (const auto& h : p.hits) s.points.emplace_back(p.value, h.x[plot]);
+  f.series.push_back(std::move(s));
+  std::string warning;
+  draw(f, dir, "sweep", &warning);
+  if (!warning.empty()) err << "saltus sweep: warning: " << warning << '\n';
+}
+
+}  // namespace
+
+int sweep_command(const HybridRun& run, const fs::path& dir, bool json, std::ostream& out, std::ostream& err,
+                  const GridControl& control) {
+  const SweepSpec& spec = *run.sweep;
+  GridJob job;
+  job.command = "saltus sweep";
+  job.kind = "sweep";
+  job.points = spec.steps;
+  job.chains = job.threads = worker_count(spec.threads, spec.steps);
+  job.identity = study_identity(run, "sweep");
+  job.compute = [&run](int k, const Json* previous) { return sweep_record(run, k, previous); };
+  job.interrupt_after = control.interrupt_after;
+  const GridRun grid = run_grid(job, dir, control.resume, err);
+  if (!grid.writer) return grid.interrupted ? 130 : 0;  // another MPI rank: rank 0 writes
+
+  const std::vector<SweepPoint> points = sweep_points(run, grid);
+  write_sweep_csv(run, points, dir);
+  const Json summary = sweep_summary(run, points, grid);
+  write_file_atomically(dir / "sweep.json", [&](std::ostream& o) { o << summary.dump(2) << '\n'; });
+  draw_sweep(run, points, dir, err);
+  if (!grid.interrupted) remove_journal(dir, job.kind);
+  if (json)
+    out << summary.dump(2) << '\n';
+  else
+    out << run.name << ": " << (grid.interrupted ? "interrupted, " : "") << grid.done() << " of "
+        << spec.steps << " values of " << spec.parameter << " on " << grid.chains << " threads"
+        << (grid.resumed ? " (" + std::to_string(grid.resumed) + " from the journal)" : "") << ", "
+        << summary["section_hits"].get<int>() << " section hits, " << summary["failures"].size()
+        << " values ended early\nwrote " << dir.string() << '\n';
+  if (grid.interrupted) {
+    err << "saltus sweep: interrupted: " << grid.done() << " of " << spec.steps
+        << " values written; continue with --resume\n";
+    return 130;  // 128 + SIGINT, as a shell reports a run ended by Ctrl-C
+  }
+  return 0;
+}
+
+}  // namespace saltus::drivers

@@ -1,0 +1,202 @@
+// The grid runner (drivers/grid_runner.h) and `saltus sweep` on it: a
+// stopped, killed or interrupted study resumed ends with the files of an
+// uninterrupted one, byte for byte.
+
+#include "drivers/grid_runner.h"
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "run_cli.h"
+
+namespace fs = std::filesystem;
+using saltus::drivers::GridJob;
+using saltus::drivers::Json;
+using namespace saltus::testing;
+
+namespace {
+
+std::string text_of(const fs::path& file) {
+  std::ifstream in(file);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+int lines_of(const fs::path& file) {
+  const std::string t = text_of(file);
+  return static_cast<int>(std::count(t.begin(), t.end(), '\n'));
+}
+
+// A chain whose every value depends on all before it in its block, through
+// doubles that a lossy journal would change: x_k = sin(x_{k-1} + k) / 3 + 1 / 7.
+GridJob chain_job(int points, int chains, int threads) {
+  GridJob job;
+  job.command = "test";
+  job.kind = "test";
+  job.identity = "chain";
+  job.points = points;
+  job.chains = chains;
+  job.threads = threads;
+  job.compute = [](int k, const Json* previous) {
+    const double x = previous ? saltus::drivers::double_of((*previous)["x"]) : 0.1;
+    return Json{{"x", std::sin(x + k) / 3 + 1.0 / 7}, {"lyap", saltus::drivers::json_double(-INFINITY)}};
+  };
+  return job;
+}
+
+}  // namespace
+
+TEST_CASE("grid runner: a run stopped by SIGINT and resumed gives the uninterrupted records", "[grid]") {
+  const fs::path dir = scratch("grid");
+  std::ostringstream err;
+  const auto whole = saltus::drivers::run_grid(chain_job(40, 4, 3), dir, false, err);
+  REQUIRE(whole.complete());
+  CHECK(whole.computed == 40);
+  // The first point of each block starts afresh, so a block's records are
+  // those of a one-block run started at its first point: k = 10 of 4 blocks
+  // equals the first point of a run whose values are shifted by 10.
+  CHECK(whole.records[10]["x"] == Json(std::sin(0.1 + 10) / 3 + 1.0 / 7));
+  CHECK(std::isinf(saltus::drivers::double_of(whole.records[0]["lyap"])));
+
+  GridJob stopped = chain_job(40, 4, 3);
+  stopped.interrupt_after = 7;  // raise(SIGINT), as Ctrl-C does
+  const auto part = saltus::drivers::run_grid(stopped, dir, false, err);
+  CHECK(part.interrupted);
+  CHECK(part.computed >= 7);
+  CHECK(part.computed < 40);
+  CHECK(lines_of(saltus::drivers::journal_path(dir, "test")) == 1 + part.computed);
+
+  // A kill leaves a line cut short: ignored on resume.
+  std::ofstream(saltus::drivers::journal_path(dir, "test"), std::ios::app)
+      << R"({"k": 39, "record": {"x": 0.)";
+  const auto resumed = saltus::drivers::run_grid(chain_job(40, 4, 1), dir, true, err);
+  CHECK(resumed.complete());
+  CHECK(resumed.resumed == part.computed);
+  CHECK(resumed.computed == 40 - part.computed);
+  for (int k = 0; k < 40; ++k) CHECK(resumed.records[k].dump() == whole.records[k].dump());
+  fs::remove_all(dir);
+}
+
+TEST_CASE("grid runner: a journal of another study is refused, naming it", "[grid]") {
+  const fs::path dir = scratch("grid-other");
+  std::ostringstream err;
+  GridJob a = chain_job(10, 2, 1);
+  a.interrupt_after = 3;
+  saltus::drivers::run_grid(a, dir, false, err);
+  GridJob b = chain_job(10, 2, 1);
+  b.identity = "another run file";
+  CHECK_THROWS_WITH(saltus::drivers::run_grid(b, dir, true, err),
+                    Catch::Contains("test.journal.jsonl") && Catch::Contains("another study"));
+  // The blocks come from the journal: a resume on more threads keeps them.
+  const auto resumed = saltus::drivers::run_grid(chain_job(10, 5, 4), dir, true, err);
+  CHECK(resumed.chains == 2);
+  CHECK(resumed.records[5]["x"] == Json(std::sin(0.1 + 5) / 3 + 1.0 / 7));
+  fs::remove_all(dir);
+}
+
+namespace {
+
+// A sweep of the triple pendulum with short times (about 0.1 s a value).
+fs::path small_sweep(const fs::path& dir, int steps) {
+  fs::create_directories(dir);
+  std::ofstream(dir / "run.json") << R"({"name": "small", "model": "triple_pendulum",
+    "parameters": {"eta": 1.8, "c1": 0.12, "c2": 0.12, "c3": 0.12, "e": 0.9},
+    "initial": {"psi1": 1.8, "psi2": 1.0, "psi3": 2.0, "psi1_dot": 0, "psi2_dot": 0, "psi3_dot": 0},
+    "time": [0, 10], "section": {"variable": "psi1", "value": 0, "angle": true},
+    "sweep": {"parameter": "q1", "from": 1.31, "to": 1.25, "steps": )"
+                                  << steps
+                                  << R"(, "transient": 10, "record": 30, "threads": 2, "plot": "psi2_dot"}})";
+  return dir / "run.json";
+}
+
+void check_same_files(const fs::path& a, const fs::path& b) {
+  for (const char* f : {"sweep.csv", "sweep.json", "sweep.dat"}) {
+    INFO(f);
+    CHECK(text_of(a / f) == text_of(b / f));
+  }
+  CHECK(!fs::exists(b / "sweep.journal.jsonl"));
+}
+
+}  // namespace
+
+TEST_CASE("saltus sweep --resume after Ctrl-C writes the uninterrupted files byte for byte", "[grid][cli]") {
+  const fs::path dir = scratch("sweep-resume");
+  const fs::path run = small_sweep(dir, 8);
+  const Run whole = run_saltus({"sweep", run.string(), "--out", (dir / "whole").string()});
+  INFO(whole.err);
+  REQUIRE(whole.code == 0);
+  CHECK(!fs::exists(dir / "whole" / "sweep.journal.jsonl"));
+
+  const fs::path out = dir / "part";
+  const Run part =
+      run_saltus({"sweep", run.string(), "--out", out.string(), "--json", "--interrupt-after", "3"});
+  CHECK(part.code == 130);
+  CHECK_THAT(part.err, Catch::Contains("interrupted") && Catch::Contains("--resume"));
+  const auto summary = nlohmann::json::parse(part.out);
+  CHECK(summary["status"] == "interrupted");
+  CHECK(summary["values_done"].get<int>() >= 3);
+  CHECK(summary["values_done"].get<int>() < 8);
+  CHECK(lines_of(out / "sweep.journal.jsonl") == 1 + summary["values_done"].get<int>());
+
+  const Run resumed = run_saltus({"sweep", run.string(), "--out", out.string(), "--resume"});
+  INFO(resumed.err);
+  REQUIRE(resumed.code == 0);
+  CHECK_THAT(resumed.out, Catch::Contains("from the journal"));
+  check_same_files(dir / "whole", out);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("saltus sweep killed (SIGKILL) or stopped (SIGINT) as a process, then resumed", "[grid][cli]") {
+  const fs::path dir = scratch("sweep-kill");
+  const fs::path run = small_sweep(dir, 24);
+  const std::string saltus = std::string(SALTUS_BINARY_DIR) + "/saltus";
+  REQUIRE(fs::exists(saltus));
+  const Run whole = run_saltus({"sweep", run.string(), "--out", (dir / "whole").string()});
+  REQUIRE(whole.code == 0);
+
+  for (int signal : {SIGKILL, SIGINT}) {
+    INFO("signal " << signal);
+    const fs::path out = dir / ("out" + std::to_string(signal));
+    const fs::path journal = out / "sweep.journal.jsonl";
+    const pid_t pid = ::fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) {
+      ::freopen("/dev/null", "w", stderr);
+      ::freopen("/dev/null", "w", stdout);
+      ::execl(saltus.c_str(), "saltus", "sweep", run.c_str(), "--out", out.c_str(),
+              static_cast<char*>(nullptr));
+      ::_exit(127);
+    }
+    // Wait for the header and 4 finished values, then stop it part way.
+    const auto t0 = std::chrono::steady_clock::now();
+    while (lines_of(journal) < 5 && std::chrono::steady_clock::now() - t0 < std::chrono::seconds(60))
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    ::kill(pid, signal);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    if (signal == SIGKILL) {
+      CHECK(WIFSIGNALED(status));
+      CHECK(!fs::exists(out / "sweep.json"));  // nothing of the final files
+    } else {
+      REQUIRE(WIFEXITED(status));
+      CHECK(WEXITSTATUS(status) == 130);
+      CHECK(nlohmann::json::parse(text_of(out / "sweep.json"))["status"] == "interrupted");
+    }
+    CHECK(lines_of(journal) < 25);  // stopped part way
+    const Run resumed = run_saltus({"sweep", run.string(), "--out", out.string(), "--resume"});
+    INFO(resumed.err);
+    REQUIRE(resumed.code == 0);
+    check_same_files(dir / "whole", out);
+  }
+  fs::remove_all(dir);
+}

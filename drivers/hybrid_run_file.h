@@ -45,6 +45,8 @@ struct CurveSpec {
   std::string kind = "GR";
   std::string first, second;  // first: periodic.parameter
   ContinuationOptions options;
+};
+
 // A two-parameter brute-force map (`saltus map`, drivers/map_command.cpp):
 // per grid point a transient, then the section's hits over `record`; the
 // attractor's period is the number of distinct hits (two hits are one when

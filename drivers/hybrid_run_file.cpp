@@ -127,12 +127,13 @@ class HybridRunReader {
 
   HybridRun read() {
     if (!json.is_object()) fail(path, "the top level must be an object");
-    only_keys(json,
-              {"name",           "description", "model",       "parameters", "links",    "g",
-               "initial",        "mode",        "time",        "transient",  "periodic", "simulation",
-               "section",        "lyapunov",    "sweep",       "plot",       "states",   "modes",
-               "forcing_period", "angles",      "coordinates", "mass",       "forces",   "constraints",
-               "stick_velocity", "filippov",    "definitions", "guess",      "futures",  "continuation", "map"},
+    only_keys(json, {"name",        "description", "model",   "parameters",     "links",
+                     "g",           "initial",     "mode",    "time",           "transient",
+                     "periodic",    "simulation",  "section", "lyapunov",       "sweep",
+                     "plot",        "states",      "modes",   "forcing_period", "angles",
+                     "coordinates", "mass",        "forces",  "constraints",    "stick_velocity",
+                     "filippov",    "definitions", "guess",   "futures",        "continuation",
+                     "map"},
               path, "");
     // The two-fold keys of `saltus filippov` may stand beside an own Filippov system.
     for (const char* key : {"guess", "futures", "continuation"})

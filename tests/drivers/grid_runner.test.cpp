@@ -25,13 +25,6 @@ using namespace saltus::testing;
 
 namespace {
 
-std::string text_of(const fs::path& file) {
-  std::ifstream in(file);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 int lines_of(const fs::path& file) {
   const std::string t = text_of(file);
   return static_cast<int>(std::count(t.begin(), t.end(), '\n'));

@@ -74,16 +74,19 @@ struct Oscillator {
     return c[1] * g[0] - c[0] * g[1];
   }
 
+  // The saltation matrix of an impact at the stop x = d at time s with speed v
+  // (the comment above); the left stop of a symmetric orbit gives the same.
+  Eigen::Matrix2d saltation(double w, double s, double v) const {
+    const double a_minus = -2 * zeta * v - d + F * std::cos(w * s),
+                 a_plus = 2 * zeta * r * v - d + F * std::cos(w * s);
+    return (Eigen::Matrix2d() << -r, 0, (a_plus + r * a_minus) / v, -r).finished();
+  }
+
   Orbit orbit(double w, double s) const {
     Orbit o;
     o.s = s;
     condition(w, s, &o.v);
-    const double T = 2 * M_PI / w, v = o.v;
-    const double a_minus = -2 * zeta * v - d + F * std::cos(w * s),
-                 a_plus = 2 * zeta * r * v - d + F * std::cos(w * s);
-    Eigen::Matrix2d S;
-    S << -r, 0, (a_plus + r * a_minus) / v, -r;
-    o.monodromy = S * E(T);
+    o.monodromy = saltation(w, s, o.v) * E(2 * M_PI / w);
     return o;
   }
 
@@ -92,21 +95,31 @@ struct Oscillator {
   std::vector<Orbit> orbits(double w) const {
     const double T = 2 * M_PI / w;
     std::vector<Orbit> out;
-    const int n = 2000;
-    for (int i = 0; i < n; ++i) {
-      double a = T * i / n, b = T * (i + 1) / n;
-      double fa = condition(w, a), fb = condition(w, b);
-      if (fa * fb > 0) continue;
-      for (int it = 0; it < 200 && b - a > 1e-15 * T; ++it) {
-        const double m = 0.5 * (a + b), fm = condition(w, m);
-        (fa * fm <= 0 ? b : a) = m;
-        (fa * fm <= 0 ? fb : fa) = fm;
-      }
-      const Orbit o = orbit(w, 0.5 * (a + b));
+    for (double s : roots_in(T, [&](double t) { return condition(w, t); })) {
+      const Orbit o = orbit(w, s);
       if (!(o.v > 0)) continue;
       bool free = true;
       for (int j = 1; j < 400 && free; ++j) free = o.at(*this, w, o.s + T * j / 400.0)[0] < d;
       if (free) out.push_back(o);
+    }
+    return out;
+  }
+
+  // The sign changes of f on [0, T): a scan of 2000 cells, each bisected to 1e-15 T.
+  template <class Condition>
+  static std::vector<double> roots_in(double T, Condition f) {
+    std::vector<double> out;
+    const int n = 2000;
+    for (int i = 0; i < n; ++i) {
+      double a = T * i / n, b = T * (i + 1) / n;
+      double fa = f(a), fb = f(b);
+      if (fa * fb > 0) continue;
+      for (int it = 0; it < 200 && b - a > 1e-15 * T; ++it) {
+        const double m = 0.5 * (a + b), fm = f(m);
+        (fa * fm <= 0 ? b : a) = m;
+        (fa * fm <= 0 ? fb : fa) = fm;
+      }
+      out.push_back(0.5 * (a + b));
     }
     return out;
   }

@@ -19,13 +19,6 @@ using namespace saltus::testing;
 
 namespace {
 
-std::string text_of(const fs::path& file) {
-  std::ifstream in(file);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 Vector v1(double a) { return Vector::Constant(1, a); }
 
 // The impact oscillator's map example with another "map" (and its other keys).

@@ -40,27 +40,16 @@
 #include <sstream>
 
 #include "drivers/hybrid_run_file.h"
+#include "impact_oscillator_closed_form.h"
 #include "run_cli.h"
 
 using namespace saltus;
 
 namespace {
 
-struct TwoStops {
-  double zeta, F, d, r;
-
-  Eigen::Matrix2d A() const { return (Eigen::Matrix2d() << 0, 1, -1, -2 * zeta).finished(); }
-  Eigen::Matrix2d E(double t) const {
-    const double wd = std::sqrt(1 - zeta * zeta);
-    return std::exp(-zeta * t) * (std::cos(wd * t) * Eigen::Matrix2d::Identity() +
-                                  std::sin(wd * t) / wd * (A() + zeta * Eigen::Matrix2d::Identity()));
-  }
-  Eigen::Vector2d forced(double w, double t) const {
-    const std::complex<double> X = F / std::complex<double>(1 - w * w, 2 * zeta * w);
-    const std::complex<double> e = X * std::exp(std::complex<double>(0, w * t));
-    return {e.real(), (std::complex<double>(0, w) * e).real()};
-  }
-
+// The linear flow, forced response, saltation and root scan are the impact
+// oscillator's (impact_oscillator_closed_form.h); the symmetric orbit is new.
+struct TwoStops : saltus::testing::Oscillator {
   struct Orbit {
     double w, s, v;     // frequency, right impact time in [0, T), speed before it
     Eigen::Matrix2d H;  // the half-period map S E(tau)
@@ -89,12 +78,7 @@ struct TwoStops {
     o.w = w;
     o.s = s;
     condition(w, s, &o.v);
-    const double v = o.v;
-    const double a_minus = -2 * zeta * v - d + F * std::cos(w * s),
-                 a_plus = 2 * zeta * r * v - d + F * std::cos(w * s);
-    Eigen::Matrix2d S;
-    S << -r, 0, (a_plus + r * a_minus) / v, -r;
-    o.H = S * E(M_PI / w);
+    o.H = saltation(w, s, o.v) * E(M_PI / w);
     return o;
   }
 
@@ -102,17 +86,8 @@ struct TwoStops {
   std::vector<Orbit> orbits(double w) const {
     const double T = 2 * M_PI / w;
     std::vector<Orbit> out;
-    const int n = 2000;
-    for (int i = 0; i < n; ++i) {
-      double a = T * i / n, b = T * (i + 1) / n;
-      double fa = condition(w, a), fb = condition(w, b);
-      if (fa * fb > 0) continue;
-      for (int it = 0; it < 200 && b - a > 1e-15 * T; ++it) {
-        const double m = 0.5 * (a + b), fm = condition(w, m);
-        (fa * fm <= 0 ? b : a) = m;
-        (fa * fm <= 0 ? fb : fa) = fm;
-      }
-      const Orbit o = orbit(w, 0.5 * (a + b));
+    for (double s : roots_in(T, [&](double t) { return condition(w, t); })) {
+      const Orbit o = orbit(w, s);
       if (!(o.v > 0)) continue;
       bool free = true;
       for (int j = 1; j < 400 && free; ++j) free = std::abs(o.at(*this, o.s + T / 2 * j / 400.0)[0]) < d;
@@ -130,12 +105,7 @@ struct TwoStops {
   }
 };
 
-Eigen::VectorXcd sorted(Eigen::VectorXcd mu) {
-  std::sort(mu.data(), mu.data() + mu.size(), [](auto a, auto b) {
-    return std::abs(a) != std::abs(b) ? std::abs(a) > std::abs(b) : a.imag() > b.imag();
-  });
-  return mu;
-}
+using saltus::testing::sorted;
 
 // Floquet multipliers of the closed-form orbit.
 Eigen::VectorXcd multipliers(const TwoStops::Orbit& o) {
@@ -150,8 +120,8 @@ TEST_CASE(
     "[user][periodic][two-stops]") {
   const auto path = saltus::testing::example("user/oscillator_two_stops.json");
   const auto run = drivers::read_hybrid_run(path);
-  const TwoStops osc{run.system->parameter("zeta"), run.system->parameter("F"), run.system->parameter("d"),
-                     run.system->parameter("r")};
+  const TwoStops osc{{run.system->parameter("zeta"), run.system->parameter("F"), run.system->parameter("d"),
+                      run.system->parameter("r")}};
   const auto out = saltus::testing::scratch("two-stops");
   const auto result = saltus::testing::run_saltus({"periodic", path.string(), "--out", out.string()});
   INFO(result.out << result.err);

@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <sstream>
@@ -33,6 +34,14 @@ inline nlohmann::json continue_json(const std::filesystem::path& file, const std
   INFO(r.err);
   REQUIRE(r.code == 0);
   return nlohmann::json::parse(r.out);
+}
+
+// A file's whole text ("" when it cannot be read).
+inline std::string text_of(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
 }
 
 inline std::filesystem::path scratch(const std::string& name) {

@@ -577,22 +577,6 @@ std::vector<bool> Definitions::depends(std::vector<bool> flags) const {
   return flags;
 }
 
-std::vector<int> Definitions::needed(const std::vector<const Expression*>& roots, int base) const {
-  std::vector<bool> need(expressions.size(), false);
-  auto mark = [&](const Expression& e) {
-    for (int i : e.used_variables())
-      if (i >= base) need[i - base] = true;
-  };
-  for (const Expression* e : roots) mark(*e);
-  // A definition reads only earlier ones: one pass from the last back.
-  for (int i = static_cast<int>(expressions.size()) - 1; i >= 0; --i)
-    if (need[i]) mark(expressions[i]);
-  std::vector<int> out;
-  for (std::size_t i = 0; i < need.size(); ++i)
-    if (need[i]) out.push_back(static_cast<int>(i));
-  return out;
-}
-
 bool reads(const Expression& e, const std::vector<bool>& flags) {
   for (int i : e.used_variables())
     if (i < static_cast<int>(flags.size()) && flags[i]) return true;

@@ -228,12 +228,6 @@ struct Definitions {
 
   template <class T>
   void evaluate(T* values, int base) const;
-  // Only the definitions `which` (ascending, as from needed()).
-  template <class T>
-  void evaluate(T* values, int base, const std::vector<int>& which) const;
-  // The definitions that `expressions` read, directly or through other
-  // definitions, ascending; the definitions start at value `base`.
-  std::vector<int> needed(const std::vector<const Expression*>& expressions, int base) const;
   // Per value (the base ones given by `base_flags`, then each definition):
   // whether it depends on a flagged base value, through the definitions.
   std::vector<bool> depends(std::vector<bool> base_flags) const;
@@ -436,11 +430,6 @@ template <class T>
 void Definitions::evaluate(T* values, int base) const {
   for (std::size_t i = 0; i < expressions.size(); ++i)
     values[base + i] = expressions[i].template evaluate<T>(values);
-}
-
-template <class T>
-void Definitions::evaluate(T* values, int base, const std::vector<int>& which) const {
-  for (int i : which) values[base + i] = expressions[i].template evaluate<T>(values);
 }
 
 template <class T>

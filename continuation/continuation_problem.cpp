@@ -147,4 +147,10 @@ void ContinuationProblem::accept(const Vector& y) const {
   for (const auto& g : extras_) g->accept(*system_, uu);
 }
 
+ContinuationProblem ContinuationProblem::refined() const {
+  ContinuationProblem out = *this;
+  if (auto fine = system_->refined()) out.system_ = std::move(fine);
+  return out;
+}
+
 }  // namespace saltus

@@ -59,6 +59,9 @@ class ContinuationProblem {
   Vector second_derivative(const Vector& y, const Vector& a, const Vector& b) const;
 
   void accept(const Vector& y) const;
+  // The problem over system().refined() (System::refined), or a copy of
+  // this one when the system has one accuracy.
+  ContinuationProblem refined() const;
 
  private:
   Vector embed(const Vector& direction) const;  // a y-space direction in u-space

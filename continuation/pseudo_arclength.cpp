@@ -240,24 +240,18 @@ Branch continue_branch(const ContinuationProblem& problem, const Vector& y_start
 
   // A point of the branch with its test values (and eigenvalues, when monitored).
   EigenvalueWarmStart warm;
-  auto point_at = [&](const Vector& yy, const Vector& tt, double ds, int iterations,
-                      const BorderedJacobian& jac, std::string label) {
-    BranchPoint p{yy,
-                  tt,
-                  ds,
-                  iterations,
-                  {},
-                  std::move(label),
-                  monitored_eigenvalues(problem, yy, options, &jac, &warm)};
-    for (const auto& f : tests)
-      p.tests.push_back(f->value(PointContext{problem, yy, tt, jac, p.eigenvalues}));
+  auto point_at = [&](const ContinuationProblem& on, const Vector& yy, const Vector& tt, double ds,
+                      int iterations, const BorderedJacobian& jac, std::string label) {
+    BranchPoint p{
+        yy, tt, ds, iterations, {}, std::move(label), monitored_eigenvalues(on, yy, options, &jac, &warm)};
+    for (const auto& f : tests) p.tests.push_back(f->value(PointContext{on, yy, tt, jac, p.eigenvalues}));
     return p;
   };
   // At a singular start (a branch point) the bordered Jacobian is not
   // factored; the values of tests that need it are meaningless there, and
   // only the stopping ones (bounds, user stops, which read y alone) are
   // watched on the first step.
-  BranchPoint start = point_at(y, t, 0.0, start_iterations, jacobian, "");
+  BranchPoint start = point_at(problem, y, t, 0.0, start_iterations, jacobian, "");
   branch.points.push_back(start);
   problem.accept(y);
   for (std::size_t k = 0; k < tests.size(); ++k)
@@ -296,7 +290,7 @@ Branch continue_branch(const ContinuationProblem& problem, const Vector& y_start
         ds *= options.step_cut;
         continue;
       }
-      BranchPoint next = point_at(c.y, t_new, ds, c.iterations, jacobian, "");
+      BranchPoint next = point_at(problem, c.y, t_new, ds, c.iterations, jacobian, "");
 
       // Events between last and next, in order of arclength. A sign change
       // counts, and so does a value that reaches exactly zero at next; a zero at
@@ -308,6 +302,8 @@ Branch continue_branch(const ContinuationProblem& problem, const Vector& y_start
         SpecialPoint point;
       };
       std::vector<Found> events;
+      // Special points at the full accuracy (ContinuationProblem::refined).
+      const ContinuationProblem fine = problem.refined();
       for (std::size_t k = 0; k < tests.size(); ++k) {
         if (first_from_singular && !tests[k]->stops_branch()) continue;
         const double a = last.tests[k], b = next.tests[k];
@@ -315,7 +311,7 @@ Branch continue_branch(const ContinuationProblem& problem, const Vector& y_start
             (a > 0 && b <= 0) || (a < 0 && b >= 0) || (tests[k]->stops_branch() && a == 0 && b < 0);
         if (!crossed) continue;
         SpecialPoint sp =
-            locate(problem, *tests[k], last.y, last.tangent, ds, a, b, options, next.y, next.tangent, &warm);
+            locate(fine, *tests[k], last.y, last.tangent, ds, a, b, options, next.y, next.tangent, &warm);
         events.push_back({last.tangent.dot(sp.y - last.y), k, std::move(sp)});
       }
       first_from_singular = false;
@@ -323,9 +319,9 @@ Branch continue_branch(const ContinuationProblem& problem, const Vector& y_start
       bool stop = false;
       for (auto& [s, k, sp] : events) {
         BorderedJacobian jac;
-        tangent_at(problem, sp.y, last.tangent, &jac, &sp.tangent);
-        BranchPoint at = point_at(sp.y, sp.tangent, s, 0, jac, sp.type);
-        if (!tests[k]->describe(PointContext{problem, at.y, at.tangent, jac, at.eigenvalues}, &sp)) continue;
+        tangent_at(fine, sp.y, last.tangent, &jac, &sp.tangent);
+        BranchPoint at = point_at(fine, sp.y, sp.tangent, s, 0, jac, sp.type);
+        if (!tests[k]->describe(PointContext{fine, at.y, at.tangent, jac, at.eigenvalues}, &sp)) continue;
         sp.index = static_cast<int>(branch.points.size());
         branch.points.push_back(std::move(at));
         branch.special_points.push_back(sp);

@@ -55,6 +55,12 @@ class System {
   // std::logic_error: a System that cannot give higher derivatives.
   virtual void derivatives_along(const double* u, const double* d, int order, Matrix* D) const;
 
+  // The same system computing to the full accuracy asked of it, when it
+  // steps along a branch at a coarser one (a shooting system with
+  // ShootingOptions::stepping_tolerance): the engine locates special points
+  // on this copy. Null (the default) when the system has one accuracy.
+  virtual std::shared_ptr<const System> refined() const { return nullptr; }
+
   // Called by the continuation engine at each accepted point u; a system
   // whose equations move with the branch (a shooting problem's Poincare
   // plane) updates them here. The default does nothing.

@@ -330,8 +330,11 @@ Eigen::VectorXcd multipliers_at(const periodic::ShootingSystem& shooting, const 
   return periodic::floquet_multipliers(M);
 }
 
-void add_multipliers(const periodic::ShootingSystem& shooting, const Branch& branch, const Vector& y,
+// A special point's period and multipliers, at the full accuracy (ShootingSystem::refined_shooting).
+void add_multipliers(const periodic::ShootingSystem& coarse, const Branch& branch, const Vector& y,
                      nlohmann::ordered_json* s) {
+  const auto fine = coarse.refined_shooting();
+  const periodic::ShootingSystem& shooting = fine ? *fine : coarse;
   const Vector u = u_of(branch, y);
   (*s)["period"] = shooting.period(u);
   try {

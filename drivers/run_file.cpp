@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cmath>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
@@ -92,6 +93,10 @@ const char* const kRunFileMoreKeys =
                           true unless the equations use t)
     t0           number   where the orbit is cut (default 0)
     simulation   {key: value}  the simulation options (below)
+    stepping_tolerance number  the integration tolerance of the steps between special points,
+                          looser than simulation's, which then serve the located points (and
+                          their multipliers) only; the branch only carries the accuracy that
+                          keeps the corrector on it (default 0: simulation's throughout)
     from_simulation {transient (50), max_period (10), return_tolerance (0.01)}: the guess
                           from a simulation started at "start": after the transient, the first
                           return near its end point gives x and the period
@@ -243,29 +248,69 @@ HopfCycles read_hopf_cycles(const Json& object, const std::vector<std::string>& 
         std::find(unknowns.begin(), unknowns.end(), name) == unknowns.end())
       fail(path, "'hopf_cycles.bounds." + name +
                      "' names neither an unknown, \"T\" nor the continuation parameter");
-  h.flow = models::make_expression_ode(unknowns, parameters, equations);
+  // Every parameter rides in the state: the cycles' start (cycle_start.h)
+  // gives the whole parameter vector.
+  h.flow = models::make_expression_ode(unknowns, parameters, std::vector<double>(parameters.size(), 0.0),
+                                       equations)
+               ->with_parameters_in_state(parameters);
   std::vector<std::string> names = unknowns;
   names.insert(names.end(), parameters.begin(), parameters.end());
   if (object.contains("events")) h.events = read_events(object["events"], names, path, "hopf_cycles.events");
   return h;
 }
 
-// The "periodic" object: the shooting problem over the ODE `flow`, whose
-// state is (unknowns, parameters); run->start_state holds the unknowns' start
-// values and becomes the shooting state (x, T).
-void read_periodic(const Json& object, const std::shared_ptr<const flow::HybridSystem>& flow,
-                   const std::vector<std::string>& unknowns, const std::vector<std::string>& parameters,
-                   const std::filesystem::path& path, RunFile* run) {
+// The system's names, shared by the steps of parse_run_file.
+struct Names {
+  std::vector<std::string> unknowns, parameters;
+};
+
+// The one parameter "continuation" names (as 'parameter', or a list of one
+// as 'parameters'), checked against the model's.
+std::string continuation_parameter(const Json& json, const std::filesystem::path& path,
+                                   const std::vector<std::string>& parameters) {
+  if (!json.contains("continuation")) fail(path, "'continuation' is missing");
+  const Json& c = json["continuation"];
+  if (!c.is_object()) fail(path, "'continuation' must be an object");
+  if (c.contains("parameter") && c.contains("parameters"))
+    fail(path, "give 'continuation.parameter' or 'continuation.parameters', not both");
+  std::vector<std::string> names;
+  if (c.contains("parameter"))
+    names = {string(c["parameter"], path, "continuation.parameter")};
+  else if (c.contains("parameters"))
+    names = strings(c["parameters"], path, "continuation.parameters");
+  if (names.size() != 1) fail(path, "'continuation.parameter' must name exactly one parameter");
+  if (std::find(parameters.begin(), parameters.end(), names[0]) == parameters.end())
+    fail(path, "'continuation.parameter' = '" + names[0] + "' is not a parameter");
+  return names[0];
+}
+
+// The "periodic" object: the shooting problem over the ODE `ode` with the
+// continuation parameter `carried` in its state (the others keep the run
+// file's values), so the variational equations carry d/d(carried) alone.
+// run->start_state holds the unknowns' start values and becomes the
+// shooting state (x, T); run->parameters, all values on entry, becomes the
+// carried parameter's value, and names->parameters its name.
+void read_periodic(const Json& object, const std::shared_ptr<const flow::HybridSystem>& ode,
+                   const std::string& carried, const std::filesystem::path& path, Names* names,
+                   RunFile* run) {
+  const std::vector<std::string>& unknowns = names->unknowns;
+  std::map<std::string, double> values;
+  for (std::size_t i = 0; i < names->parameters.size(); ++i)
+    values[names->parameters[i]] = run->parameters[static_cast<Eigen::Index>(i)];
+  const auto flow = ode->with_parameters(values)->with_parameters_in_state({carried});
+  run->parameters = Vector::Constant(1, values.at(carried));
+  names->parameters = {carried};
   if (!object.is_object()) fail(path, "'periodic' must be an object");
   only_keys(object,
-            {"period", "autonomous", "t0", "simulation", "from_simulation", "period_doubling", "phase"}, path,
-            "periodic.");
+            {"period", "autonomous", "t0", "simulation", "stepping_tolerance", "from_simulation",
+             "period_doubling", "phase"},
+            path, "periodic.");
   PeriodicRun p;
   p.flow = flow;
   periodic::ShootingOptions shooting;
   bool forced = false;
-  if (const auto* ode = dynamic_cast<const flow::AutoDiffHybrid<models::ExpressionOde>*>(flow.get()))
-    forced = ode->functor().uses_time();
+  if (const auto* expressions = dynamic_cast<const flow::AutoDiffHybrid<models::ExpressionOde>*>(ode.get()))
+    forced = expressions->functor().uses_time();
   shooting.autonomous =
       object.contains("autonomous") ? boolean(object["autonomous"], path, "periodic.autonomous") : !forced;
   if (shooting.autonomous && forced)
@@ -273,6 +318,8 @@ void read_periodic(const Json& object, const std::shared_ptr<const flow::HybridS
          "'periodic.autonomous' is true, but the equations use the time t: a forced orbit has the forcing's "
          "period; set \"autonomous\": false and give it as 'periodic.period'");
   if (object.contains("t0")) shooting.t0 = number(object["t0"], path, "periodic.t0");
+  if (object.contains("stepping_tolerance"))
+    shooting.stepping_tolerance = number(object["stepping_tolerance"], path, "periodic.stepping_tolerance");
   if (object.contains("simulation"))
     shooting.simulation =
         read_simulation_options(object["simulation"], shooting.simulation, path, "periodic.simulation.");
@@ -306,7 +353,7 @@ void read_periodic(const Json& object, const std::shared_ptr<const flow::HybridS
   if (!shooting.autonomous) shooting.period = period;
   if (const std::string why = shooting.check(); !why.empty()) fail(path, "'periodic': " + why);
 
-  const int n = static_cast<int>(unknowns.size()), q = static_cast<int>(parameters.size());
+  const int n = static_cast<int>(unknowns.size()), q = 1;
   Vector reference(n + q);
   reference << run->start_state, run->parameters;
   try {
@@ -357,11 +404,6 @@ void check_run_name(const std::string& name, const std::filesystem::path& path) 
 
 namespace {
 
-// The system's names, shared by the steps of parse_run_file.
-struct Names {
-  std::vector<std::string> unknowns, parameters;
-};
-
 // model | unknowns and equations (the rates x' = f when "periodic" is given):
 // run->system, or *flow_system for a periodic run.
 void read_system(const Json& json, const std::filesystem::path& path, const Json& parameter_values,
@@ -372,7 +414,7 @@ void read_system(const Json& json, const std::filesystem::path& path, const Json
     fail(path, "'model_options' is given without 'model'");
   const bool periodic = json.contains("periodic");
   if (periodic) {
-    // The ODE: parameters ride in its state, after the unknowns.
+    // The ODE, whose continuation parameter read_periodic puts in its state.
     if (json.contains("model")) {
       if (json.contains("equations") || json.contains("unknowns"))
         fail(path, "give either 'model' or 'unknowns' with 'equations', not both");
@@ -380,10 +422,9 @@ void read_system(const Json& json, const std::filesystem::path& path, const Json
       if (json.contains("model_options")) only_keys(json["model_options"], {}, path, "model_options.");
       if (model != "lorenz")
         fail(path, "unknown periodic model '" + model + "' (known: lorenz; or give 'equations')");
-      *flow_system = models::lorenz_flow();
-      const auto state = (*flow_system)->state_names();
-      unknowns.assign(state.begin(), state.begin() + 3);
-      parameters.assign(state.begin() + 3, state.end());
+      *flow_system = flow::make_hybrid(models::Lorenz{});
+      unknowns = (*flow_system)->state_names();
+      for (const auto& p : (*flow_system)->parameters()) parameters.push_back(p.name);
     } else {
       if (!json.contains("unknowns")) fail(path, "'unknowns' is missing (or name a built-in 'model')");
       if (!json.contains("equations")) fail(path, "'equations' is missing: give the rates x' = f(x, p, t)");
@@ -392,8 +433,10 @@ void read_system(const Json& json, const std::filesystem::path& path, const Json
       for (const auto& name : unknowns) check_identifier(name, path, "unknowns");
       for (const auto& name : parameters) check_identifier(name, path, "parameters");
       try {
+        // The values follow (read_values); read_periodic puts them in.
         *flow_system =
-            models::make_expression_ode(unknowns, parameters, strings(json["equations"], path, "equations"));
+            models::make_expression_ode(unknowns, parameters, std::vector<double>(parameters.size(), 0.0),
+                                        strings(json["equations"], path, "equations"));
       } catch (const std::invalid_argument& e) {
         fail(path, e.what());
       }
@@ -507,16 +550,7 @@ void read_first_branch(const Json& json, const std::filesystem::path& path, cons
   std::set<std::string> allowed = kOptionKeys;
   allowed.insert({"parameter", "parameters", "detect"});
   only_keys(c, allowed, path, "continuation.");
-  if (c.contains("parameter") && c.contains("parameters"))
-    fail(path, "give 'continuation.parameter' or 'continuation.parameters', not both");
-  if (c.contains("parameter"))
-    run->continuation_parameters = {string(c["parameter"], path, "continuation.parameter")};
-  else if (c.contains("parameters"))
-    run->continuation_parameters = strings(c["parameters"], path, "continuation.parameters");
-  if (run->continuation_parameters.size() != 1)
-    fail(path, "'continuation.parameter' must name exactly one parameter");
-  if (std::find(parameters.begin(), parameters.end(), run->continuation_parameters[0]) == parameters.end())
-    fail(path, "'continuation.parameter' = '" + run->continuation_parameters[0] + "' is not a parameter");
+  run->continuation_parameters = {continuation_parameter(json, path, parameters)};
   run->options = read_continuation_options(c, ContinuationOptions{}, path, "continuation.");
   if (c.contains("detect")) {
     const auto detect = strings(c["detect"], path, "continuation.detect");
@@ -668,7 +702,8 @@ RunFile parse_run_file(const std::string& text, const std::filesystem::path& pat
   read_values(json, path, parameter_values, names, &run);
   const int eigenvalue_count = read_equilibria(json, path, n, &run);
   if (json.contains("periodic")) {
-    read_periodic(json["periodic"], flow_system, names.unknowns, names.parameters, path, &run);
+    read_periodic(json["periodic"], flow_system, continuation_parameter(json, path, names.parameters), path,
+                  &names, &run);
     names.unknowns = run.system->state_names();  // with "T" when autonomous
   }
   read_first_branch(json, path, names, &run);

@@ -33,22 +33,17 @@ std::shared_ptr<System> make_expression_system(const std::vector<std::string>& u
   return make_system(std::move(problem));
 }
 
-bool ExpressionOde::uses_time() const {
-  const int t = dimension();
-  for (const auto& r : rates)
-    for (int v : r.used_variables())
-      if (v == t) return true;
-  return false;
-}
-
 std::shared_ptr<flow::AutoDiffHybrid<ExpressionOde>> make_expression_ode(
     const std::vector<std::string>& unknowns, const std::vector<std::string>& parameters,
-    const std::vector<std::string>& rates) {
+    const std::vector<double>& values, const std::vector<std::string>& rates) {
   if (unknowns.empty()) throw std::invalid_argument("the ODE has no unknowns");
   if (rates.size() != unknowns.size())
     throw std::invalid_argument(std::to_string(rates.size()) + " equations for " +
                                 std::to_string(unknowns.size()) +
                                 " unknowns: give one rate x' = f(x, p, t) per unknown");
+  if (values.size() != parameters.size())
+    throw std::invalid_argument(std::to_string(values.size()) + " values for " +
+                                std::to_string(parameters.size()) + " parameters");
   std::vector<std::string> names = unknowns;
   names.insert(names.end(), parameters.begin(), parameters.end());
   std::set<std::string> seen;
@@ -60,17 +55,21 @@ std::shared_ptr<flow::AutoDiffHybrid<ExpressionOde>> make_expression_ode(
       throw std::invalid_argument("the name '" + name + "' is used twice among unknowns and parameters");
   }
   names.push_back("t");
-  ExpressionOde ode{unknowns, parameters, {}, {}};
+  auto spec = std::make_shared<OdeSpec>();
+  spec->unknowns = unknowns;
+  spec->parameters = parameters;
   for (std::size_t i = 0; i < rates.size(); ++i) {
     try {
-      ode.rates.push_back(Expression::parse(rates[i], names));
+      spec->rates.push_back(Expression::parse(rates[i], names));
     } catch (const ExpressionError& e) {
       throw ExpressionError("equation " + std::to_string(i + 1) + ": " + e.what());
     }
   }
   std::vector<const Expression*> outputs;
-  for (const auto& e : ode.rates) outputs.push_back(&e);
-  ode.block = ExpressionBlock(static_cast<int>(names.size()), Definitions{}, outputs);
+  for (const auto& e : spec->rates) outputs.push_back(&e);
+  spec->block = ExpressionBlock(static_cast<int>(names.size()), Definitions{}, outputs);
+  ExpressionOde ode{std::move(spec), {}};
+  ode.p.assign(values.begin(), values.end());
   return flow::make_hybrid(std::move(ode));
 }
 

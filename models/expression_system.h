@@ -8,6 +8,7 @@
 // each equation's used variables give the sparsity for large systems.
 
 #include <array>
+#include <boost/container/small_vector.hpp>
 #include <memory>
 #include <string>
 #include <vector>
@@ -54,50 +55,67 @@ std::shared_ptr<System> make_expression_system(const std::vector<std::string>& u
                                                int sparse_from = 50);
 
 // An ODE x' = f(x, p, t) given by expressions, as a hybrid system with one
-// mode and no guards (a smooth flow), whose parameters ride in the state
-// (p' = 0) so that shooting gets the parameter columns of its Jacobian from
-// the variational equations. The expressions' names are the unknowns, then
-// the parameters, then "t" (time: a forced, non-autonomous ODE may use it).
-struct ExpressionOde {
+// mode and no guards (a smooth flow). Its parameters are the functor's, by
+// the visitor of continuation/flow/parameters.h, as for every hybrid model:
+// shooting carries in the state only the parameters it continues
+// (with_parameters_in_state), so that the variational equations have no
+// columns for the others. The expressions' names are the unknowns, then the
+// parameters, then "t" (time: a forced, non-autonomous ODE may use it).
+struct OdeSpec {
   std::vector<std::string> unknowns;
   std::vector<std::string> parameters;
   std::vector<Expression> rates;  // one per unknown
-  ExpressionBlock block;          // the rates compiled together over (z, t)
-
-  int dimension() const { return static_cast<int>(unknowns.size() + parameters.size()); }
-  std::vector<std::string> state_names() const {
-    std::vector<std::string> names = unknowns;
-    names.insert(names.end(), parameters.begin(), parameters.end());
-    return names;
-  }
-  std::string mode_name(int) const { return "smooth"; }
-  template <class T>
-  void field(int, const T& t, const T* z, T* f) const {
-    const int m = dimension();
-    // (z, t) in one array; on the stack for the usual small systems (this
-    // runs at every Runge-Kutta stage).
-    constexpr int kInline = 32;
-    std::array<T, kInline> small;
-    std::vector<T> large;
-    T* values = small.data();
-    if (m + 1 > kInline) {
-      large.resize(m + 1);
-      values = large.data();
-    }
-    std::copy(z, z + m, values);
-    values[m] = t;
-    block.evaluate(values, f);
-    for (int i = static_cast<int>(rates.size()); i < m; ++i) f[i] = T(0.0);
-  }
-  // True when some rate uses "t" (the ODE is forced).
-  bool uses_time() const;
+  ExpressionBlock block;          // the rates compiled together over (x, p, t)
 };
 
-// Parses the rates (names: unknowns, parameters, "t"). Throws like
-// make_expression_system (ExpressionError names the equation; a parameter or
-// unknown called "t" is refused: it names time).
+template <class P = double>
+struct ExpressionOdeT {
+  std::shared_ptr<const OdeSpec> spec;
+  // Per spec->parameters. Inline for the usual few: a shooting pass casts
+  // the functor at every field evaluation (ParametersInState::at).
+  boost::container::small_vector<P, 8> p;
+
+  template <class Self, class Visit>
+  static void parameters(Self& self, Visit&& visit) {
+    for (std::size_t i = 0; i < self.p.size(); ++i) visit(self.spec->parameters[i].c_str(), self.p[i], "");
+  }
+  template <class Q>
+  ExpressionOdeT<Q> cast() const {
+    ExpressionOdeT<Q> out{spec, {}};
+    for (const P& v : p) out.p.push_back(Q(series::value_of(v)));
+    return out;
+  }
+
+  int dimension() const { return static_cast<int>(spec->unknowns.size()); }
+  std::vector<std::string> state_names() const { return spec->unknowns; }
+  std::string mode_name(int) const { return "smooth"; }
+  template <class T>
+  void field(int, const T& t, const T* x, T* f) const {
+    const int n = dimension(), q = static_cast<int>(p.size());
+    ValueArray<T> values(n + q + 1);  // (x, p, t): on the stack for small systems
+    std::copy(x, x + n, values.data());
+    for (int i = 0; i < q; ++i) values[n + i] = T(p[i]);
+    values[n + q] = t;
+    spec->block.evaluate(values.data(), f);
+  }
+  // True when some rate uses "t" (the ODE is forced).
+  bool uses_time() const {
+    const int t = dimension() + static_cast<int>(p.size());
+    for (const auto& r : spec->rates)
+      for (int v : r.used_variables())
+        if (v == t) return true;
+    return false;
+  }
+};
+
+using ExpressionOde = ExpressionOdeT<double>;
+
+// Parses the rates (names: unknowns, parameters, "t"); `values` are the
+// parameters' values. Throws like make_expression_system (ExpressionError
+// names the equation; a parameter or unknown called "t" is refused: it
+// names time).
 std::shared_ptr<flow::AutoDiffHybrid<ExpressionOde>> make_expression_ode(
     const std::vector<std::string>& unknowns, const std::vector<std::string>& parameters,
-    const std::vector<std::string>& rates);
+    const std::vector<double>& values, const std::vector<std::string>& rates);
 
 }  // namespace saltus::models

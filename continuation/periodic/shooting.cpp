@@ -17,6 +17,8 @@ std::string ShootingOptions::check() const {
     why << "mode = " << mode << " must be >= 0";
   else if (!(phase >= 0.0 && phase < 1.0))
     why << "phase = " << phase << " must be in [0, 1)";
+  else if (!(stepping_tolerance >= 0.0 && stepping_tolerance < 1.0))
+    why << "stepping_tolerance = " << stepping_tolerance << " must be in [0, 1) (0: the simulation's)";
   else
     why << simulation.check();
   return why.str();
@@ -37,6 +39,7 @@ ShootingSystem::ShootingSystem(std::shared_ptr<const flow::HybridSystem> system,
   // The parameters are the last q components (p' = 0, unchanged by resets):
   // their rows of Phi are (0 I) and need no integration.
   options_.simulation.constant_components = q_;
+  coarse_ = options_.stepping_tolerance > 0.0;
   if (options_.autonomous) {
     if (reference.size() != n_ + q_ || !reference.allFinite())
       throw std::invalid_argument("autonomous shooting needs a finite reference point (x, p) of size " +
@@ -91,6 +94,7 @@ std::shared_ptr<const flow::Trajectory> ShootingSystem::trajectory(const Vector&
   const double t0 = start_time(u), t1 = t0 + period(u);
   flow::SimulationOptions simulation = options_.simulation;
   simulation.variational = variational;
+  if (coarse_) simulation.absolute_tolerance = simulation.relative_tolerance = options_.stepping_tolerance;
   flow::Trajectory tr = flow::simulate(*system_, options_.mode, t0, hybrid_state(u), t1, simulation);
   if (!tr.ok()) throw std::runtime_error("shooting over one period failed: " + tr.message);
   if (tr.mode_end != options_.mode)
@@ -153,6 +157,20 @@ void ShootingSystem::second_derivative(const double*, const double*, Matrix*) co
       "second derivatives of a shooting map are not available: fold curves and branch switching of periodic "
       "orbits are not supported yet");
 }
+
+std::shared_ptr<const ShootingSystem> ShootingSystem::refined_shooting() const {
+  if (!coarse_) return nullptr;
+  std::lock_guard<std::mutex> lock(mutex_);
+  return std::shared_ptr<const ShootingSystem>(new ShootingSystem(*this, Refined{}));
+}
+
+ShootingSystem::ShootingSystem(const ShootingSystem& coarse, Refined)
+    : system_(coarse.system_),
+      n_(coarse.n_),
+      q_(coarse.q_),
+      x_ref_(coarse.x_ref_),
+      f_ref_(coarse.f_ref_),
+      options_(coarse.options_) {}
 
 void ShootingSystem::accept(const Vector& u) const {
   if (!options_.autonomous) return;

@@ -48,6 +48,14 @@ struct ShootingOptions {
   double phase = 0.0;  // in [0, 1), with period_of
   int mode = 0;        // the hybrid mode at t0
   flow::SimulationOptions simulation;
+  // > 0: the absolute and relative integration tolerance of the steps along
+  // a branch, looser than simulation's, which then serve the special points
+  // only (System::refined: the engine locates them on a copy at simulation's
+  // tolerances, and their multipliers come from it). Between special points
+  // a branch needs only the accuracy that keeps the corrector on it and the
+  // test functions' signs right; the located points keep the accuracy asked.
+  // 0 (the default): one tolerance throughout.
+  double stepping_tolerance = 0.0;
   std::string check() const;  // empty when valid, else names the bad field
 };
 
@@ -79,6 +87,10 @@ class ShootingSystem : public System {
 
   // Autonomous: the phase condition's plane moves to u (see above).
   void accept(const Vector& u) const override;
+  std::shared_ptr<const System> refined() const override { return refined_shooting(); }
+  // The copy at simulation's tolerances, with this one's phase plane; null
+  // without a stepping_tolerance or when this is that copy.
+  std::shared_ptr<const ShootingSystem> refined_shooting() const;
 
   // The phase condition's plane normal (autonomous).
   Vector phase_normal() const {
@@ -100,6 +112,9 @@ class ShootingSystem : public System {
   const ShootingOptions& options() const { return options_; }
 
  private:
+  struct Refined {};
+  // The copy at simulation's tolerances (refined_shooting; the caller holds coarse's mutex).
+  ShootingSystem(const ShootingSystem& coarse, Refined);
   // f = (x(T) - x, the phase condition) from the period tr simulated from u.
   void residual_from(const Vector& u, const flow::Trajectory& tr, double* f) const;
 
@@ -107,6 +122,7 @@ class ShootingSystem : public System {
   int n_, q_;
   mutable Vector x_ref_, f_ref_;  // the phase condition (autonomous)
   ShootingOptions options_;
+  bool coarse_ = false;  // integrating at options_.stepping_tolerance
   mutable std::mutex mutex_;
   mutable Vector cached_u_;
   mutable std::shared_ptr<const flow::Trajectory> cached_;

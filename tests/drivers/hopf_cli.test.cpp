@@ -77,13 +77,13 @@ TEST_CASE(
   const auto& last = cycles.back();
   REQUIRE(std::stod(last.at("mu")) == Approx(2.0).margin(1e-9));
   const double T = std::stod(last.at("T"));
-  const auto ode = models::make_expression_ode({"x", "y"}, {"mu"}, {"y", "-x + (mu - x^2)*y"});
+  const auto ode = models::make_expression_ode({"x", "y"}, {"mu"}, {2.0}, {"y", "-x + (mu - x^2)*y"});
   flow::SimulationOptions options;
   options.absolute_tolerance = options.relative_tolerance = 1e-13;
   options.event_tolerance = 1e-14;
   options.output_interval = 0;
-  Vector x0(3);
-  x0 << 0.5, 0.0, 2.0;
+  Vector x0(2);
+  x0 << 0.5, 0.0;
   const flow::Section upward{[](double, const Vector& x) { return x[0]; }, flow::Crossing::kRising};
   const flow::Trajectory tr = flow::simulate(*ode, 0, 0.0, x0, 230.0, options, {}, {upward});
   REQUIRE(tr.ok());

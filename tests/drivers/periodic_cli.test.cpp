@@ -51,6 +51,12 @@ TEST_CASE("examples/lorenz.json: the first three PDs of the cascade, unmoved by 
   // published values to 1e-6 at hand).
   const double cpp[] = {229.406708567, 218.210127783, 215.965930636};
   for (int i = 0; i < 3; ++i) CHECK(std::abs(pd[i]["parameters"]["rho"].get<double>() - cpp[i]) < 1e-6);
+  // Against AUTO-07p's lor demo chain rerun with NTST x2 and x4 and tight
+  // tolerances (issue 15: 229.4067086, 218.2101278, 215.9659306, scatter
+  // <= 5e-8): the steps between the PDs at stepping_tolerance 1e-8, the PDs
+  // located at 1e-10, every value to 1e-7.
+  const double autos[] = {229.4067086, 218.2101278, 215.9659306};
+  for (int i = 0; i < 3; ++i) CHECK(std::abs(pd[i]["parameters"]["rho"].get<double>() - autos[i]) < 1e-7);
   for (const char* f : {"branch.csv", "doubled1.csv", "doubled2.csv", "summary.json", "branch.png",
                         "orbits.png", "orbits.svg"})
     CHECK(fs::exists(out / f));
@@ -73,6 +79,20 @@ TEST_CASE("examples/lorenz.json: the first three PDs of the cascade, unmoved by 
     INFO("PD " << i + 1 << ": " << a << " vs tightened " << b);
     CHECK(std::abs(a - b) < 1e-6);
   }
+
+  // Without the stepping tolerance (every step at 1e-10) the PDs are the same
+  // points: they are located on the same refined system, to the locator's
+  // event_tolerance (1e-9 in arclength).
+  json uniform = json::parse(std::ifstream(example("lorenz.json")));
+  REQUIRE(uniform["periodic"].contains("stepping_tolerance"));
+  uniform["periodic"].erase("stepping_tolerance");
+  std::ofstream(tight_file / "uniform.json") << uniform.dump(2);
+  const std::vector<json> pd_uniform =
+      period_doublings(continue_json(tight_file / "uniform.json", out / "uniform"));
+  REQUIRE(pd_uniform.size() == 3);
+  for (int i = 0; i < 3; ++i)
+    CHECK(std::abs(pd[i]["parameters"]["rho"].get<double>() -
+                   pd_uniform[i]["parameters"]["rho"].get<double>()) < 1e-9);
   fs::remove_all(out);
   fs::remove_all(tight_file);
 }
@@ -120,6 +140,10 @@ TEST_CASE("periodic run files: bad input gets a clear message and a non-zero exi
        "{" + lorenz + R"J(, "periodic": {"period": 0.43,
          "simulation": {"method": "rk4"}}})J",
        {"'periodic.simulation.method'", "'rk4'", "\"dop853\""},
+       1},
+      {"a negative stepping tolerance",
+       "{" + lorenz + R"J(, "periodic": {"period": 0.43, "stepping_tolerance": -1e-8}})J",
+       {"'periodic'", "stepping_tolerance = -1e-08 must be in [0, 1)"},
        1},
       {"a fold curve of periodic orbits",
        "{" + lorenz + R"J(, "periodic": {"period": 0.43},

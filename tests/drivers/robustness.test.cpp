@@ -144,7 +144,7 @@ TEST_CASE("robustness: a long simulation says how far it is", "[cli][fuzz]") {
       err, "saltus simulate: run.json", std::chrono::milliseconds(0), std::chrono::milliseconds(0));
   progress->set_span(0.0, 10.0);
   const auto system =
-      saltus::drivers::with_progress(saltus::models::make_expression_ode({"x"}, {}, {"1"}), progress);
+      saltus::drivers::with_progress(saltus::models::make_expression_ode({"x"}, {}, {}, {"1"}), progress);
   saltus::flow::SimulationOptions options;
   options.max_step = 1e-3;  // 10^4 steps, so many lines
   const auto tr = saltus::flow::simulate(*system, 0, 0.0, saltus::Vector::Zero(1), 10.0, options);

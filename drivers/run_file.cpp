@@ -259,6 +259,24 @@ HopfCycles read_hopf_cycles(const Json& object, const std::vector<std::string>& 
   return h;
 }
 
+// The "periodic.from_simulation" object: the orbit's guess from a simulation.
+periodic::OrbitGuessOptions read_orbit_guess(const Json& g, const flow::SimulationOptions& simulation,
+                                             const std::filesystem::path& path) {
+  if (!g.is_object())
+    fail(path, "'periodic.from_simulation' must be an object {transient, max_period, return_tolerance}");
+  only_keys(g, {"transient", "max_period", "return_tolerance"}, path, "periodic.from_simulation.");
+  periodic::OrbitGuessOptions guess;
+  if (g.contains("transient"))
+    guess.transient = number(g["transient"], path, "periodic.from_simulation.transient");
+  if (g.contains("max_period"))
+    guess.max_period = number(g["max_period"], path, "periodic.from_simulation.max_period");
+  if (g.contains("return_tolerance"))
+    guess.return_tolerance = number(g["return_tolerance"], path, "periodic.from_simulation.return_tolerance");
+  guess.simulation = simulation;
+  if (const std::string why = guess.check(); !why.empty()) fail(path, "'periodic.from_simulation': " + why);
+  return guess;
+}
+
 // The system's names, shared by the steps of parse_run_file.
 struct Names {
   std::vector<std::string> unknowns, parameters;
@@ -326,21 +344,7 @@ void read_periodic(const Json& object, const std::shared_ptr<const flow::HybridS
   if (object.contains("from_simulation")) {
     if (!shooting.autonomous)
       fail(path, "'periodic.from_simulation' is for autonomous orbits; a forced one starts from 'start'");
-    const Json& g = object["from_simulation"];
-    if (!g.is_object())
-      fail(path, "'periodic.from_simulation' must be an object {transient, max_period, return_tolerance}");
-    only_keys(g, {"transient", "max_period", "return_tolerance"}, path, "periodic.from_simulation.");
-    periodic::OrbitGuessOptions guess;
-    if (g.contains("transient"))
-      guess.transient = number(g["transient"], path, "periodic.from_simulation.transient");
-    if (g.contains("max_period"))
-      guess.max_period = number(g["max_period"], path, "periodic.from_simulation.max_period");
-    if (g.contains("return_tolerance"))
-      guess.return_tolerance =
-          number(g["return_tolerance"], path, "periodic.from_simulation.return_tolerance");
-    guess.simulation = shooting.simulation;
-    if (const std::string why = guess.check(); !why.empty()) fail(path, "'periodic.from_simulation': " + why);
-    p.from_simulation = guess;
+    p.from_simulation = read_orbit_guess(object["from_simulation"], shooting.simulation, path);
   }
   double period = 1.0;  // replaced by the simulation's when from_simulation
   if (object.contains("period"))

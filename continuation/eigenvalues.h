@@ -29,15 +29,29 @@ namespace saltus {
 //    Brusselator instead of 38 from a random start with 2k + 1 vectors;
 //    bench/brusselator_1d.cpp); a run that does not converge so is repeated
 //    from a random start with 2k + 1 vectors, as is every tenth call.
+//    Between the tenth calls the last point's invariant subspace is tracked
+//    instead (continuation/eigenvalues.cpp, rayleigh_ritz): one block solve
+//    with the k columns of its basis, harmonic Rayleigh-Ritz, and the
+//    eigenvalues accepted when every residual |F_x x - rho x| is below
+//    1e-10 |rho_k|; up to three such steps, then Arnoldi from the Ritz
+//    vectors' sum. Along the 1-D Brusselator every tracked point passes at
+//    the first step.
 // Throws std::runtime_error when the eigensolver does not converge, and
 // std::invalid_argument when k > n - 2 (use the dense path).
 struct EigenvalueWarmStart {
   Vector vector;  // empty: a random start
+  Matrix basis;   // the real span of the last point's wanted eigenvectors
   long calls = 0;
+  long tracked = 0, arnoldi_runs = 0;  // points certified by tracking; Arnoldi runs
 };
 Eigen::VectorXcd equilibrium_eigenvalues(const ContinuationProblem& problem, const Vector& y, int count = 0,
                                          const BorderedJacobian* factored = nullptr,
                                          EigenvalueWarmStart* warm = nullptr);
+
+// Tracking between Arnoldi runs on (the default) or off (warm-started
+// Arnoldi at every point, the method before it): for bench/'s before and
+// after in one run.
+void set_eigenvalue_tracking(bool on);
 
 // How many eigenvalues have a positive real part.
 int unstable_count(const Eigen::VectorXcd& eigenvalues);

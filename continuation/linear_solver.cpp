@@ -124,6 +124,11 @@ Vector BorderedJacobian::solve_state(const Vector& b) const {
   return fx_lu_->solve(b);
 }
 
+Matrix BorderedJacobian::solve_state(const Matrix& B) const {
+  if (!state_factored()) throw std::logic_error("solve_state: F_x has no LU of its own here");
+  return fx_lu_->solve(B);
+}
+
 Vector BorderedJacobian::solve(const Vector& b) const {
   if (!sparse_) return dense_.solve(b);
   if (!blocked_) return whole_lu_->solve(b);

@@ -41,6 +41,11 @@ class BorderedJacobian {
   // continuation/eigenvalues.h reuses the engine's factorization).
   bool state_factored() const { return sparse_ && blocked_; }
   Vector solve_state(const Vector& b) const;
+  // F_x^{-1} B for many right-hand sides in one pass over the LU's
+  // supernodes (about 3x cheaper a column than one solve at a time on the
+  // 1-D Brusselator), and F_x itself; both only when state_factored().
+  Matrix solve_state(const Matrix& B) const;
+  const SparseMatrix& state_matrix() const { return Fx_; }
 
  private:
   using SparseLU = Eigen::SparseLU<SparseMatrix, Eigen::COLAMDOrdering<int>>;

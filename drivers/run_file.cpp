@@ -15,7 +15,10 @@
 #include "models/brusselator_1d.h"
 #include "models/expression_system.h"
 #include "models/lorenz.h"
+#include "models/mechanical_expression.h"
+#include "models/mechanical_rates.h"
 #include "models/normal_forms.h"
+#include "models/triple_pendulum.h"
 
 namespace saltus::drivers {
 
@@ -33,7 +36,14 @@ const char* const kRunFileKeys = R"(Run file keys (JSON):
                           ending in * gives every unknown it begins ("x*": x1, x2, ...)
   model          string   instead of unknowns/equations: a built-in system, "bratu"
                           (options: n), "brusselator_1d" (reaction-diffusion, n interior points
-                          per species; a, b, d1, d2), "cusp" or "pitchfork"
+                          per species; a, b, d1, d2), "cusp" or "pitchfork"; or a mechanical system
+                          M(q) q'' = f(q, q', p): "triple_pendulum" (Awrejcewicz & Kudra), or your own
+                          with "coordinates", "mass", "forces" (and "definitions", "constraints") as
+                          in a hybrid run file (`saltus simulate --help`). Its unknowns are the
+                          coordinates and their velocities <q>_dot (start: default 0), its parameters
+                          those the model carries (not a restitution); the equilibria are those of
+                          the mode without contact, with "equilibria": true their stability and Hopf
+                          points (the eigenvalues solve det(lambda^2 M - lambda f_q' - f_q) = 0)
   model_options  object   options of the built-in model, e.g. {"n": 1000}
   continuation   object   the first branch:
     parameter    string   the continuation parameter (or "parameters": [one name])
@@ -146,7 +156,7 @@ std::shared_ptr<const System> built_in_model(const std::string& name, const Json
   only_keys(options, {}, path, "model_options.");
   if (name == "cusp") return make_system(models::Cusp{});
   if (name == "pitchfork") return make_system(models::Pitchfork{});
-  fail(path, "unknown model '" + name + "' (known: bratu, brusselator_1d, cusp, pitchfork)");
+  fail(path, "unknown model '" + name + "' (known: bratu, brusselator_1d, cusp, pitchfork, triple_pendulum)");
 }
 
 FollowUp read_follow_up(const Json& object, const ContinuationOptions& base, bool needs_parameters,
@@ -280,6 +290,11 @@ periodic::OrbitGuessOptions read_orbit_guess(const Json& g, const flow::Simulati
 // The system's names, shared by the steps of parse_run_file.
 struct Names {
   std::vector<std::string> unknowns, parameters;
+  // A mechanical system: its parameters' own values (the start), and the
+  // ones its impact law decides on (given, but not continuation parameters).
+  bool mechanical = false;
+  Vector values;
+  std::set<std::string> decided;
 };
 
 // The one parameter "continuation" names (as 'parameter', or a list of one
@@ -408,6 +423,23 @@ void check_run_name(const std::string& name, const std::filesystem::path& path) 
 
 namespace {
 
+// A mechanical model's equilibria (models/mechanical_rates.h) as the run's
+// system; its names and values into *names.
+template <class Model>
+void mechanical_system(Model model, const std::filesystem::path& path, RunFile* run, Names* names) {
+  Model::parameters(model, [&](const char* name, const auto&, const char*) { names->decided.insert(name); });
+  auto rates = models::MechanicalRates<Model>(std::move(model));
+  names->mechanical = true;
+  names->unknowns = rates.state_names();
+  names->parameters = rates.parameter_names();
+  names->values = rates.parameter_values();
+  for (const auto& name : names->parameters) names->decided.erase(name);
+  if (rates.depends_on_time(Vector::Zero(rates.state_size()), names->values))
+    fail(path,
+         "the mass or forces use the time t: a forced system has no equilibria (use `saltus periodic`)");
+  run->system = make_system(std::move(rates));
+}
+
 // model | unknowns and equations (the rates x' = f when "periodic" is given):
 // run->system, or *flow_system for a periodic run.
 void read_system(const Json& json, const std::filesystem::path& path, const Json& parameter_values,
@@ -417,6 +449,12 @@ void read_system(const Json& json, const std::filesystem::path& path, const Json
   if (json.contains("model_options") && !json.contains("model"))
     fail(path, "'model_options' is given without 'model'");
   const bool periodic = json.contains("periodic");
+  const bool mechanical =
+      json.contains("coordinates") || (json.contains("model") && json["model"] == "triple_pendulum");
+  if (mechanical && (periodic || json.contains("hopf_cycles")))
+    fail(path,
+         std::string("'") + (periodic ? "periodic" : "hopf_cycles") +
+             "' with a mechanical system: its orbits are shot by `saltus periodic` on a hybrid run file");
   if (periodic) {
     // The ODE, whose continuation parameter read_periodic puts in its state.
     if (json.contains("model")) {
@@ -445,6 +483,21 @@ void read_system(const Json& json, const std::filesystem::path& path, const Json
         fail(path, e.what());
       }
     }
+  } else if (json.contains("coordinates")) {
+    for (const char* key : {"equations", "unknowns", "model", "model_options"})
+      if (json.contains(key))
+        fail(path, std::string("'") + key + "' and 'coordinates' both define the system: give one of them");
+    try {
+      const auto own = models::make_expression_mechanical(json);
+      mechanical_system(own->functor().model, path, run, names);
+    } catch (const std::invalid_argument& e) {
+      fail(path, e.what());
+    }
+  } else if (json.contains("model") && json["model"] == "triple_pendulum") {
+    if (json.contains("equations") || json.contains("unknowns"))
+      fail(path, "give either 'model' or 'unknowns' with 'equations', not both");
+    if (json.contains("model_options")) only_keys(json["model_options"], {}, path, "model_options.");
+    mechanical_system(models::TriplePendulum{}, path, run, names);
   } else if (json.contains("model")) {
     if (json.contains("equations") || json.contains("unknowns"))
       fail(path, "give either 'model' or 'unknowns' with 'equations', not both");
@@ -509,7 +562,9 @@ void read_values(const Json& json, const std::filesystem::path& path, const Json
   const bool periodic = json.contains("periodic");
   // Parameter values: every expression parameter is given; model parameters default to 0.
   run->parameters = Vector::Zero(static_cast<int>(parameters.size()));
+  if (names.mechanical) run->parameters = names.values;
   for (const auto& [name, value] : parameter_values.items()) {
+    if (names.decided.count(name)) continue;  // a mechanical model's restitution: read with the model
     auto it = std::find(parameters.begin(), parameters.end(), name);
     if (it == parameters.end()) fail(path, "'parameters." + name + "' is not a parameter of the model");
     run->parameters[it - parameters.begin()] = number(value, path, "parameters." + name);
@@ -538,6 +593,8 @@ void read_values(const Json& json, const std::filesystem::path& path, const Json
     const std::string key = start.contains(unknowns[i]) ? unknowns[i] : pattern_for(unknowns[i]);
     if (!key.empty())
       run->start_state[i] = number(start[key], path, "start." + key);
+    else if (names.mechanical && i >= n / 2)
+      run->start_state[i] = 0.0;  // a velocity: zero at an equilibrium
     else if (!json.contains("model") || periodic)
       fail(path, "'start." + unknowns[i] + "' is missing: give a start value for every unknown");
   }
@@ -685,10 +742,10 @@ void read_plot(const Json& json, const std::filesystem::path& path, const Names&
 RunFile parse_run_file(const std::string& text, const std::filesystem::path& path) {
   const Json json = parse_json(text, path);
   if (!json.is_object()) fail(path, "the top level must be an object");
-  only_keys(json,
-            {"name", "description", "unknowns", "parameters", "equations", "start", "model", "model_options",
-             "continuation", "events", "fold_curve", "switch_branch", "plot", "periodic", "equilibria",
-             "hopf_cycles", "hopf_curve"},
+  only_keys(json, {"name",  "description",   "unknowns",     "parameters",  "equations",     "start",
+                   "model", "model_options", "continuation", "events",      "fold_curve",    "switch_branch",
+                   "plot",  "periodic",      "equilibria",   "hopf_cycles", "hopf_curve",    "coordinates",
+                   "mass",  "forces",        "constraints",  "definitions", "stick_velocity"},
             path, "");
 
   RunFile run;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <set>
 #include <vector>
 
 #include "continuation/autodiff_system.h"
@@ -58,4 +59,107 @@ TEST_CASE("sparse eigenvalues along a branch: the dense ones of smallest modulus
       CHECK(miss < 1e-8 * (1 + std::abs(dense[i])));
     }
   }
+}
+
+namespace {
+
+// -u'' - c u' = lambda exp(u) on (0, 1), u = 0 at both ends, central
+// differences on n points, as rates u_t = u'' + c u' + lambda exp(u): the
+// advection c makes F_x non-symmetric, and the solution's shape changes
+// with lambda, so the invariant subspaces the sparse eigensolver tracks
+// from point to point turn along the branch (unlike the Brusselator's
+// homogeneous state, whose sine modes are the same at every b).
+struct AdvectedBratu {
+  int n = 40;
+  double c = 6.0;
+  int state_size() const { return n; }
+  int parameter_size() const { return 1; }
+  template <class T>
+  void operator()(const T* u, T* f) const {
+    using std::exp;
+    const double h = 1.0 / (n + 1);
+    for (int i = 0; i < n; ++i) {
+      const T left = i > 0 ? u[i - 1] : T(0.0), right = i + 1 < n ? u[i + 1] : T(0.0);
+      f[i] = (left - 2.0 * u[i] + right) / (h * h) + c * (right - left) / (2 * h) + u[n] * exp(u[i]);
+    }
+  }
+  std::vector<std::vector<int>> sparsity() const {
+    std::vector<std::vector<int>> rows(n);
+    for (int i = 0; i < n; ++i) {
+      for (int j = std::max(0, i - 1); j <= std::min(n - 1, i + 1); ++j) rows[i].push_back(j);
+      rows[i].push_back(n);
+    }
+    return rows;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("sparse eigenvalues where the eigenvectors turn along the branch: the dense ones, and the counts",
+          "[eigenvalues][sparse]") {
+  // From lambda = 0 up the lower branch, through the fold (where the
+  // smallest eigenvalue, real, passes 0) and back down the upper branch:
+  // every point's 6 eigenvalues of smallest modulus against the dense ones,
+  // and the count of unstable ones among them.
+  const AdvectedBratu model;
+  const ContinuationProblem problem(make_system(model), Vector::Zero(1), {"p0"});
+  REQUIRE(problem.is_sparse());
+  ContinuationOptions options;
+  options.ds = 0.2;
+  options.ds_max = 0.5;
+  options.bounds["p0"] = Bound{-1.0, 12.0};
+  options.eigenvalues = true;
+  options.eigenvalue_count = 6;
+  const Branch branch = continue_branch(problem, Vector::Zero(model.n + 1), options, {});
+  REQUIRE(branch.points.size() > 20);
+  for (const auto& point : branch.points) {
+    const auto dense = smallest(equilibrium_eigenvalues(problem, point.y), 6);
+    const auto sparse = smallest(point.eigenvalues, 6);
+    INFO("lambda = " << point.y[model.n]);
+    REQUIRE(sparse.size() == 6);
+    for (int i = 0; i < 6; ++i) {
+      const double miss = std::abs(*std::min_element(sparse.begin(), sparse.end(), [&](auto a, auto b) {
+        return std::abs(a - dense[i]) < std::abs(b - dense[i]);
+      }) - dense[i]);
+      CHECK(miss < 1e-8 * (1 + std::abs(dense[i])));
+    }
+    // The count the sparse path promises: among the k of smallest modulus.
+    // (Past the fold the unstable eigenvalue of the upper branch leaves the
+    // six of smallest modulus: counting all needs enough of them, or the
+    // dense path.)
+    CHECK(unstable_count(point.eigenvalues) ==
+          unstable_count(Eigen::Map<const Eigen::VectorXcd>(dense.data(), 6)));
+  }
+}
+
+TEST_CASE("sparse eigenvalues on the Brusselator: the unstable counts are the dense counts at every point",
+          "[eigenvalues][sparse]") {
+  // The 1-D Brusselator (n = 30) through the Hopf points of its first two
+  // modes: the monitored count of eigenvalues with Re > 0 equals the count
+  // among all eigenvalues of the same F_x (dense), 0, then 2, 4, ... as
+  // mode k's pair crosses at b = 1 + a^2 + (d1 + d2) mu_k (5.12, 5.47, 6.07,
+  // 6.89, 7.96 for k = 1..5).
+  models::Brusselator1d model;
+  model.n = 30;
+  Vector p(4);
+  p << 2.0, 4.5, 0.008, 0.004;
+  const ContinuationProblem problem(make_system(model), p, {"b"});
+  Vector y0(2 * model.n + 1);
+  y0 << model.homogeneous_state(2.0, 4.5), 4.5;
+  ContinuationOptions options;
+  options.ds = 0.1;
+  options.ds_max = 0.25;
+  options.bounds["b"] = Bound{4.5, 9.0};
+  options.eigenvalues = true;
+  options.eigenvalue_count = 10;
+  const Branch branch = continue_branch(problem, y0, options, {});
+  REQUIRE(branch.stop_reason == StopReason::kBound);
+  std::set<int> counts;
+  for (const auto& point : branch.points) {
+    const int dense = unstable_count(equilibrium_eigenvalues(problem, point.y));
+    INFO("b = " << point.y[2 * model.n]);
+    CHECK(unstable_count(point.eigenvalues) == dense);
+    counts.insert(dense);
+  }
+  for (const int expected : {0, 2, 4, 6, 8}) CHECK(counts.count(expected) == 1);
 }

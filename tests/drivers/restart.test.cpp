@@ -15,6 +15,8 @@
 #include <sstream>
 
 #include "run_cli.h"
+#include "tests/fuzz/mutator.h"
+#include "tests/fuzz/outcome.h"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -120,7 +122,7 @@ TEST_CASE("restart from a saved PD: the doubled branch of Lorenz orbits", "[cli]
     "periodic": {"period": 0.47912058174833289,
       "simulation": {"absolute_tolerance": 1e-10, "relative_tolerance": 1e-10, "method": "dop853"},
       "period_doubling": {"levels": 1, "ds": 0.001, "max_points": 6}, "phase": ["x", "z"]},
-    "continuation": {"parameter": "rho", "direction": -1, "ds": 0.2, "ds_max": 1.0, "max_points": 6,
+    "continuation": {"parameter": "rho", "direction": -1, "ds": 0.2, "ds_max": 1.0, "max_points": 12,
       "event_tolerance": 1e-9, "bounds": {"rho": [225, 235]}, "detect": ["PD"]}})J";
   const Restarted r = one_run_and_restart(dir / "lorenz_pd.json", dir, "PD1");
   check_restored(r.summary, "PD");
@@ -186,5 +188,37 @@ TEST_CASE("restart: bad input is a clear error, nothing written", "[cli][restart
   }
   // --point without --from (and the other way) is a usage error.
   CHECK(run_saltus({"continue", cusp.string(), "--point", "LP1"}).code != 0);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("restart: mutated saved summaries give a run or a clear error", "[cli][restart][fuzz]") {
+  // The saved summary.json is read like a run file, so it gets the run
+  // files' mutations (tests/fuzz/mutator.h: extreme numbers, deleted keys,
+  // swapped types, deep nesting, cut text): every mutant must end in a run
+  // or in an error naming the run file, never in library text or a crash.
+  const fs::path dir = scratch("restart-fuzz");
+  const fs::path file = example("pitchfork.json");
+  continue_json(file, dir / "one");
+  std::ifstream in(dir / "one" / "summary.json");
+  const saltus::fuzz::Json saved = saltus::fuzz::Json::parse(in);
+  std::mt19937_64 rng(16);
+  int errors = 0;
+  for (int i = 0; i < 120; ++i) {
+    const saltus::fuzz::Mutant m = saltus::fuzz::mutate(saved, rng);
+    fs::create_directories(dir / "mutant");
+    std::ofstream(dir / "mutant" / "summary.json", std::ios::binary) << m.text;
+    const Run r = run_saltus({"continue", file.string(), "--from", (dir / "mutant").string(), "--point",
+                              "BP1", "--out", (dir / "out").string()});
+    saltus::fuzz::RunResult result;
+    result.exit_code = r.code;
+    result.out = r.out;
+    result.err = r.err;
+    const saltus::fuzz::Outcome outcome = saltus::fuzz::classify(result, file.string());
+    INFO("mutant " << i << ": " << m.description << "\n" << r.err);
+    CHECK(!saltus::fuzz::is_failure(outcome));
+    errors += outcome == saltus::fuzz::Outcome::error;
+    fs::remove_all(dir / "out");
+  }
+  CHECK(errors > 10);  // the mutants reach the checks
   fs::remove_all(dir);
 }

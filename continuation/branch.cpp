@@ -27,6 +27,8 @@ std::string to_string(StopReason reason) {
       return "singular_jacobian";
     case StopReason::kEvaluationError:
       return "evaluation_error";
+    case StopReason::kRestored:
+      return "restored";
   }
   return "unknown";
 }
@@ -114,6 +116,12 @@ nlohmann::ordered_json Branch::summary() const {
     e["index"] = s.index;
     e["parameters"] = parameters_at(s.y);
     e["state"] = state_at(s.y);
+    // The unit tangent there, by component: with the state and parameters it
+    // restarts a follow-up (a branch switch needs it) without the branch
+    // (`saltus continue --from DIR --point LABEL`, drivers/restart.h).
+    auto& tangent = e["tangent"] = nlohmann::ordered_json::object();
+    for (int i = 0; i < s.tangent.size() && i < static_cast<int>(names.size()); ++i)
+      tangent[names[i]] = s.tangent[i];
     e["status"] = to_string(s.status);
     e["precision"] = s.precision;
     e["test_value"] = s.test_value;

@@ -25,6 +25,7 @@ enum class StopReason {
   kSingularJacobian,   // the bordered Jacobian at the start is singular
   kEvaluationError,    // the problem threw while the branch was followed (say, a curve that
                        // is not regular there); the message is the problem's
+  kRestored,           // not followed: the saved point of an earlier run, a restart's start
 };
 std::string to_string(StopReason reason);
 

@@ -14,6 +14,7 @@
 #include "drivers/hybrid_commands.h"
 #include "drivers/map_command.h"
 #include "drivers/progress.h"
+#include "drivers/restart.h"
 
 namespace saltus::drivers {
 
@@ -47,9 +48,12 @@ class ProgressLine {
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now(), last_{};
 };
 
-int continue_command(const std::string& file, const std::string& out_dir, bool json, std::ostream& out,
+// `restart`: --from DIR and --point LABEL (both empty: none).
+int continue_command(const std::string& file, const std::string& out_dir,
+                     const std::pair<std::string, std::string>& restart, bool json, std::ostream& out,
                      std::ostream& err) {
   RunFile run = read_run_file(file);
+  if (!restart.first.empty()) prepare_restart(&run, restart.first, restart.second);
   if (run.periodic)  // finding the orbit by simulation can take long before the first point
     run.periodic->flow =
         with_progress(run.periodic->flow, std::make_shared<TimeProgress>(err, "saltus continue: " + file));
@@ -126,7 +130,8 @@ namespace {
 // run-file help as its footer.
 struct Cli {
   CLI::App app{"saltus: bifurcation analysis of smooth and non-smooth mechanical systems", "saltus"};
-  std::string file, out_dir;  // RUNFILE and --out of every subcommand
+  std::string file, out_dir;                    // RUNFILE and --out of every subcommand
+  std::pair<std::string, std::string> restart;  // continue: --from DIR, --point LABEL
   bool json = false;
   std::vector<double> pose;
   double box = 0.0;
@@ -155,6 +160,15 @@ struct Cli {
                       summary = "print the summary JSON to stdout";
     cont = command(app, "continue", "Follow a branch of solutions of F(x, p) = 0 defined in a run file",
                    "JSON run file", out, summary, run_file_help());
+    CLI::Option* from = cont->add_option(
+        "--from", restart.first,
+        "restart: the output folder of an earlier run (its summary.json); with --point, the first branch "
+        "is not recomputed and the run file's follow-ups of the point's kind start from it");
+    cont->add_option("--point", restart.second,
+                     "restart: the saved point, its type and number on the first branch (LP1: fold_curve, "
+                     "BP1: switch_branch, HB1: hopf_curve and hopf_cycles, PD1: periodic.period_doubling)")
+        ->needs(from);
+    from->needs("--point");
     add_hybrid(out, summary);
     add_extremal(out, summary);
     add_filippov(out, summary);
@@ -276,7 +290,7 @@ struct Cli {
   }
 
   int run(std::ostream& out, std::ostream& err) const {
-    if (*cont) return continue_command(file, out_dir, json, out, err);
+    if (*cont) return continue_command(file, out_dir, restart, json, out, err);
     if (*sim || *lyap || *periodic || *sweep || *hmap) return run_hybrid(out, err);
     if (*classify || *solutions || *econtinue || *etrack) return run_extremal(out, err);
     if (*twofold || *fmap || *futures || *fcont) return run_filippov(out, err);

@@ -14,6 +14,7 @@
 #include "continuation/periodic/period_doubling.h"
 #include "continuation/pseudo_arclength.h"
 #include "drivers/output.h"
+#include "drivers/restart.h"
 #include "testfunctions/branch_point.h"
 #include "testfunctions/floquet.h"
 #include "testfunctions/fold.h"
@@ -115,7 +116,9 @@ std::vector<NamedBranch> run_periodic(const RunFile& run, const TestFunctions& t
   y0.head(n) = run.start_state;
   y0[n] = run.parameters[problem.free_parameters()[0]];
   std::vector<NamedBranch> branches;
-  if (pr.from_simulation) {
+  if (run.restart) {
+    branches.push_back({"branch", restored_branch(run, problem), shooting});
+  } else if (pr.from_simulation) {
     Vector z(nx + run.parameters.size());
     z << run.start_state.head(nx), run.parameters;
     const auto& opt = shooting->options();
@@ -131,10 +134,11 @@ std::vector<NamedBranch> run_periodic(const RunFile& run, const TestFunctions& t
     y0[nx] = guess.period;
     shooting->accept(problem.u(y0));  // the phase plane through the guess
   }
-  branches.push_back(
-      {"branch",
-       orbit_branch(problem, y0, with_progress(run.options, "branch", progress), tests, kPeriodicHint),
-       shooting});
+  if (!run.restart)
+    branches.push_back(
+        {"branch",
+         orbit_branch(problem, y0, with_progress(run.options, "branch", progress), tests, kPeriodicHint),
+         shooting});
   if (!branches.front().branch.usable()) return branches;
 
   std::shared_ptr<periodic::ShootingSystem> system = shooting;
@@ -251,7 +255,9 @@ std::vector<NamedBranch> run_continuation(const RunFile& run, const Progress& pr
   branches.reserve(
       5);  // the first branch, fold and Hopf curves, a switched branch, cycles: references stay valid
   branches.push_back(
-      {"branch", continue_branch(problem, y0, with_progress(run.options, "branch", progress), tests)});
+      {"branch", run.restart
+                     ? restored_branch(run, problem)
+                     : continue_branch(problem, y0, with_progress(run.options, "branch", progress), tests)});
   if (!branches.front().branch.usable()) return branches;
 
   try {
@@ -358,6 +364,7 @@ nlohmann::ordered_json summarize(const RunFile& run, const std::vector<NamedBran
   j["stop_reason"] = to_string(first.stop_reason);
   j["message"] = first.message;
   j["points"] = first.points.size();
+  if (run.restart) j["restart"] = {{"from", run.restart->dir.string()}, {"point", run.restart->label}};
   auto& specials = j["special_points"] = nlohmann::ordered_json::array();
   auto& list = j["branches"] = nlohmann::ordered_json::array();
   for (const auto& nb : branches) {

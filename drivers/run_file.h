@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "continuation/branch.h"
 #include "continuation/options.h"
 #include "continuation/periodic/orbit_guess.h"
 #include "continuation/periodic/shooting.h"
@@ -88,6 +89,15 @@ struct RunFile {
   Plot plot;
   std::optional<PeriodicRun> periodic;
   std::optional<HopfCycles> hopf_cycles;
+  // Set by `saltus continue --from DIR --point LABEL` (drivers/restart.h):
+  // the first branch is this saved point alone, and only the follow-ups
+  // that start from a point of its kind run, from it.
+  struct Restart {
+    std::filesystem::path dir;
+    std::string label;  // "LP1": the first LP of the saved run's first branch
+    SpecialPoint point;
+  };
+  std::optional<Restart> restart;
 };
 
 RunFile read_run_file(const std::filesystem::path& path);

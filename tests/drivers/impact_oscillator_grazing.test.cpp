@@ -200,7 +200,8 @@ TEST_CASE("impact oscillator: a grazing curve asked badly is a clear error",
     int code;
   };
   const std::vector<Case> cases = {
-      {"not a grazing", R"({"kind": "PD", "parameters": ["w", "F"]})", "only grazing curves", 1},
+      {"not built", R"({"kind": "NS", "parameters": ["w", "F"]})", "NS curves of cycles are not built yet",
+       1},
       {"twice the same", R"({"parameters": ["w", "w"]})", "two different parameters", 1},
       {"not the branch's", R"({"parameters": ["F", "d"]})", "the first must be the branch's", 1},
       {"unknown", R"({"parameters": ["w", "mass"]})", "'mass' is not a parameter", 1},

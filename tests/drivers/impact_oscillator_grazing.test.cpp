@@ -162,8 +162,9 @@ TEST_CASE(
   INFO(result.out << result.err);
   REQUIRE(result.code == 0);
   const auto summary = nlohmann::json::parse(std::ifstream(out / "summary.json"));
-  CHECK(summary["curve"]["kind"] == "GR");
-  std::ifstream csv(out / "curve.csv");
+  REQUIRE(summary["curves"].size() == 2);  // GR, then PD (tests/drivers/impact_oscillator_pd_curve.test.cpp)
+  CHECK(summary["curves"][0]["kind"] == "GR");
+  std::ifstream csv(out / summary["curves"][0]["file"].get<std::string>());
   std::string line;
   std::getline(csv, line);
   std::map<std::string, int> col;
@@ -188,7 +189,7 @@ TEST_CASE(
   }
   CHECK(points >= 20);
   CHECK(w_max - w_min > 0.5);
-  CHECK(std::filesystem::exists(out / "curve.png"));
+  CHECK(std::filesystem::exists(out / "curves_w_F.png"));
   std::filesystem::remove_all(out);
 }
 

@@ -576,6 +576,59 @@ Taylor<C, N> pow(double c, const Taylor<C, N>& g) {
   return exp(g * std::log(c));
 }
 
+// Comparisons compare the values, as ceres::Jet's do, so that a model's
+// branch on its state (an impact law's "is the ball approaching?") takes the
+// same side for a series as for its value: the tangent-lifted systems of
+// continuation/flow/tangent_lifted.h evaluate whole models on Taylor<T, 1>.
+template <class C, int N>
+bool operator<(const Taylor<C, N>& a, const Taylor<C, N>& b) {
+  return detail::value_of(a[0]) < detail::value_of(b[0]);
+}
+template <class C, int N>
+bool operator>(const Taylor<C, N>& a, const Taylor<C, N>& b) {
+  return b < a;
+}
+template <class C, int N>
+bool operator<=(const Taylor<C, N>& a, const Taylor<C, N>& b) {
+  return !(b < a);
+}
+template <class C, int N>
+bool operator>=(const Taylor<C, N>& a, const Taylor<C, N>& b) {
+  return !(a < b);
+}
+template <class C, int N>
+bool operator<(const Taylor<C, N>& a, double b) {
+  return detail::value_of(a[0]) < b;
+}
+template <class C, int N>
+bool operator<(double a, const Taylor<C, N>& b) {
+  return a < detail::value_of(b[0]);
+}
+template <class C, int N>
+bool operator>(const Taylor<C, N>& a, double b) {
+  return b < a;
+}
+template <class C, int N>
+bool operator>(double a, const Taylor<C, N>& b) {
+  return b < a;
+}
+template <class C, int N>
+bool operator<=(const Taylor<C, N>& a, double b) {
+  return !(b < a);
+}
+template <class C, int N>
+bool operator<=(double a, const Taylor<C, N>& b) {
+  return !(b < a);
+}
+template <class C, int N>
+bool operator>=(const Taylor<C, N>& a, double b) {
+  return !(a < b);
+}
+template <class C, int N>
+bool operator>=(double a, const Taylor<C, N>& b) {
+  return !(a < b);
+}
+
 // The right-sided expansion of |u|: u times the sign of its first nonzero
 // coefficient (|u| is not analytic where u_0 = 0).
 template <class C, int N>

@@ -531,10 +531,10 @@ bool continue_orbit(const PeriodicContext& c, const Vector& orbit, const fs::pat
   draw(branch_figure(c, b, rows, diagram), dir, "branch", &warning);
   if (!warning.empty()) err << "saltus periodic: warning: " << warning << '\n';
   bool ok = true;
-  if (c.run.periodic->curve) {
+  if (!c.run.periodic->curves.empty()) {
     std::vector<GrazingStart> grazings;
     for (const auto& g : through.crossings) grazings.push_back({g.orbit.y, g.orbit.contact});
-    ok = grazing_curve(c.run, c.start, grazings, dir, summary, why);
+    ok = two_parameter_curves(c.run, c.start, grazings, b, dir, summary, why);
   }
   write_file_atomically(dir / "summary.json", [&](std::ostream& o) { o << summary->dump(2) << '\n'; });
   return ok;

@@ -50,9 +50,13 @@ static const char* const kHybridRunFileKeys = R"(Run file keys (JSON):
                  simulation: "transient" (100), then the returns to the "section" over "record"
                  (200) until one closes the orbit. The branch is drawn over a brute-force
                  diagram: the sweep CSV "diagram", else the run's "sweep" computed first.
-                 "curve": {kind ("GR"), parameters [first, second], continuation options}: from the
-                 branch's first located GR (first = "parameter"), the grazing curve in the two
-                 parameters (curve.csv, curve.png); LPC, PD and NS curves are not built yet
+                 "curve": {kind, parameters [first, second], continuation options}, or a list of
+                 them: from the branch's first located point of the kind (first = "parameter"),
+                 its curve in the two parameters: "GR" grazing, "LPC" fold and "PD" period
+                 doubling of forced orbits (shooting plus a bordered test function of the
+                 monodromy, exact second derivatives); NS is not built yet. One object: curve.csv,
+                 curve.png; a list: curve_<i>.csv and curves_<first>_<second>.png (all curves of
+                 that pair); summary.json "curve" or "curves"
   plot           {x, y}  state names for the phase portrait (default: the first two)
 Output folder: simulate: trajectory.csv, events.csv, sections.csv, summary.json, phase.png/.svg,
 time.png/.svg; lyapunov (with --out): lyapunov.csv, lyapunov.json, lyapunov.png/.svg;
@@ -334,16 +338,18 @@ class HybridRunReader {
 
   // periodic.curve: the kind, the two parameters (the first the branch's), steps.
   CurveSpec read_curve(const Json& c, const PeriodicSpec& spec) const {
-    if (!c.is_object()) fail(path, "'periodic.curve' must be an object");
+    if (!c.is_object()) fail(path, "'periodic.curve' must be an object or a list of objects");
     std::set<std::string> allowed = continuation_keys();
     allowed.insert({"kind", "parameters"});
     only_keys(c, allowed, path, "periodic.curve.");
     CurveSpec curve;
     if (c.contains("kind")) curve.kind = string(c["kind"], path, "periodic.curve.kind");
-    if (curve.kind != "GR")
-      fail(path,
-           "'periodic.curve.kind' = '" + curve.kind +
-               "': only grazing curves (\"GR\") are built; LPC, PD and NS curves of cycles are not yet");
+    if (curve.kind != "GR" && curve.kind != "LPC" && curve.kind != "PD")
+      fail(path, "'periodic.curve.kind' = '" + curve.kind +
+                     "': give \"GR\", \"LPC\" or \"PD\" (NS curves of cycles are not built yet)");
+    if ((curve.kind == "LPC" || curve.kind == "PD") && spec.autonomous)
+      fail(path, "'periodic.curve.kind' = '" + curve.kind +
+                     "': LPC and PD curves are built for forced orbits only (this model is autonomous)");
     if (!c.contains("parameters") || !c["parameters"].is_array() || c["parameters"].size() != 2)
       fail(path, "'periodic.curve.parameters' must be two parameter names [first, second]");
     curve.first = string(c["parameters"][0], path, "periodic.curve.parameters");
@@ -427,7 +433,12 @@ class HybridRunReader {
         }
       }
       spec.options = read_continuation_options(p, spec.options, path, "periodic.");
-      if (p.contains("curve")) spec.curve = read_curve(p["curve"], spec);
+      if (p.contains("curve")) {
+        spec.curve_list = p["curve"].is_array();
+        if (spec.curve_list && p["curve"].empty()) fail(path, "'periodic.curve' is an empty list");
+        for (const Json& c : spec.curve_list ? p["curve"] : Json::array({p["curve"]}))
+          spec.curves.push_back(read_curve(c, spec));
+      }
       run.periodic = spec;
     }
   }

@@ -38,9 +38,11 @@ struct SweepSpec {
 };
 
 // A curve of special points in two parameters ("periodic.curve"), started
-// from the first located point of its kind on the one-parameter branch.
-// Only grazing curves ("GR") so far: the grazing system of
-// continuation/periodic/grazing_orbit.h continued in the second parameter.
+// from the first located point of its kind on the one-parameter branch:
+// grazing ("GR", the grazing system of continuation/periodic/grazing_orbit.h),
+// fold ("LPC") and period doubling ("PD") of forced orbits (the minimally
+// augmented systems of continuation/periodic/cycle_curve.h), each continued
+// in the second parameter.
 struct CurveSpec {
   std::string kind = "GR";
   std::string first, second;  // first: periodic.parameter
@@ -99,7 +101,8 @@ struct PeriodicSpec {
   // "grazing": "continue": through a grazing with the new event sequence
   // (analyses/grazing/through_grazing.h).
   bool grazing_continue = false;
-  std::optional<CurveSpec> curve;
+  std::vector<CurveSpec> curves;  // "curve": one object, or a list of them
+  bool curve_list = false;        // given as a list: curve_<i>.csv, curves_<first>_<second>.png
   ContinuationOptions options;
 };
 

@@ -1,7 +1,9 @@
 #include "drivers/periodic_curve.h"
 
 #include <iomanip>
+#include <map>
 
+#include "continuation/periodic/cycle_curve.h"
 #include "continuation/pseudo_arclength.h"
 #include "drivers/output.h"
 #include "models/expression.h"
@@ -37,52 +39,120 @@ std::function<double(const Vector&, Vector*)> period_of_two(const HybridRun& run
   };
 }
 
-Figure curve_figure(const HybridRun& run, const CurveSpec& cs, const Branch& curve, int i1, int i2) {
-  Figure f{run.name + ": grazing curve", cs.first, cs.second, {}, {}};
-  Figure::Series line{"GR (grazing)", {}, "linespoints", "pt 7 ps 0.4"};
-  for (const auto& p : curve.points) line.points.emplace_back(p.y[i1], p.y[i2]);
-  f.series.push_back(line);
-  f.labels.push_back({curve.points.front().y[i1], curve.points.front().y[i2], "start"});
+// The shooting problem with both parameters carried; *u = (y, p2) from a
+// branch point y = (x, [T,] p1).
+periodic::ShootingSystem shooting_in_two(const HybridRun& run, const ShootingStart& start,
+                                         const CurveSpec& cs, const Vector& y, Vector* u) {
+  const auto hybrid = run.system->with_parameters_in_state({cs.first, cs.second}, run.wrapped_angles);
+  periodic::ShootingOptions options = start.system->options();
+  if (options.period_of) options.period_of = period_of_two(run, cs);
+  const int m = start.system->state_size();
+  u->resize(m + 2);
+  *u << y, run.system->parameter(cs.second);
+  Vector reference;  // (x, p1, p2) for the phase condition of an autonomous orbit
+  if (options.autonomous) {
+    reference.resize(m + 1);
+    reference << u->head(m - 1), u->tail(2);
+  }
+  return periodic::ShootingSystem(hybrid, 2, options, reference);
+}
+
+std::string kind_text(const std::string& kind) {
+  return kind == "GR" ? "grazing (GR)" : kind == "LPC" ? "fold of cycles (LPC)" : "period doubling (PD)";
+}
+
+// The curve of one spec, or false with *why.
+bool follow(const HybridRun& run, const ShootingStart& start, const CurveSpec& cs,
+            const std::vector<GrazingStart>& grazings, const Branch& branch, Branch* curve,
+            std::string* why) {
+  const int m = start.system->state_size();
+  std::shared_ptr<System> system;
+  Vector u;
+  if (cs.kind == "GR") {
+    if (grazings.empty()) {
+      *why = "'periodic.curve': the branch has no located grazing (GR) to start the curve from";
+      return false;
+    }
+    const auto shooting = shooting_in_two(run, start, cs, grazings.front().y, &u);
+    system = std::make_shared<periodic::GrazingSystem>(shooting, grazings.front().contact, u);
+  } else {
+    const SpecialPoint* from = nullptr;
+    for (const auto& sp : branch.special_points)
+      if (!from && sp.type == cs.kind && sp.status == EventStatus::kLocated) from = &sp;
+    if (!from) {
+      *why = "'periodic.curve': the branch has no located " + kind_text(cs.kind) +
+             " to start the curve from (widen 'periodic.bounds' or start the branch elsewhere)";
+      return false;
+    }
+    const auto shooting = shooting_in_two(run, start, cs, from->y, &u);
+    try {
+      system = std::make_shared<periodic::CycleCurveSystem>(
+          shooting,
+          cs.kind == "LPC" ? periodic::CycleBifurcation::kFold : periodic::CycleBifurcation::kPeriodDoubling,
+          u);
+    } catch (const std::logic_error& e) {
+      *why = "'periodic.curve': model '" + run.model + "' cannot give " + cs.kind + " curves: " + e.what();
+      return false;
+    }
+  }
+  const ContinuationProblem problem(system, Vector::Constant(1, u[m + 1]), {cs.second});
+  *curve = continue_branch(problem, u, cs.options);
+  if (!curve->usable()) {
+    *why = "'periodic.curve': the " + kind_text(cs.kind) + " curve could not start: " + curve->message;
+    return false;
+  }
+  return true;
+}
+
+// Every curve of one parameter pair in one figure, each from its start.
+Figure curves_figure(const HybridRun& run, const std::vector<const CurveSpec*>& specs,
+                     const std::vector<const Branch*>& curves, int i1, int i2) {
+  Figure f{run.name + ": curves in two parameters", specs.front()->first, specs.front()->second, {}, {}};
+  for (std::size_t k = 0; k < specs.size(); ++k) {
+    Figure::Series line{kind_text(specs[k]->kind), {}, "linespoints", "pt 7 ps 0.4"};
+    for (const auto& p : curves[k]->points) line.points.emplace_back(p.y[i1], p.y[i2]);
+    f.series.push_back(line);
+    const auto& y = curves[k]->points.front().y;
+    f.labels.push_back({y[i1], y[i2], specs[k]->kind + " start"});
+  }
   return f;
 }
 
 }  // namespace
 
-bool grazing_curve(const HybridRun& run, const ShootingStart& start,
-                   const std::vector<GrazingStart>& grazings, const fs::path& dir, Json* summary,
-                   std::string* why) {
-  const CurveSpec& cs = *run.periodic->curve;
-  if (grazings.empty()) {
-    *why = "'periodic.curve': the branch has no located grazing (GR) to start the curve from";
-    return false;
+bool two_parameter_curves(const HybridRun& run, const ShootingStart& start,
+                          const std::vector<GrazingStart>& grazings, const Branch& branch,
+                          const fs::path& dir, Json* summary, std::string* why) {
+  const auto& specs = run.periodic->curves;
+  const bool list = run.periodic->curve_list;
+  std::vector<Branch> curves(specs.size());
+  Json all = Json::array();
+  for (std::size_t k = 0; k < specs.size(); ++k) {
+    if (!follow(run, start, specs[k], grazings, branch, &curves[k], why)) return false;
+    const std::string file = list ? "curve_" + std::to_string(k + 1) + ".csv" : "curve.csv";
+    write_file_atomically(dir / file, [&](std::ostream& o) { curves[k].write_csv(o); });
+    Json c = curves[k].summary();
+    c["kind"] = specs[k].kind;
+    c["parameters"] = {specs[k].first, specs[k].second};
+    if (list) c["file"] = file;
+    all.push_back(c);
   }
-  const GrazingStart& from = grazings.front();
-  const auto hybrid = run.system->with_parameters_in_state({cs.first, cs.second}, run.wrapped_angles);
-  periodic::ShootingOptions options = start.system->options();
-  if (options.period_of) options.period_of = period_of_two(run, cs);
+  if (list)
+    (*summary)["curves"] = all;
+  else
+    (*summary)["curve"] = all[0];
+  // One figure per parameter pair.
+  std::map<std::pair<std::string, std::string>, std::vector<std::size_t>> pairs;
+  for (std::size_t k = 0; k < specs.size(); ++k) pairs[{specs[k].first, specs[k].second}].push_back(k);
   const int m = start.system->state_size();
-  Vector u(m + 2);
-  u << from.y, run.system->parameter(cs.second);
-  Vector reference;  // (x, p1, p2) for the phase condition of an autonomous orbit
-  if (options.autonomous) {
-    reference.resize(m + 1);
-    reference << u.head(m - 1), u.tail(2);
+  for (const auto& [pair, members] : pairs) {
+    std::vector<const CurveSpec*> s;
+    std::vector<const Branch*> b;
+    for (std::size_t k : members) s.push_back(&specs[k]), b.push_back(&curves[k]);
+    std::string warning;
+    draw(curves_figure(run, s, b, m, m + 1), dir, list ? "curves_" + pair.first + "_" + pair.second : "curve",
+         &warning);
   }
-  const periodic::ShootingSystem shooting(hybrid, 2, options, reference);
-  auto system = std::make_shared<periodic::GrazingSystem>(shooting, from.contact, u);
-  const ContinuationProblem problem(system, Vector::Constant(1, u[m + 1]), {cs.second});
-  const Branch curve = continue_branch(problem, u, cs.options);
-  if (!curve.usable()) {
-    *why = "'periodic.curve': the grazing curve could not start: " + curve.message;
-    return false;
-  }
-  write_file_atomically(dir / "curve.csv", [&](std::ostream& o) { curve.write_csv(o); });
-  Json c = curve.summary();
-  c["kind"] = cs.kind;
-  c["parameters"] = {cs.first, cs.second};
-  (*summary)["curve"] = c;
-  std::string warning;
-  draw(curve_figure(run, cs, curve, m, m + 1), dir, "curve", &warning);
   return true;
 }
 

@@ -1,9 +1,15 @@
 #pragma once
-// `saltus periodic` with "periodic.curve": from the first located grazing
-// (GR) of the one-parameter branch, the grazing curve in two parameters
-// (continuation/periodic/grazing_orbit.h: shooting on the flow without the
-// contact plus "the guard's minimum is zero", continued by the engine in the
-// second parameter): curve.csv, curve.png and "curve" in summary.json.
+// `saltus periodic` with "periodic.curve": from the first located point of
+// each curve's kind on the one-parameter branch, its curve in two
+// parameters, continued by the engine in the second one:
+//   GR   the grazing system (continuation/periodic/grazing_orbit.h: shooting
+//        on the flow without the contact plus "the guard's minimum is zero");
+//   LPC, PD  shooting plus the bordered test function of M - I or M + I, with
+//        exact second derivatives of the flow (continuation/periodic/
+//        cycle_curve.h).
+// One curve: curve.csv, curve.png and "curve" in summary.json; a list:
+// curve_<i>.csv, one figure per parameter pair (curves_<first>_<second>.png)
+// and "curves".
 
 #include <filesystem>
 #include <string>
@@ -23,9 +29,10 @@ struct GrazingStart {
   periodic::Contact contact;
 };
 
-// False with *why when the branch has no grazing to start from.
-bool grazing_curve(const HybridRun& run, const ShootingStart& start,
-                   const std::vector<GrazingStart>& grazings, const std::filesystem::path& dir, Json* summary,
-                   std::string* why);
+// The run's curves from the branch's located points. False with *why when a
+// curve has no point of its kind to start from, or cannot start.
+bool two_parameter_curves(const HybridRun& run, const ShootingStart& start,
+                          const std::vector<GrazingStart>& grazings, const Branch& branch,
+                          const std::filesystem::path& dir, Json* summary, std::string* why);
 
 }  // namespace saltus::drivers

@@ -98,6 +98,9 @@ class ReportingSystem : public flow::HybridSystem {
       const std::vector<std::string>& names, const std::vector<int>& angles) const override {
     return with_progress(inner_->with_parameters_in_state(names, angles), progress_);
   }
+  std::shared_ptr<const flow::HybridSystem> tangent_lifted() const override {
+    return with_progress(inner_->tangent_lifted(), progress_);
+  }
 
  private:
   std::shared_ptr<const flow::HybridSystem> inner_;

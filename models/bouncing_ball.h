@@ -45,6 +45,10 @@ struct BouncingBallT {
     return flow::cast_parameters<BouncingBallT<Q>>(*this);
   }
 
+  // Field, guards and resets compile on Taylor series: second derivatives of
+  // the flow by the tangent-lifted system (continuation/flow/tangent_lifted.h).
+  static constexpr bool tangent_liftable = true;
+
   enum Mode { kFlight = 0, kContact = 1 };
 
   void check() const {

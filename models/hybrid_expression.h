@@ -85,6 +85,10 @@ struct ExpressionHybridT {
     return out;
   }
 
+  // Expressions evaluate on Taylor series too: second derivatives of the flow
+  // by the tangent-lifted system (continuation/flow/tangent_lifted.h).
+  static constexpr bool tangent_liftable = true;
+
   int dimension() const { return static_cast<int>(spec->states.size()); }
   std::vector<std::string> state_names() const { return spec->states; }
   std::string mode_name(int mode) const { return spec->modes.at(mode).name; }

@@ -30,6 +30,12 @@ std::shared_ptr<const HybridSystem> HybridSystem::with_parameters_in_state(
       "; its model lists no parameters by a visitor: continuation/flow/parameters.h)");
 }
 
+std::shared_ptr<const HybridSystem> HybridSystem::tangent_lifted() const {
+  throw std::logic_error(
+      "this hybrid system gives no tangent-lifted system (second derivatives of its flow): only a model "
+      "written as a functor templated on its scalar (AutoDiffHybrid) does, and it is not lifted twice");
+}
+
 double HybridSystem::parameter(const std::string& name) const {
   for (const auto& p : parameters())
     if (p.name == name) return p.value;

@@ -104,7 +104,30 @@ class HybridSystem {
       const std::vector<std::string>& names, const std::vector<int>& angles = {}) const;
   // A parameter's value by name; throws std::invalid_argument when unknown.
   double parameter(const std::string& name) const;
+  // The tangent-lifted system (continuation/flow/tangent_lifted.h): state
+  // (z, w), field (f, f_z w), resets (g, S w); its state-transition matrix
+  // carries the second derivatives of this one's flow, exactly. Throws
+  // std::logic_error for a system that cannot give it (not an
+  // AutoDiffHybrid, or already lifted).
+  virtual std::shared_ptr<const HybridSystem> tangent_lifted() const;
 };
+
+template <class F>
+class TangentLifted;
+// Whether a model's functor declares `static constexpr bool tangent_liftable
+// = true`: its field, guards and resets compile on Taylor<T, 1> (continuation/
+// taylor.h), so that it has a tangent-lifted system. Opt-in, because models
+// that solve with Eigen on their scalar (the mechanical ones) do not compile
+// on Taylor, and each lifted model is one more instantiation of every pass.
+template <class F>
+constexpr bool tangent_liftable_v = [] {
+  if constexpr (requires { F::tangent_liftable; })
+    return static_cast<bool>(F::tangent_liftable);
+  else
+    return false;
+}();
+template <class F>
+struct IsTangentLifted;
 
 namespace detail {
 
@@ -396,6 +419,16 @@ class AutoDiffHybrid : public HybridSystem {
     return HybridSystem::with_parameters_in_state(names, angles);
   }
 
+  // The lifted functor over this one, for a model that opts in (above); a
+  // lifted system is not lifted again (third derivatives are nowhere needed).
+  std::shared_ptr<const HybridSystem> tangent_lifted() const override {
+    if constexpr (IsTangentLifted<F>::value || !tangent_liftable_v<F>)
+      return HybridSystem::tangent_lifted();
+    else
+      return std::make_shared<AutoDiffHybrid<TangentLifted<detail::WithGuards<F>>>>(
+          TangentLifted<detail::WithGuards<F>>(f_));
+  }
+
  private:
   // Columns of A in passes of kStride directions; f (if wanted) is the value part.
   void jacobian_passes(int mode, double t, const Vector& x, Vector* f, Matrix* A) const {
@@ -444,3 +477,5 @@ Matrix saltation_matrix(const Matrix& G_x, const Vector& G_t, const Vector& f_mi
                         const Vector& h_x, double h_t);
 
 }  // namespace saltus::flow
+
+#include "continuation/flow/tangent_lifted.h"  // IWYU pragma: export

@@ -158,6 +158,13 @@ class ParametersInState {
   }
 
   const F& base() const { return base_; }
+  // The model's opt-in to tangent lifting (hybrid_system.h), passed on.
+  static constexpr bool tangent_liftable = [] {
+    if constexpr (requires { F::tangent_liftable; })
+      return static_cast<bool>(F::tangent_liftable);
+    else
+      return false;
+  }();
   int dimension() const { return n_ + static_cast<int>(index_.size()); }
   std::vector<std::string> state_names() const {
     std::vector<std::string> names;

@@ -162,8 +162,9 @@ TEST_CASE(
   INFO(result.out << result.err);
   REQUIRE(result.code == 0);
   const auto summary = nlohmann::json::parse(std::ifstream(out / "summary.json"));
-  CHECK(summary["curve"]["kind"] == "GR");
-  std::ifstream csv(out / "curve.csv");
+  REQUIRE(summary["curves"].size() == 2);  // GR, then PD (tests/drivers/impact_oscillator_pd_curve.test.cpp)
+  CHECK(summary["curves"][0]["kind"] == "GR");
+  std::ifstream csv(out / summary["curves"][0]["file"].get<std::string>());
   std::string line;
   std::getline(csv, line);
   std::map<std::string, int> col;
@@ -188,7 +189,7 @@ TEST_CASE(
   }
   CHECK(points >= 20);
   CHECK(w_max - w_min > 0.5);
-  CHECK(std::filesystem::exists(out / "curve.png"));
+  CHECK(std::filesystem::exists(out / "curves_w_F.png"));
   std::filesystem::remove_all(out);
 }
 
@@ -200,7 +201,8 @@ TEST_CASE("impact oscillator: a grazing curve asked badly is a clear error",
     int code;
   };
   const std::vector<Case> cases = {
-      {"not a grazing", R"({"kind": "PD", "parameters": ["w", "F"]})", "only grazing curves", 1},
+      {"not built", R"({"kind": "NS", "parameters": ["w", "F"]})", "NS curves of cycles are not built yet",
+       1},
       {"twice the same", R"({"parameters": ["w", "w"]})", "two different parameters", 1},
       {"not the branch's", R"({"parameters": ["F", "d"]})", "the first must be the branch's", 1},
       {"unknown", R"({"parameters": ["w", "mass"]})", "'mass' is not a parameter", 1},

@@ -1,0 +1,117 @@
+// The bouncing ball's LPC and PD curves (examples/bouncing_ball_curves.json)
+// against their closed forms (tests/continuation/periodic/
+// bouncing_ball_closed_form.h, derived in shooting.test.cpp): at every point
+// of every curve the amplitude A is the closed form at that point's omega or
+// e, to 1e-8.
+
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <fstream>
+#include <iomanip>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "../continuation/periodic/bouncing_ball_closed_form.h"
+#include "run_cli.h"
+
+using namespace saltus;
+
+namespace {
+
+// The columns of a curve.csv by name, one map per row.
+std::vector<std::map<std::string, double>> read_rows(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  std::string line;
+  std::getline(in, line);
+  std::vector<std::string> names;
+  {
+    std::stringstream h(line);
+    std::string name;
+    while (std::getline(h, name, ',')) names.push_back(name);
+  }
+  std::vector<std::map<std::string, double>> rows;
+  while (std::getline(in, line)) {
+    std::stringstream s(line);
+    std::string cell;
+    std::map<std::string, double> row;
+    for (std::size_t i = 0; std::getline(s, cell, ',') && i < names.size(); ++i) {
+      try {
+        row[names[i]] = std::stod(cell);
+      } catch (const std::exception&) {  // a label column
+      }
+    }
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "saltus periodic examples/bouncing_ball_curves.json: LPC and PD curves in (A, omega) and (A, e) "
+    "are the closed forms to 1e-8",
+    "[cli][periodic][curve][cycle_curve]") {
+  const auto out = saltus::testing::scratch("ball-curves");
+  const auto r = saltus::testing::run_saltus(
+      {"periodic", saltus::testing::example("bouncing_ball_curves.json").string(), "--out", out.string()});
+  INFO(r.out << r.err);
+  REQUIRE(r.code == 0);
+  const auto summary = nlohmann::json::parse(std::ifstream(out / "summary.json"));
+  REQUIRE(summary["curves"].size() == 4);
+  for (const auto& c : summary["curves"]) {
+    const std::string kind = c["kind"], second = c["parameters"][1];
+    INFO(kind << " in (A, " << second << ")");
+    const auto rows = read_rows(out / c["file"].get<std::string>());
+    CHECK(rows.size() >= 15);
+    double worst = 0.0, lo = 1e300, hi = -1e300;
+    for (const auto& row : rows) {
+      saltus::testing::BallClosedForm an;  // g = 9.81, e = 0.5, omega = 2 pi: the run's
+      (second == "omega" ? an.omega : an.e) = row.at(second);
+      const double closed = kind == "LPC" ? an.A_fold() : an.A_pd();
+      worst = std::max(worst, std::abs(row.at("A") - closed));
+      lo = std::min(lo, row.at(second)), hi = std::max(hi, row.at(second));
+    }
+    INFO("largest |A - closed form| " << worst << " over " << second << " in [" << lo << ", " << hi << "]");
+    CHECK(worst < 1e-8);
+    CHECK(hi - lo > (second == "omega" ? 2.0 : 0.3));  // a real stretch of the curve
+  }
+  CHECK(std::filesystem::exists(out / "curves_A_omega.png"));
+  CHECK(std::filesystem::exists(out / "curves_A_e.png"));
+  std::filesystem::remove_all(out);
+}
+
+TEST_CASE("saltus periodic: LPC and PD curves asked badly are clear errors",
+          "[cli][periodic][curve][errors]") {
+  const auto example = saltus::testing::example("bouncing_ball_curves.json");
+  struct Case {
+    std::string what, curve, message;
+    int code;
+    double A_low = 0.2;  // the branch's lower bound in A
+  };
+  const std::vector<Case> cases = {
+      {"twice the same", R"({"kind": "PD", "parameters": ["A", "A"]})", "two different parameters", 1},
+      {"NS", R"({"kind": "NS", "parameters": ["A", "omega"]})", "NS curves of cycles are not built yet", 1},
+      // The branch stops at A = 0.3, above the fold (0.2602): no LPC on it.
+      {"no LPC on the branch", R"({"kind": "LPC", "parameters": ["A", "omega"]})",
+       "no located fold of cycles (LPC) to start the curve from", 2, 0.3},
+      {"no GR on the branch", R"([{"kind": "GR", "parameters": ["A", "omega"]}])",
+       "no located grazing (GR) to start the curve from", 2},
+  };
+  for (const auto& c : cases) {
+    SECTION(c.what) {
+      const auto dir = saltus::testing::scratch("ball-bad-curve");
+      std::filesystem::create_directories(dir);
+      auto run = nlohmann::json::parse(std::ifstream(example));
+      run["periodic"]["curve"] = nlohmann::json::parse(c.curve);
+      run["periodic"]["bounds"]["A"] = {c.A_low, 0.46};
+      std::ofstream(dir / "run.json") << run.dump(2);
+      const auto r = saltus::testing::run_saltus(
+          {"periodic", (dir / "run.json").string(), "--out", (dir / "out").string()});
+      CHECK(r.code == c.code);
+      CHECK_THAT(r.err, Catch::Contains(c.message));
+      if (c.code == 1) CHECK(!std::filesystem::exists(dir / "out"));
+      std::filesystem::remove_all(dir);
+    }
+  }
+}

@@ -1,0 +1,102 @@
+// The impact oscillator's period-doubling curve in (w, F)
+// (examples/user/impact_oscillator_curves.json, the second curve) against
+// the closed form of impact_oscillator_closed_form.h: at every point (w, F)
+// of the curve, the closed-form impacting orbit through saltus's point has a
+// multiplier -1, det(S E(T) + I) = 0, at a frequency found by bisection in w
+// at that F (independent of the simulator: exact exponentials and a scalar
+// root), which must be the curve's w to 1e-8.
+
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <fstream>
+#include <iomanip>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "drivers/hybrid_run_file.h"
+#include "impact_oscillator_closed_form.h"
+#include "run_cli.h"
+
+using namespace saltus;
+using saltus::testing::Oscillator;
+
+namespace {
+
+// The frequency near w where the closed-form orbit through (x, v) (its
+// impact time followed by continuity) has det(S E(T) + I) = 0.
+double closed_form_pd(const Oscillator& osc, double w, const Eigen::Vector2d& point) {
+  double s_ref = 0, closest_distance = 1e300;
+  for (const auto& o : osc.orbits(w)) {
+    double best = 1e300;
+    for (int j = 0; j < 2000; ++j)
+      best = std::min(best, (o.at(osc, w, 2 * M_PI / w * j / 2000.0) - point).norm());
+    if (best < closest_distance) closest_distance = best, s_ref = o.s;
+  }
+  auto flip = [&](double wi) {
+    const auto list = osc.orbits(wi);
+    REQUIRE(!list.empty());
+    const Oscillator::Orbit* best = &list.front();
+    for (const auto& o : list)
+      if (std::abs(std::remainder(o.s - s_ref, 2 * M_PI / wi)) <
+          std::abs(std::remainder(best->s - s_ref, 2 * M_PI / wi)))
+        best = &o;
+    return (best->monodromy + Eigen::Matrix2d::Identity()).determinant();
+  };
+  double a = w - 1e-3, b = w + 1e-3, fa = flip(a), fb = flip(b);
+  REQUIRE(fa * fb < 0);
+  for (int it = 0; it < 60; ++it) {
+    const double m = 0.5 * (a + b), fm = flip(m);
+    if (fa * fm <= 0)
+      b = m, fb = fm;
+    else
+      a = m, fa = fm;
+  }
+  return 0.5 * (a + b);
+}
+
+}  // namespace
+
+TEST_CASE(
+    "impact oscillator (examples/user/impact_oscillator_curves.json): the PD curve in (w, F) is a PD of "
+    "the closed-form orbit at every point",
+    "[user][periodic][impact-oscillator][curve][cycle_curve]") {
+  const auto path = saltus::testing::example("user/impact_oscillator_curves.json");
+  const auto run = drivers::read_hybrid_run(path);
+  Oscillator osc{run.system->parameter("zeta"), run.system->parameter("F"), run.system->parameter("d"),
+                 run.system->parameter("r")};
+  const auto out = saltus::testing::scratch("impact-oscillator-pd-curve");
+  const auto result = saltus::testing::run_saltus({"periodic", path.string(), "--out", out.string()});
+  INFO(result.out << result.err);
+  REQUIRE(result.code == 0);
+  const auto summary = nlohmann::json::parse(std::ifstream(out / "summary.json"));
+  REQUIRE(summary["curves"].size() == 2);
+  CHECK(summary["curves"][1]["kind"] == "PD");
+  std::ifstream csv(out / summary["curves"][1]["file"].get<std::string>());
+  std::string line;
+  std::getline(csv, line);
+  std::map<std::string, int> col;
+  {
+    std::stringstream h(line);
+    std::string name;
+    for (int i = 0; std::getline(h, name, ','); ++i) col[name] = i;
+  }
+  int points = 0;
+  double F_min = 1e300, F_max = -1e300;
+  while (std::getline(csv, line)) {
+    std::vector<std::string> cells;
+    std::stringstream row(line);
+    std::string cell;
+    while (std::getline(row, cell, ',')) cells.push_back(cell);
+    auto at = [&](const char* name) { return std::stod(cells.at(col.at(name))); };
+    osc.F = at("F");
+    const double w = at("w"), closed = closed_form_pd(osc, w, Eigen::Vector2d(at("x"), at("v")));
+    INFO("F = " << std::setprecision(12) << osc.F << ": w = " << w << ", closed form " << closed);
+    CHECK(std::abs(w - closed) < 1e-8);
+    F_min = std::min(F_min, osc.F), F_max = std::max(F_max, osc.F);
+    ++points;
+  }
+  CHECK(points >= 15);
+  CHECK(F_max - F_min > 1.0);
+  std::filesystem::remove_all(out);
+}

@@ -132,4 +132,37 @@ inline Eigen::VectorXcd sorted(Eigen::VectorXcd mu) {
   return mu;
 }
 
+// The frequency near w where the closed-form orbit through (x, v) (its
+// impact time followed by continuity) has det(S E(T) + I) = 0, by
+// bisection; NaN when none is within 1e-3 of w.
+inline double closed_form_pd(const Oscillator& osc, double w, const Eigen::Vector2d& point) {
+  double s_ref = 0, closest_distance = 1e300;
+  for (const auto& o : osc.orbits(w)) {
+    double best = 1e300;
+    for (int j = 0; j < 2000; ++j)
+      best = std::min(best, (o.at(osc, w, 2 * M_PI / w * j / 2000.0) - point).norm());
+    if (best < closest_distance) closest_distance = best, s_ref = o.s;
+  }
+  auto flip = [&](double wi) {
+    const auto list = osc.orbits(wi);
+    if (list.empty()) return std::nan("");
+    const Oscillator::Orbit* best = &list.front();
+    for (const auto& o : list)
+      if (std::abs(std::remainder(o.s - s_ref, 2 * M_PI / wi)) <
+          std::abs(std::remainder(best->s - s_ref, 2 * M_PI / wi)))
+        best = &o;
+    return (best->monodromy + Eigen::Matrix2d::Identity()).determinant();
+  };
+  double a = w - 1e-3, b = w + 1e-3, fa = flip(a), fb = flip(b);
+  if (!(fa * fb < 0)) return std::nan("");  // no PD within 1e-3 of w
+  for (int it = 0; it < 60; ++it) {
+    const double m = 0.5 * (a + b), fm = flip(m);
+    if (fa * fm <= 0)
+      b = m, fb = fm;
+    else
+      a = m, fa = fm;
+  }
+  return 0.5 * (a + b);
+}
+
 }  // namespace saltus::testing

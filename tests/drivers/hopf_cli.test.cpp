@@ -24,25 +24,6 @@ std::vector<json> of_type(const json& summary, const std::string& type) {
   return out;
 }
 
-// The rows of a CSV file as name -> text.
-std::vector<std::map<std::string, std::string>> read_csv(const fs::path& file) {
-  std::ifstream in(file);
-  std::string line;
-  std::getline(in, line);
-  std::vector<std::string> header;
-  std::stringstream hs(line);
-  for (std::string cell; std::getline(hs, cell, ',');) header.push_back(cell);
-  std::vector<std::map<std::string, std::string>> rows;
-  while (std::getline(in, line)) {
-    std::stringstream ls(line);
-    std::map<std::string, std::string> row;
-    std::size_t k = 0;
-    for (std::string cell; k < header.size() && std::getline(ls, cell, ','); ++k) row[header[k]] = cell;
-    rows.push_back(row);
-  }
-  return rows;
-}
-
 }  // namespace
 
 TEST_CASE(

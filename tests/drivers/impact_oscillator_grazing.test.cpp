@@ -164,23 +164,10 @@ TEST_CASE(
   const auto summary = nlohmann::json::parse(std::ifstream(out / "summary.json"));
   REQUIRE(summary["curves"].size() == 2);  // GR, then PD (tests/drivers/impact_oscillator_pd_curve.test.cpp)
   CHECK(summary["curves"][0]["kind"] == "GR");
-  std::ifstream csv(out / summary["curves"][0]["file"].get<std::string>());
-  std::string line;
-  std::getline(csv, line);
-  std::map<std::string, int> col;
-  {
-    std::stringstream h(line);
-    std::string name;
-    for (int i = 0; std::getline(h, name, ','); ++i) col[name] = i;
-  }
   int points = 0;
   double w_min = 1e300, w_max = -1e300;
-  while (std::getline(csv, line)) {
-    std::vector<std::string> cells;
-    std::stringstream row(line);
-    std::string cell;
-    while (std::getline(row, cell, ',')) cells.push_back(cell);
-    const double w = std::stod(cells.at(col.at("w"))), F = std::stod(cells.at(col.at("F")));
+  for (const auto& row : saltus::testing::read_csv(out / summary["curves"][0]["file"].get<std::string>())) {
+    const double w = std::stod(row.at("w")), F = std::stod(row.at("F"));
     const double closed = osc.d * std::hypot(1 - w * w, 2 * osc.zeta * w);
     INFO("w = " << std::setprecision(12) << w << ", F = " << F << ", closed form " << closed);
     CHECK(std::abs(F - closed) < 1e-8);

@@ -36,23 +36,10 @@ TEST_CASE(
   const auto summary = nlohmann::json::parse(std::ifstream(out / "summary.json"));
   REQUIRE(summary["curves"].size() == 2);
   CHECK(summary["curves"][1]["kind"] == "PD");
-  std::ifstream csv(out / summary["curves"][1]["file"].get<std::string>());
-  std::string line;
-  std::getline(csv, line);
-  std::map<std::string, int> col;
-  {
-    std::stringstream h(line);
-    std::string name;
-    for (int i = 0; std::getline(h, name, ','); ++i) col[name] = i;
-  }
   int points = 0;
   double F_min = 1e300, F_max = -1e300;
-  while (std::getline(csv, line)) {
-    std::vector<std::string> cells;
-    std::stringstream row(line);
-    std::string cell;
-    while (std::getline(row, cell, ',')) cells.push_back(cell);
-    auto at = [&](const char* name) { return std::stod(cells.at(col.at(name))); };
+  for (const auto& row : saltus::testing::read_csv(out / summary["curves"][1]["file"].get<std::string>())) {
+    auto at = [&](const char* name) { return std::stod(row.at(name)); };
     osc.F = at("F");
     const double w = at("w"), closed = closed_form_pd(osc, w, Eigen::Vector2d(at("x"), at("v")));
     INFO("F = " << std::setprecision(12) << osc.F << ": w = " << w << ", closed form " << closed);

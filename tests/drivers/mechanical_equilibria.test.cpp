@@ -21,24 +21,16 @@ using namespace saltus::testing;
 
 namespace {
 
-// branch.csv as rows of numbers by column name.
+// branch.csv as rows of numbers by column name (NaN for a cell that is not one).
 std::vector<std::map<std::string, double>> read_rows(const fs::path& file) {
-  std::ifstream in(file);
-  std::string line;
-  std::getline(in, line);
-  std::vector<std::string> header;
-  std::stringstream hs(line);
-  for (std::string cell; std::getline(hs, cell, ',');) header.push_back(cell);
   std::vector<std::map<std::string, double>> rows;
-  while (std::getline(in, line)) {
-    std::stringstream ls(line);
+  for (const auto& text : read_csv(file)) {
     std::map<std::string, double> row;
-    std::size_t k = 0;
-    for (std::string cell; k < header.size() && std::getline(ls, cell, ','); ++k) {
+    for (const auto& [name, cell] : text) {
       try {
-        row[header[k]] = std::stod(cell);
+        row[name] = std::stod(cell);
       } catch (const std::exception&) {
-        row[header[k]] = std::nan("");
+        row[name] = std::nan("");
       }
     }
     rows.push_back(row);

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <sstream>
@@ -42,6 +43,25 @@ inline std::string text_of(const std::filesystem::path& file) {
   std::ostringstream s;
   s << in.rdbuf();
   return s.str();
+}
+
+// The rows of a CSV file as column name -> text.
+inline std::vector<std::map<std::string, std::string>> read_csv(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  std::string line;
+  std::getline(in, line);
+  std::vector<std::string> header;
+  std::stringstream hs(line);
+  for (std::string cell; std::getline(hs, cell, ',');) header.push_back(cell);
+  std::vector<std::map<std::string, std::string>> rows;
+  while (std::getline(in, line)) {
+    std::stringstream ls(line);
+    std::map<std::string, std::string> row;
+    std::size_t k = 0;
+    for (std::string cell; k < header.size() && std::getline(ls, cell, ','); ++k) row[header[k]] = cell;
+    rows.push_back(row);
+  }
+  return rows;
 }
 
 inline std::filesystem::path scratch(const std::string& name) {

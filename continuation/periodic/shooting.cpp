@@ -39,7 +39,6 @@ ShootingSystem::ShootingSystem(std::shared_ptr<const flow::HybridSystem> system,
   // The parameters are the last q components (p' = 0, unchanged by resets):
   // their rows of Phi are (0 I) and need no integration.
   options_.simulation.constant_components = q_;
-  coarse_ = options_.stepping_tolerance > 0.0;
   if (options_.autonomous) {
     if (reference.size() != n_ + q_ || !reference.allFinite())
       throw std::invalid_argument("autonomous shooting needs a finite reference point (x, p) of size " +
@@ -94,7 +93,8 @@ std::shared_ptr<const flow::Trajectory> ShootingSystem::trajectory(const Vector&
   const double t0 = start_time(u), t1 = t0 + period(u);
   flow::SimulationOptions simulation = options_.simulation;
   simulation.variational = variational;
-  if (coarse_) simulation.absolute_tolerance = simulation.relative_tolerance = options_.stepping_tolerance;
+  if (options_.stepping_tolerance > 0.0)
+    simulation.absolute_tolerance = simulation.relative_tolerance = options_.stepping_tolerance;
   flow::Trajectory tr = flow::simulate(*system_, options_.mode, t0, hybrid_state(u), t1, simulation);
   if (!tr.ok()) throw std::runtime_error("shooting over one period failed: " + tr.message);
   if (tr.mode_end != options_.mode)
@@ -159,7 +159,7 @@ void ShootingSystem::second_derivative(const double*, const double*, Matrix*) co
 }
 
 std::shared_ptr<const ShootingSystem> ShootingSystem::refined_shooting() const {
-  if (!coarse_) return nullptr;
+  if (!(options_.stepping_tolerance > 0.0)) return nullptr;
   std::lock_guard<std::mutex> lock(mutex_);
   return std::shared_ptr<const ShootingSystem>(new ShootingSystem(*this, Refined{}));
 }
@@ -170,7 +170,9 @@ ShootingSystem::ShootingSystem(const ShootingSystem& coarse, Refined)
       q_(coarse.q_),
       x_ref_(coarse.x_ref_),
       f_ref_(coarse.f_ref_),
-      options_(coarse.options_) {}
+      options_(coarse.options_) {
+  options_.stepping_tolerance = 0.0;  // the simulation's tolerance throughout
+}
 
 void ShootingSystem::accept(const Vector& u) const {
   if (!options_.autonomous) return;

@@ -122,7 +122,6 @@ class ShootingSystem : public System {
   int n_, q_;
   mutable Vector x_ref_, f_ref_;  // the phase condition (autonomous)
   ShootingOptions options_;
-  bool coarse_ = false;  // integrating at options_.stepping_tolerance
   mutable std::mutex mutex_;
   mutable Vector cached_u_;
   mutable std::shared_ptr<const flow::Trajectory> cached_;

@@ -23,18 +23,20 @@ std::vector<std::complex<double>> smallest(const Eigen::VectorXcd& lambda, int k
   return v;
 }
 
-}  // namespace
+// The 1-D Brusselator (30 points per species; a = 2, d1 = 0.008, d2 =
+// 0.004) continued in b from 4.5 to 9 with `count` monitored eigenvalues.
+struct BrusselatorBranch {
+  models::Brusselator1d model;
+  ContinuationProblem problem;
+  Branch branch;
+};
 
-TEST_CASE("sparse eigenvalues along a branch: the dense ones of smallest modulus at every point",
-          "[eigenvalues][sparse]") {
-  // The 1-D Brusselator, 30 points per species, from b = 4.5 through the
-  // Hopf points of its first two modes (b about 5.4 and 8.3) to b = 9.
+BrusselatorBranch brusselator_branch(int count) {
   models::Brusselator1d model;
   model.n = 30;
   Vector p(4);
   p << 2.0, 4.5, 0.008, 0.004;
-  const ContinuationProblem problem(make_system(model), p, {"b"});
-  REQUIRE(problem.is_sparse());
+  ContinuationProblem problem(make_system(model), p, {"b"});
   Vector y0(2 * model.n + 1);
   y0 << model.homogeneous_state(2.0, 4.5), 4.5;
   ContinuationOptions options;
@@ -42,8 +44,19 @@ TEST_CASE("sparse eigenvalues along a branch: the dense ones of smallest modulus
   options.ds_max = 0.25;
   options.bounds["b"] = Bound{4.5, 9.0};
   options.eigenvalues = true;
-  options.eigenvalue_count = 8;
-  const Branch branch = continue_branch(problem, y0, options, {});
+  options.eigenvalue_count = count;
+  Branch branch = continue_branch(problem, y0, options, {});
+  return {model, std::move(problem), std::move(branch)};
+}
+
+}  // namespace
+
+TEST_CASE("sparse eigenvalues along a branch: the dense ones of smallest modulus at every point",
+          "[eigenvalues][sparse]") {
+  // The 1-D Brusselator, 30 points per species, from b = 4.5 through the
+  // Hopf points of its first two modes (b about 5.4 and 8.3) to b = 9.
+  const auto [model, problem, branch] = brusselator_branch(8);
+  REQUIRE(problem.is_sparse());
   REQUIRE(branch.stop_reason == StopReason::kBound);
   REQUIRE(branch.points.size() > 15);  // the warm start is used, and the tenth call starts afresh
   for (const auto& point : branch.points) {
@@ -139,20 +152,7 @@ TEST_CASE("sparse eigenvalues on the Brusselator: the unstable counts are the de
   // among all eigenvalues of the same F_x (dense), 0, then 2, 4, ... as
   // mode k's pair crosses at b = 1 + a^2 + (d1 + d2) mu_k (5.12, 5.47, 6.07,
   // 6.89, 7.96 for k = 1..5).
-  models::Brusselator1d model;
-  model.n = 30;
-  Vector p(4);
-  p << 2.0, 4.5, 0.008, 0.004;
-  const ContinuationProblem problem(make_system(model), p, {"b"});
-  Vector y0(2 * model.n + 1);
-  y0 << model.homogeneous_state(2.0, 4.5), 4.5;
-  ContinuationOptions options;
-  options.ds = 0.1;
-  options.ds_max = 0.25;
-  options.bounds["b"] = Bound{4.5, 9.0};
-  options.eigenvalues = true;
-  options.eigenvalue_count = 10;
-  const Branch branch = continue_branch(problem, y0, options, {});
+  const auto [model, problem, branch] = brusselator_branch(10);
   REQUIRE(branch.stop_reason == StopReason::kBound);
   std::set<int> counts;
   for (const auto& point : branch.points) {

@@ -169,6 +169,16 @@ std::string format_y(const ContinuationProblem& problem, const Vector& y) {
 
 }  // namespace
 
+Branch empty_branch(const ContinuationProblem& problem) {
+  Branch branch;
+  branch.names = problem.names();
+  branch.state_size = problem.state_size();
+  branch.parameter_names = problem.system().parameter_names();
+  branch.parameters = problem.parameters();
+  branch.free_parameters = problem.free_parameters();
+  return branch;
+}
+
 Branch continue_branch(const ContinuationProblem& problem, const Vector& y_start,
                        const ContinuationOptions& options, const TestFunctions& user_tests,
                        const Vector* start_tangent) {
@@ -180,12 +190,7 @@ Branch continue_branch(const ContinuationProblem& problem, const Vector& y_start
   if (!y_start.allFinite())
     throw std::invalid_argument("start point is not finite: " + format_y(problem, y_start));
 
-  Branch branch;
-  branch.names = problem.names();
-  branch.state_size = problem.state_size();
-  branch.parameter_names = problem.system().parameter_names();
-  branch.parameters = problem.parameters();
-  branch.free_parameters = problem.free_parameters();
+  Branch branch = empty_branch(problem);
   branch.options = options;
 
   TestFunctions tests = user_tests;

@@ -30,6 +30,11 @@ Branch continue_branch(const ContinuationProblem& problem, const Vector& y_start
                        const ContinuationOptions& options, const TestFunctions& tests = {},
                        const Vector* start_tangent = nullptr);
 
+// A branch of the problem with no points yet: its names, sizes and
+// parameters as continue_branch records them (for a branch that did not
+// start, or one restored from a file).
+Branch empty_branch(const ContinuationProblem& problem);
+
 // The unit tangent at a solution y from [G_y; r^T] t = e_last (so t.r > 0),
 // with the factorization left in jacobian for test functions.
 bool tangent_at(const ContinuationProblem& problem, const Vector& y, const Vector& r,

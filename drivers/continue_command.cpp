@@ -61,12 +61,7 @@ Vector u_of(const Branch& branch, const Vector& y) {
 
 // A branch that did not start, with the reason: what the CLI prints.
 Branch not_started(const ContinuationProblem& problem, const std::string& message) {
-  Branch b;
-  b.names = problem.names();
-  b.state_size = problem.state_size();
-  b.parameter_names = problem.system().parameter_names();
-  b.parameters = problem.parameters();
-  b.free_parameters = problem.free_parameters();
+  Branch b = empty_branch(problem);
   b.stop_reason = StopReason::kStartNotConverged;
   b.message = message;
   return b;

@@ -4,6 +4,8 @@
 #include <cctype>
 #include <sstream>
 
+#include "continuation/pseudo_arclength.h"
+
 namespace saltus::drivers {
 
 namespace fs = std::filesystem;
@@ -163,12 +165,7 @@ void prepare_restart(RunFile* run, const fs::path& dir, const std::string& label
 
 Branch restored_branch(const RunFile& run, const ContinuationProblem& problem) {
   const RunFile::Restart& r = *run.restart;
-  Branch b;
-  b.names = problem.names();
-  b.state_size = problem.state_size();
-  b.parameter_names = problem.system().parameter_names();
-  b.parameters = problem.parameters();
-  b.free_parameters = problem.free_parameters();
+  Branch b = empty_branch(problem);
   b.options = run.options;
   BranchPoint point;
   point.y = r.point.y;

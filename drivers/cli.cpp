@@ -13,6 +13,7 @@
 #include "drivers/filippov_commands.h"
 #include "drivers/hybrid_commands.h"
 #include "drivers/map_command.h"
+#include "drivers/periodic_curve.h"
 #include "drivers/progress.h"
 #include "drivers/restart.h"
 
@@ -136,7 +137,8 @@ struct Cli {
   std::vector<double> pose;
   double box = 0.0;
   int threads = 0, samples = 0;
-  GridControl grid;  // sweep, map: --resume and the hidden --interrupt-after
+  GridControl grid;      // sweep, map: --resume and the hidden --interrupt-after
+  std::string over_map;  // periodic: a map.csv under the curves
   CLI::App *cont = nullptr, *sim = nullptr, *lyap = nullptr, *periodic = nullptr, *sweep = nullptr;
   CLI::App *classify = nullptr, *solutions = nullptr, *econtinue = nullptr, *etrack = nullptr;
   CLI::App *twofold = nullptr, *fmap = nullptr, *futures = nullptr, *fcont = nullptr;
@@ -185,6 +187,11 @@ struct Cli {
         app, "periodic", "A periodic orbit by shooting with saltation: period, multipliers; its branch",
         "JSON run file with 'periodic'", "output folder for a continued branch (default out/<name>)",
         "print the result as JSON", help);
+    periodic
+        ->add_option("--over-map", over_map,
+                     "draw the two-parameter curves ('periodic.curve') over this map.csv of `saltus map` "
+                     "(a map of the same two parameters, either way round)")
+        ->check(CLI::ExistingFile);
     sweep = command(app, "sweep", "Brute-force bifurcation diagram of a hybrid system on a Poincare section",
                     "JSON run file with 'section' and 'sweep'", out, summary, help);
     add_grid_options(sweep);
@@ -262,6 +269,12 @@ struct Cli {
       return simulate_command(run, folder(run.name), json, out, err);
     }
     if (*periodic) {
+      if (!over_map.empty()) {
+        if (!read.periodic)
+          throw RunFileError("--over-map " + over_map + ": run file " + file + " has no 'periodic'");
+        check_curve_map(*read.periodic, over_map);
+        read.periodic->curve_map = over_map;
+      }
       const HybridRun run = reporting(std::move(read), "periodic", err);
       return periodic_command(run, folder(run.name), json, out, err);
     }

@@ -56,7 +56,8 @@ static const char* const kHybridRunFileKeys = R"(Run file keys (JSON):
                  doubling of forced orbits (shooting plus a bordered test function of the
                  monodromy, exact second derivatives); NS is not built yet. One object: curve.csv,
                  curve.png; a list: curve_<i>.csv and curves_<first>_<second>.png (all curves of
-                 that pair); summary.json "curve" or "curves"
+                 that pair); summary.json "curve" or "curves". `saltus periodic --over-map
+                 MAP.csv` draws them over a map.csv of `saltus map` in the same two parameters
   plot           {x, y}  state names for the phase portrait (default: the first two)
 Output folder: simulate: trajectory.csv, events.csv, sections.csv, summary.json, phase.png/.svg,
 time.png/.svg; lyapunov (with --out): lyapunov.csv, lyapunov.json, lyapunov.png/.svg;

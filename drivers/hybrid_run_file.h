@@ -101,8 +101,9 @@ struct PeriodicSpec {
   // "grazing": "continue": through a grazing with the new event sequence
   // (analyses/grazing/through_grazing.h).
   bool grazing_continue = false;
-  std::vector<CurveSpec> curves;  // "curve": one object, or a list of them
-  bool curve_list = false;        // given as a list: curve_<i>.csv, curves_<first>_<second>.png
+  std::vector<CurveSpec> curves;    // "curve": one object, or a list of them
+  bool curve_list = false;          // given as a list: curve_<i>.csv, curves_<first>_<second>.png
+  std::filesystem::path curve_map;  // `saltus periodic --over-map`: a map.csv drawn under the curves
   ContinuationOptions options;
 };
 

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <iomanip>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "continuation/worker_threads.h"
@@ -160,27 +161,51 @@ Json map_summary(const HybridRun& run, const GridRun& grid, std::map<std::string
   return summary;
 }
 
+// A grid point of a map and its class.
+struct Cell {
+  double x, y;
+  std::string c;
+};
+
+// One series per class in the legend's order, squares about one grid cell
+// wide (the plot is some 650 x 500 pixels; a point of size 1 some 6 pixels);
+// faded (each colour halfway to white) under other lines.
+std::vector<Figure::Series> class_series(const std::vector<Cell>& cells, int x_steps, int y_steps,
+                                         bool faded = false) {
+  const double cell = std::min(650.0 / x_steps, 500.0 / y_steps);
+  std::ostringstream size;
+  size << "pt 5 ps " << std::clamp(cell / 6.0, 0.2, 5.0);
+  std::map<int, Figure::Series> by_class;
+  for (const Cell& p : cells) {
+    auto [it, fresh] = by_class.try_emplace(class_order(p.c));
+    std::string colour = class_colour(p.c);
+    if (faded) {
+      const unsigned rgb = std::stoul(colour.substr(1), nullptr, 16);
+      std::ostringstream half;
+      half << '#' << std::hex << std::setfill('0');
+      for (int shift : {16, 8, 0}) half << std::setw(2) << (((rgb >> shift) & 0xff) + 0xff + 1) / 2;
+      colour = half.str();
+    }
+    if (fresh) it->second = {p.c, {}, "points", size.str() + " lc rgb '" + colour + "'"};
+    it->second.points.emplace_back(p.x, p.y);
+  }
+  std::vector<Figure::Series> series;
+  for (auto& [o, s] : by_class) series.push_back(std::move(s));
+  return series;
+}
+
 void draw_map(const HybridRun& run, const GridRun& grid, const fs::path& dir, std::ostream& err) {
   const MapSpec& spec = *run.map;
   std::ostringstream section;
   section << run.section->variable << " = " << run.section->value
           << (run.section->angle ? " (mod 2 pi)" : "");
+  std::vector<Cell> cells;
+  for (int k = 0; k < static_cast<int>(grid.records.size()); ++k)
+    if (!grid.records[k].is_null())
+      cells.push_back({axis_value(spec.x, k % spec.x.steps), axis_value(spec.y, k / spec.x.steps),
+                       map_class(grid.records[k], spec.max_period)});
   Figure f{run.name + ": attractors on the section " + section.str(), spec.x.label(), spec.y.label(), {}, {}};
-  std::map<int, Figure::Series> by_class;
-  // Squares about one grid cell wide (the plot is some 650 x 500 pixels; a
-  // point of size 1 some 6 pixels).
-  const double cell = std::min(650.0 / spec.x.steps, 500.0 / spec.y.steps);
-  std::ostringstream size;
-  size << "pt 5 ps " << std::clamp(cell / 6.0, 0.2, 5.0);
-  for (int k = 0; k < static_cast<int>(grid.records.size()); ++k) {
-    if (grid.records[k].is_null()) continue;
-    const std::string c = map_class(grid.records[k], spec.max_period);
-    auto [it, fresh] = by_class.try_emplace(class_order(c));
-    if (fresh) it->second = {c, {}, "points", size.str() + " lc rgb '" + class_colour(c) + "'"};
-    it->second.points.emplace_back(axis_value(spec.x, k % spec.x.steps),
-                                   axis_value(spec.y, k / spec.x.steps));
-  }
-  for (auto& [o, s] : by_class) f.series.push_back(std::move(s));
+  f.series = class_series(cells, spec.x.steps, spec.y.steps);
   std::string warning;
   draw(f, dir, "map", &warning);
   if (!warning.empty()) err << "saltus map: warning: " << warning << '\n';
@@ -229,6 +254,48 @@ int map_command(const HybridRun& run, const fs::path& dir, bool json, std::ostre
     return 130;  // 128 + SIGINT
   }
   return 0;
+}
+
+std::vector<Figure::Series> map_backdrop(const fs::path& csv, std::string* x, std::string* y) {
+  std::ifstream in(csv);
+  if (!in) throw RunFileError(csv.string() + ": cannot be read (give the map.csv of a `saltus map` run)");
+  const auto columns = [](const std::string& line) {
+    std::vector<std::string> c;
+    for (std::stringstream ss(line); std::getline(ss, c.emplace_back(), ',');) {
+    }
+    c.pop_back();
+    return c;
+  };
+  std::string line;
+  std::getline(in, line);
+  const std::vector<std::string> header = columns(line);
+  if (header.size() < 3 || header[2] != "class")
+    throw RunFileError(csv.string() + ": not a map.csv of `saltus map` (its header is '" +
+                       line.substr(0, 80) + "'; expected 'x,y,class,...')");
+  *x = header[0], *y = header[1];
+  std::vector<Cell> cells;
+  std::set<double> xs, ys;
+  for (int row = 2; std::getline(in, line); ++row) {
+    const std::vector<std::string> c = columns(line);
+    char* end_x = nullptr;
+    char* end_y = nullptr;
+    const double vx = c.size() >= 3 ? std::strtod(c[0].c_str(), &end_x) : 0.0;
+    const double vy = c.size() >= 3 ? std::strtod(c[1].c_str(), &end_y) : 0.0;
+    if (c.size() < 3 || end_x == c[0].c_str() || end_y == c[1].c_str() || !std::isfinite(vx) ||
+        !std::isfinite(vy))
+      throw RunFileError(csv.string() + ": line " + std::to_string(row) + " is not 'x,y,class,...' (" +
+                         line.substr(0, 80) + ")");
+    const std::string& k = c[2];
+    const bool period = k.size() > 7 && k.size() < 12 && k.rfind("period-", 0) == 0 && k[7] != '0' &&
+                        k.find_first_not_of("0123456789", 7) == std::string::npos;
+    if (!period && k != "chaotic" && k != "escaped" && k != "no hits")
+      throw RunFileError(csv.string() + ": line " + std::to_string(row) + ": '" + k.substr(0, 40) +
+                         "' is not a class of `saltus map` (period-N, chaotic, escaped, no hits)");
+    cells.push_back({vx, vy, k});
+    xs.insert(vx), ys.insert(vy);
+  }
+  if (cells.empty()) throw RunFileError(csv.string() + ": the map has no points");
+  return class_series(cells, static_cast<int>(xs.size()), static_cast<int>(ys.size()), true);
 }
 
 }  // namespace saltus::drivers

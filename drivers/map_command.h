@@ -9,6 +9,7 @@
 
 #include "drivers/grid_runner.h"
 #include "drivers/hybrid_run_file.h"
+#include "drivers/output.h"
 
 namespace saltus::drivers {
 
@@ -28,5 +29,11 @@ int distinct_hits(const std::vector<Vector>& hits, const std::vector<bool>& angl
 
 // A map record's class: "period-N", "chaotic", "escaped" or "no hits".
 std::string map_class(const Json& record, int max_period);
+
+// A map.csv of `saltus map` as figure series in the map figure's colours
+// (faded) and legend (one per class), for drawing curves over it (`saltus periodic
+// --over-map`); *x and *y get the labels of its axes. Throws RunFileError
+// naming the file when it is not a map.csv.
+std::vector<Figure::Series> map_backdrop(const std::filesystem::path& csv, std::string* x, std::string* y);
 
 }  // namespace saltus::drivers

@@ -5,6 +5,7 @@
 
 #include "continuation/periodic/cycle_curve.h"
 #include "continuation/pseudo_arclength.h"
+#include "drivers/map_command.h"
 #include "drivers/output.h"
 #include "models/expression.h"
 
@@ -118,13 +119,48 @@ Figure curves_figure(const HybridRun& run, const std::vector<const CurveSpec*>& 
   return f;
 }
 
+// The map under the curves of the pair (first, second): its series with
+// the axes swapped when the map is over (second, first); none when it is
+// over other parameters.
+std::vector<Figure::Series> backdrop_for(const std::vector<Figure::Series>& map, const std::string& x,
+                                         const std::string& y, const std::string& first,
+                                         const std::string& second) {
+  if (x == first && y == second) return map;
+  if (x != second || y != first) return {};
+  auto swapped = map;
+  for (auto& s : swapped)
+    for (auto& [a, b] : s.points) std::swap(a, b);
+  return swapped;
+}
+
 }  // namespace
+
+void check_curve_map(const PeriodicSpec& spec, const fs::path& csv) {
+  std::string x, y;
+  std::vector<Figure::Series> map;
+  try {
+    map = map_backdrop(csv, &x, &y);
+  } catch (const RunFileError& e) {
+    throw RunFileError(std::string("--over-map ") + e.what());
+  }
+  if (spec.curves.empty())
+    throw RunFileError("--over-map " + csv.string() +
+                       ": the run file has no 'periodic.curve' to draw over it");
+  for (const auto& c : spec.curves)
+    if (!backdrop_for(map, x, y, c.first, c.second).empty()) return;
+  throw RunFileError("--over-map " + csv.string() + ": the map is over (" + x + ", " + y +
+                     "), the curves over (" + spec.curves.front().first + ", " + spec.curves.front().second +
+                     "): give a map of the curves' two parameters");
+}
 
 bool two_parameter_curves(const HybridRun& run, const ShootingStart& start,
                           const std::vector<GrazingStart>& grazings, const Branch& branch,
                           const fs::path& dir, Json* summary, std::string* why) {
   const auto& specs = run.periodic->curves;
   const bool list = run.periodic->curve_list;
+  std::vector<Figure::Series> map;  // --over-map (checked by check_curve_map)
+  std::string map_x, map_y;
+  if (!run.periodic->curve_map.empty()) map = map_backdrop(run.periodic->curve_map, &map_x, &map_y);
   std::vector<Branch> curves(specs.size());
   Json all = Json::array();
   for (std::size_t k = 0; k < specs.size(); ++k) {
@@ -149,9 +185,13 @@ bool two_parameter_curves(const HybridRun& run, const ShootingStart& start,
     std::vector<const CurveSpec*> s;
     std::vector<const Branch*> b;
     for (std::size_t k : members) s.push_back(&specs[k]), b.push_back(&curves[k]);
+    Figure f = curves_figure(run, s, b, m, m + 1);
+    auto under = backdrop_for(map, map_x, map_y, pair.first, pair.second);
+    for (auto& line : f.series)
+      if (!under.empty()) line.style_options += " lw 2.5";
+    f.series.insert(f.series.begin(), under.begin(), under.end());
     std::string warning;
-    draw(curves_figure(run, s, b, m, m + 1), dir, list ? "curves_" + pair.first + "_" + pair.second : "curve",
-         &warning);
+    draw(f, dir, list ? "curves_" + pair.first + "_" + pair.second : "curve", &warning);
   }
   return true;
 }

@@ -35,4 +35,10 @@ bool two_parameter_curves(const HybridRun& run, const ShootingStart& start,
                           const std::vector<GrazingStart>& grazings, const Branch& branch,
                           const std::filesystem::path& dir, Json* summary, std::string* why);
 
+// `saltus periodic --over-map`: csv is a map.csv of `saltus map` over the
+// two parameters (either way round) of at least one of the spec's curves,
+// else RunFileError says what to give; checked before anything is computed.
+// The figures of those curves draw the map under them.
+void check_curve_map(const PeriodicSpec& spec, const std::filesystem::path& csv);
+
 }  // namespace saltus::drivers

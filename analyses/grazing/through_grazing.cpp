@@ -166,6 +166,7 @@ bool start_beyond(const ShootingSystem& shooting, const GrazingCrossing& c, cons
   // other (a non-smooth fold, the branch turning back): the side whose
   // orbit cut at the impact has a positive normal speed.
   const int sides = c.impact_vanishes || shooting.options().autonomous ? 1 : 2;
+  std::string hint;  // the impacting orbit exists, but shooting misses its impact: what to do
   for (int s = 0; s < sides; ++s) {
     Vector z = c.orbit.z;
     double tau = c.orbit.contact.t;
@@ -193,12 +194,22 @@ bool start_beyond(const ShootingSystem& shooting, const GrazingCrossing& c, cons
       if (after.events != expected) {
         *why = "the orbit beyond the grazing has the events " + after.sequence + ", not one " +
                (c.impact_vanishes ? "less" : "more") + " than " + c.before;
+        // The orbit cut at its impact was found, but the time-T map from it
+        // does not see that impact: a flow the integrator follows in long
+        // steps (a ballistic flight is exactly quadratic) passes through the
+        // guard and back inside one step.
+        if (!c.impact_vanishes && counted(shooting, guess).events < expected)
+          hint = *why +
+                 " (the simulation does not see the new slow impact: it passes through the guard and "
+                 "back within one integration step; bound the steps with 'simulation.max_step', say a "
+                 "hundredth of the period)";
         continue;
       }
       *start = r.x;
       return true;
     }
   }
+  if (!hint.empty()) *why = hint;
   return false;
 }
 

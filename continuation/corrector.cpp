@@ -37,7 +37,8 @@ bool finite(const Vector& v) { return v.allFinite(); }
 }  // namespace
 
 Correction correct(const ContinuationProblem& problem, const Vector& y_pred, const Vector& r,
-                   const ContinuationOptions& options, BorderedJacobian* workspace) {
+                   const ContinuationOptions& options, BorderedJacobian* workspace,
+                   const KnownJacobian* known) {
   Correction result;
   result.y = y_pred;
   BorderedJacobian local;
@@ -50,6 +51,11 @@ Correction correct(const ContinuationProblem& problem, const Vector& y_pred, con
   // Jacobian is factored afresh at the iterate: Newton's step from there.
   const bool chord = options.chord && problem.prefers_chord();
   bool factored = false;
+  // Broyden's G_y (known given): updated from the last residual and step.
+  const int m = problem.equations();
+  Matrix B;
+  Vector h_last, delta_last;
+  const bool broyden = chord && known && !problem.is_sparse();
   for (int it = 0; it <= options.max_newton_iterations; ++it) {
     const bool fresh = !chord || !factored;
     // In chord mode every residual is computed alone: residuals of one kind
@@ -68,8 +74,21 @@ Correction correct(const ContinuationProblem& problem, const Vector& y_pred, con
       return result;
     }
     if (it == options.max_newton_iterations) break;
-    if (fresh) {
-      if (!factor_bordered(problem, result.y, r, &jacobian)) {
+    if (broyden && (it == 0 || !fresh)) {
+      // The secant condition B s = dG over the last step s: from known.y to
+      // y_pred (G = 0 there), or the last iteration's step -delta_last.
+      const Vector s = it == 0 ? Vector(y_pred - known->y) : Vector(-delta_last);
+      const Vector dG = it == 0 ? Vector(h.head(m)) : Vector(h.head(m) - h_last.head(m));
+      if (it == 0) B = known->G_y;
+      if (s.squaredNorm() > 0) B += (dG - B * s) * s.transpose() / s.squaredNorm();
+      factored = jacobian.factor(B, r);
+      if (!factored) {
+        result.message = "the Broyden-updated bordered Jacobian is singular";
+        return result;
+      }
+    } else if (fresh) {
+      if (broyden) B = problem.jacobian(result.y);  // Broyden goes on from the fresh Jacobian
+      if (!(broyden ? jacobian.factor(B, r) : factor_bordered(problem, result.y, r, &jacobian))) {
         // A singular point that already solves the system (a branch point hit
         // exactly, as symmetric problems do) is still a solution.
         if (h.lpNorm<Eigen::Infinity>() <= options.residual_tolerance * 1e-3) {
@@ -93,6 +112,8 @@ Correction correct(const ContinuationProblem& problem, const Vector& y_pred, con
     result.y -= delta;
     result.iterations = it + 1;
     last_step = step;
+    h_last = h;
+    delta_last = delta;
   }
   std::ostringstream msg;
   msg << "Newton did not converge in " << options.max_newton_iterations << " iterations (residual "

@@ -20,10 +20,25 @@ struct Correction {
   std::string message;         // why it failed
 };
 
+// G_y known at a solution y of G = 0 (the branch's last point).
+struct KnownJacobian {
+  Vector y;
+  Matrix G_y;
+};
+
 // `workspace`, when given, is reused for the factorizations (it keeps the
 // sparse ordering from call to call).
+//
+// With `known` (dense chord problems), the chord iterations start from the
+// Broyden update of known.G_y to y_pred, B = G_y + (G(y_pred) - G_y d) d^T /
+// (d^T d), d = y_pred - known.y (G(known.y) = 0), and each later iteration
+// updates B the same way (good Broyden, Dennis & Schnabel 1983, Sec. 8.1;
+// superlinear where plain chord is linear): no Jacobian at all at the new
+// point, which for shooting saves a pass of the variational equations per
+// point. A step that shrinks by less than half still takes a fresh Jacobian.
 Correction correct(const ContinuationProblem& problem, const Vector& y_pred, const Vector& r,
-                   const ContinuationOptions& options, BorderedJacobian* workspace = nullptr);
+                   const ContinuationOptions& options, BorderedJacobian* workspace = nullptr,
+                   const KnownJacobian* known = nullptr);
 
 // Fallback for a start point far from the solution set: Levenberg-Marquardt
 // (Ceres TinySolver) on the same bordered system, then Newton to polish.

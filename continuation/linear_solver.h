@@ -32,6 +32,8 @@ class BorderedJacobian {
   // n: the size of the sparse state block F_x (the leading n x n of J).
   bool factor(const SparseMatrix& J, const Vector& r, int n);
   Vector solve(const Vector& b) const;
+  // A itself, from its dense factors (dense path only).
+  Matrix dense_matrix() const { return dense_.reconstructedMatrix(); }
   // det(A), the branch-point test function; saturates at +-DBL_MAX rather
   // than overflowing for very large systems (its sign is what matters there).
   double determinant() const { return determinant_; }

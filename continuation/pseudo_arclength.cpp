@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
@@ -268,6 +269,10 @@ Branch continue_branch(const ContinuationProblem& problem, const Vector& y_start
 
   double ds = options.ds;
   bool first_from_singular = start_tangent != nullptr;
+  // Dense chord problems (shooting): the Jacobian at the last point, from
+  // which the next corrector starts by a Broyden update (corrector.h).
+  const bool broyden = options.chord && problem.prefers_chord() && !problem.is_sparse();
+  std::optional<KnownJacobian> known;
   int regular_points = 1;
   // Everything the problem throws from here on ends the branch with what it
   // has (the points so far stay valid), rather than losing them.
@@ -279,10 +284,14 @@ Branch continue_branch(const ContinuationProblem& problem, const Vector& y_start
         break;
       }
       const BranchPoint last = branch.points.back();  // a copy: events append to points
-      Correction c = correct(problem, last.y + ds * last.tangent, last.tangent, options, &jacobian);
+      const bool from_known = known && known->y == last.y;
+      Correction c = correct(problem, last.y + ds * last.tangent, last.tangent, options, &jacobian,
+                             from_known ? &*known : nullptr);
       Vector t_new;
       bool accepted = c.converged && tangent_at(problem, c.y, last.tangent, &jacobian, &t_new) &&
                       t_new.dot(last.tangent) >= options.min_tangent_cosine;
+      if (accepted && broyden)
+        known = KnownJacobian{c.y, jacobian.dense_matrix().topRows(problem.equations())};
       if (!accepted) {
         if (ds * options.step_cut < options.ds_min) {
           branch.stop_reason = StopReason::kStepTooSmall;

@@ -265,8 +265,9 @@ Eigen::VectorXcd orbit_multipliers(const periodic::ShootingSystem& system, const
   return periodic::floquet_multipliers(M);
 }
 
-// (parameter, value) points of a sweep CSV's columns.
-std::vector<std::pair<double, double>> read_diagram(const fs::path& file, const std::string& parameter,
+}  // namespace
+
+std::vector<std::pair<double, double>> read_columns(const fs::path& file, const std::string& parameter,
                                                     const std::string& variable, std::string* warning) {
   std::ifstream in(file);
   std::string line;
@@ -290,6 +291,8 @@ std::vector<std::pair<double, double>> read_diagram(const fs::path& file, const 
   }
   return points;
 }
+
+namespace {
 
 // The orbit u over one period in the run's phase plane (plot.x, plot.y),
 // angles wrapped into (-pi, pi] with the line broken where they wrap, and
@@ -443,11 +446,11 @@ std::vector<std::pair<double, double>> diagram_under(const PeriodicContext& c, c
   std::vector<std::pair<double, double>> diagram;
   std::string warning;
   if (!run.periodic->diagram.empty()) {
-    diagram = read_diagram(run.periodic->diagram, c.start.parameter, c.shown, &warning);
+    diagram = read_columns(run.periodic->diagram, c.start.parameter, c.shown, &warning);
   } else if (run.sweep && run.section) {
     std::ostringstream quiet;
     if (sweep_command(run, dir, false, quiet, err) == 0)
-      diagram = read_diagram(dir / "sweep.csv", run.sweep->parameter, c.shown, &warning);
+      diagram = read_columns(dir / "sweep.csv", run.sweep->parameter, c.shown, &warning);
     if (run.sweep->parameter != c.start.parameter)
       warning = "the sweep is in " + run.sweep->parameter + ", the branch in " + c.start.parameter,
       diagram.clear();

@@ -3,6 +3,9 @@
 
 #include <filesystem>
 #include <ostream>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "drivers/grid_runner.h"
 #include "drivers/hybrid_run_file.h"
@@ -29,6 +32,12 @@ int lyapunov_command(const HybridRun& run, const std::filesystem::path& dir, boo
 // 130). Returns the exit code.
 int sweep_command(const HybridRun& run, const std::filesystem::path& dir, bool json, std::ostream& out,
                   std::ostream& err, const GridControl& control = {});
+
+// The (x, y) pairs of two columns of a CSV file by name (a sweep's
+// diagram, a curve drawn over a map); empty with *warning when the file is
+// empty or lacks a column.
+std::vector<std::pair<double, double>> read_columns(const std::filesystem::path& file, const std::string& x,
+                                                    const std::string& y, std::string* warning);
 
 // A periodic orbit by shooting (drivers/periodic_orbit.h: from the run's
 // guess, or for an autonomous model from a simulation's section returns):

@@ -73,6 +73,9 @@ struct MapSpec {
   bool lyapunov = false;     // also the largest Lyapunov exponent (the run's "lyapunov" options)
   bool seed_rows = false;    // "seed": "rows": each point starts from its x-neighbour's end state
   int threads = 0;           // 0: all cores
+  // Curve CSVs drawn over the map (`saltus periodic`'s curve_<i>.csv, with
+  // columns named by the axes' first parameters), relative to the run file.
+  std::vector<std::filesystem::path> curves;
 };
 
 // Periodic orbits by shooting (`saltus periodic`). A forced model: the orbit

@@ -11,6 +11,7 @@
 
 #include "continuation/worker_threads.h"
 #include "drivers/attractor.h"
+#include "drivers/hybrid_commands.h"
 #include "drivers/output.h"
 #include "drivers/periodic_orbit.h"
 
@@ -182,6 +183,10 @@ void draw_map(const HybridRun& run, const GridRun& grid, const fs::path& dir, st
   }
   for (auto& [o, s] : by_class) f.series.push_back(std::move(s));
   std::string warning;
+  for (const auto& file : spec.curves) {
+    const auto line = read_columns(file, spec.x.parameters.front(), spec.y.parameters.front(), &warning);
+    f.series.push_back({"curve " + file.stem().string(), line, "lines", "lw 2"});
+  }
   draw(f, dir, "map", &warning);
   if (!warning.empty()) err << "saltus map: warning: " << warning << '\n';
 }

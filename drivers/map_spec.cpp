@@ -1,6 +1,7 @@
 // The run file's "map" for `saltus map` (drivers/hybrid_run_file.h MapSpec).
 
 #include <algorithm>
+#include <fstream>
 
 #include "continuation/worker_threads.h"
 #include "drivers/hybrid_run_file.h"
@@ -21,6 +22,9 @@ const char* const kMapRunFileHelp =
                  first of a row from "initial" with a doubled transient). Writes map.csv (one row per
                  point), summary.json (counts per class) and map.png/.svg (the classes coloured);
                  --resume continues a stopped map, Ctrl-C writes the finished points.
+                 "curves": [CSV files] draws curves over the map: `saltus periodic`'s curve_<i>.csv
+                 (or any CSV with columns named by the axes' first parameters), paths relative to
+                 the run file.
 )";
 
 namespace {
@@ -72,8 +76,10 @@ std::map<std::string, double> map_parameters(const MapSpec& spec, double x, doub
 MapSpec read_map_spec(const Json& m, const HybridRun& run) {
   const auto& path = run.path;
   if (!m.is_object()) fail(path, "'map' must be an object");
-  only_keys(m, {"x", "y", "transient", "record", "max_period", "tolerance", "lyapunov", "seed", "threads"},
-            path, "map.");
+  only_keys(
+      m,
+      {"x", "y", "transient", "record", "max_period", "tolerance", "lyapunov", "seed", "threads", "curves"},
+      path, "map.");
   for (const char* k : {"x", "y"})
     if (!m.contains(k)) fail(path, std::string("'map.") + k + "' is missing: {parameter, from, to, steps}");
   MapSpec spec;
@@ -105,6 +111,23 @@ MapSpec read_map_spec(const Json& m, const HybridRun& run) {
   if (m.contains("threads")) spec.threads = integer(m["threads"], path, "map.threads");
   if (const std::string bad = check_threads(spec.threads, "'map.threads'"); !bad.empty()) fail(path, bad);
   if (!run.section) fail(path, "'map' counts section hits: give a 'section'");
+  if (m.contains("curves"))
+    for (const auto& file : strings(m["curves"], path, "map.curves")) {
+      std::filesystem::path curve = file;
+      if (curve.is_relative()) curve = path.parent_path() / curve;
+      std::ifstream in(curve);
+      std::string header;
+      if (!in || !std::getline(in, header))
+        fail(
+            path,
+            "'map.curves': '" + excerpt(file) +
+                "' cannot be read: give a curve CSV (`saltus periodic` with \"periodic.curve\" writes them)");
+      for (const auto* axis : {&spec.x, &spec.y})
+        if (("," + header + ",").find("," + axis->parameters.front() + ",") == std::string::npos)
+          fail(path, "'map.curves': '" + excerpt(file) + "' has no column '" + axis->parameters.front() +
+                         "': a curve in the map's two parameters is needed");
+      spec.curves.push_back(curve);
+    }
   // Every corner of the grid must make a valid model.
   for (double x : {spec.x.from, spec.x.to})
     for (double y : {spec.y.from, spec.y.to}) try {

@@ -165,6 +165,8 @@ TEST_CASE("saltus map --resume after Ctrl-C: the files of an uninterrupted map, 
 
 TEST_CASE("saltus map: a bad map names the key", "[map][cli]") {
   const fs::path dir = scratch("map-bad");
+  fs::create_directories(dir);
+  std::ofstream(dir / "other.csv") << "w,d\n2.5,0.1\n";
   struct Case {
     nlohmann::json map;
     std::string message;
@@ -176,7 +178,11 @@ TEST_CASE("saltus map: a bad map names the key", "[map][cli]") {
              "'map.y.parameter' = 'omega' is not a parameter"},
         Case{{{"x", w}, {"y", w}}, "both set 'w'"},
         Case{{{"x", w}, {"y", {{"parameter", "F"}, {"from", 0}, {"to", 1}, {"steps", 2000}}}, {"threads", 1}},
-             "x.steps * y.steps"}}) {
+             "x.steps * y.steps"},
+        Case{{{"x", w}, {"y", {{"parameter", "F"}, {"from", 0}, {"to", 1}}}, {"curves", {"missing.csv"}}},
+             "'map.curves': 'missing.csv' cannot be read"},
+        Case{{{"x", w}, {"y", {{"parameter", "F"}, {"from", 0}, {"to", 1}}}, {"curves", {"other.csv"}}},
+             "'map.curves': 'other.csv' has no column 'F'"}}) {
     nlohmann::json map = c.map;
     if (map.contains("y") && map["y"].contains("steps") && map["y"]["steps"] == 2000)
       map["x"]["steps"] = 1000;
@@ -186,6 +192,24 @@ TEST_CASE("saltus map: a bad map names the key", "[map][cli]") {
     CHECK_THAT(r.err, Catch::Contains(c.message));
     CHECK(!fs::exists(dir / "out"));
   }
+  fs::remove_all(dir);
+}
+
+TEST_CASE("saltus map with \"curves\": curve CSVs drawn over the map", "[map][cli]") {
+  const fs::path dir = scratch("map-curves");
+  fs::create_directories(dir);
+  // The grazing line F = d sqrt((1 - w^2)^2 + (2 zeta w)^2) at two points, as a curve file would give it.
+  std::ofstream(dir / "grazing.csv") << "x,v,w,F\n0,0,2.0,0.3004\n0,0,3.0,0.8009\n";
+  const fs::path run = impact_map(dir, {{"x", {{"parameter", "w"}, {"from", 2.4}, {"to", 2.4}, {"steps", 1}}},
+                                        {"y", {{"parameter", "F"}, {"from", 1.0}, {"to", 1.0}, {"steps", 1}}},
+                                        {"transient", 20},
+                                        {"record", 20},
+                                        {"curves", {"grazing.csv"}}});
+  const Run r = run_saltus({"map", run.string(), "--out", (dir / "out").string()});
+  INFO(r.out << r.err);
+  REQUIRE(r.code == 0);
+  CHECK_THAT(text_of(dir / "out" / "map.gp"), Catch::Contains("curve grazing"));
+  CHECK_THAT(text_of(dir / "out" / "map.dat"), Catch::Contains("0.8009"));
   fs::remove_all(dir);
 }
 

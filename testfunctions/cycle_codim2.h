@@ -1,11 +1,11 @@
 #pragma once
 // Codimension-2 points on curves of periodic orbits in two parameters
 // (continuation/periodic/cycle_curve.h, ns_curve.h), as scalars whose sign
-// change the engine locates (Kuznetsov, "Elements of Applied Bifurcation
-// Theory", 3rd ed. 2004, Sec. 9.5 (the list of codim-2 bifurcations of
-// fixed points of maps) and Sec. 10.3; the same test functions as MatCont's
-// for cycles and MatContM's for maps, Govaerts, Khoshsiar Ghaziani,
-// Kuznetsov & Meijer 2007):
+// change the engine locates (the codim-2 bifurcations of fixed points of
+// maps, Kuznetsov, "Elements of Applied Bifurcation Theory", 3rd ed. 2004,
+// Ch. 9: strong resonances 1:1 to 1:4 and fold-flip; the test functions
+// follow the spirit of MatCont's for cycles and MatContM's for maps,
+// Govaerts, Khoshsiar Ghaziani, Kuznetsov & Meijer 2007):
 //
 //   on an NS curve (kappa = cos theta a state of the curve):
 //     "R1" kappa - 1 (1:1 resonance: the pair meets at +1),

@@ -185,7 +185,7 @@ void draw_map(const HybridRun& run, const GridRun& grid, const fs::path& dir, st
   std::string warning;
   for (const auto& file : spec.curves) {
     const auto line = read_columns(file, spec.x.parameters.front(), spec.y.parameters.front(), &warning);
-    f.series.push_back({"curve " + file.stem().string(), line, "lines", "lw 2"});
+    f.series.push_back({file.stem().string(), line, "lines", "lw 2"});
   }
   draw(f, dir, "map", &warning);
   if (!warning.empty()) err << "saltus map: warning: " << warning << '\n';

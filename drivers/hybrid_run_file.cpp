@@ -52,9 +52,11 @@ static const char* const kHybridRunFileKeys = R"(Run file keys (JSON):
                  diagram: the sweep CSV "diagram", else the run's "sweep" computed first.
                  "curve": {kind, parameters [first, second], continuation options}, or a list of
                  them: from the branch's first located point of the kind (first = "parameter"),
-                 its curve in the two parameters: "GR" grazing, "LPC" fold and "PD" period
-                 doubling of forced orbits (shooting plus a bordered test function of the
-                 monodromy, exact second derivatives); NS is not built yet. One object: curve.csv,
+                 its curve in the two parameters: "GR" grazing, "LPC" fold, "PD" period
+                 doubling and "NS" Neimark-Sacker of forced orbits (shooting plus bordered test
+                 functions of the monodromy, exact second derivatives; NS with kappa = cos theta
+                 as a column), with codim-2 points in summary.json: R1, R2, R3, R4 on NS curves,
+                 R1 and LPPD on LPC curves, R2 and LPPD on PD curves. One object: curve.csv,
                  curve.png; a list: curve_<i>.csv and curves_<first>_<second>.png (all curves of
                  that pair); summary.json "curve" or "curves". `saltus periodic --over-map
                  MAP.csv` draws them over a map.csv of `saltus map` in the same two parameters
@@ -345,12 +347,11 @@ class HybridRunReader {
     only_keys(c, allowed, path, "periodic.curve.");
     CurveSpec curve;
     if (c.contains("kind")) curve.kind = string(c["kind"], path, "periodic.curve.kind");
-    if (curve.kind != "GR" && curve.kind != "LPC" && curve.kind != "PD")
+    if (curve.kind != "GR" && curve.kind != "LPC" && curve.kind != "PD" && curve.kind != "NS")
+      fail(path, "'periodic.curve.kind' = '" + curve.kind + "': give \"GR\", \"LPC\", \"PD\" or \"NS\"");
+    if (curve.kind != "GR" && spec.autonomous)
       fail(path, "'periodic.curve.kind' = '" + curve.kind +
-                     "': give \"GR\", \"LPC\" or \"PD\" (NS curves of cycles are not built yet)");
-    if ((curve.kind == "LPC" || curve.kind == "PD") && spec.autonomous)
-      fail(path, "'periodic.curve.kind' = '" + curve.kind +
-                     "': LPC and PD curves are built for forced orbits only (this model is autonomous)");
+                     "': LPC, PD and NS curves are built for forced orbits only (this model is autonomous)");
     if (!c.contains("parameters") || !c["parameters"].is_array() || c["parameters"].size() != 2)
       fail(path, "'periodic.curve.parameters' must be two parameter names [first, second]");
     curve.first = string(c["parameters"][0], path, "periodic.curve.parameters");

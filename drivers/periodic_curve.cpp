@@ -4,10 +4,12 @@
 #include <map>
 
 #include "continuation/periodic/cycle_curve.h"
+#include "continuation/periodic/ns_curve.h"
 #include "continuation/pseudo_arclength.h"
 #include "drivers/map_command.h"
 #include "drivers/output.h"
 #include "models/expression.h"
+#include "testfunctions/cycle_codim2.h"
 
 namespace saltus::drivers {
 
@@ -59,14 +61,16 @@ periodic::ShootingSystem shooting_in_two(const HybridRun& run, const ShootingSta
 }
 
 std::string kind_text(const std::string& kind) {
-  return kind == "GR" ? "grazing (GR)" : kind == "LPC" ? "fold of cycles (LPC)" : "period doubling (PD)";
+  return kind == "GR"    ? "grazing (GR)"
+         : kind == "LPC" ? "fold of cycles (LPC)"
+         : kind == "NS"  ? "Neimark-Sacker point (NS)"
+                         : "period doubling (PD)";
 }
 
 // The curve of one spec, or false with *why.
 bool follow(const HybridRun& run, const ShootingStart& start, const CurveSpec& cs,
             const std::vector<GrazingStart>& grazings, const Branch& branch, Branch* curve,
             std::string* why) {
-  const int m = start.system->state_size();
   std::shared_ptr<System> system;
   Vector u;
   if (cs.kind == "GR") {
@@ -87,17 +91,27 @@ bool follow(const HybridRun& run, const ShootingStart& start, const CurveSpec& c
     }
     const auto shooting = shooting_in_two(run, start, cs, from->y, &u);
     try {
-      system = std::make_shared<periodic::CycleCurveSystem>(
-          shooting,
-          cs.kind == "LPC" ? periodic::CycleBifurcation::kFold : periodic::CycleBifurcation::kPeriodDoubling,
-          u);
+      if (cs.kind == "NS") {
+        const auto ns = std::make_shared<periodic::NeimarkSackerCurveSystem>(shooting, u);
+        u = ns->start();
+        system = ns;
+      } else {
+        system = std::make_shared<periodic::CycleCurveSystem>(
+            shooting,
+            cs.kind == "LPC" ? periodic::CycleBifurcation::kFold
+                             : periodic::CycleBifurcation::kPeriodDoubling,
+            u);
+      }
+    } catch (const std::invalid_argument& e) {
+      *why = "'periodic.curve': the " + kind_text(cs.kind) + " curve cannot start: " + e.what();
+      return false;
     } catch (const std::logic_error& e) {
       *why = "'periodic.curve': model '" + run.model + "' cannot give " + cs.kind + " curves: " + e.what();
       return false;
     }
   }
-  const ContinuationProblem problem(system, Vector::Constant(1, u[m + 1]), {cs.second});
-  *curve = continue_branch(problem, u, cs.options);
+  const ContinuationProblem problem(system, Vector::Constant(1, u[u.size() - 1]), {cs.second});
+  *curve = continue_branch(problem, u, cs.options, cycle_curve_tests(cs.kind));
   if (!curve->usable()) {
     *why = "'periodic.curve': the " + kind_text(cs.kind) + " curve could not start: " + curve->message;
     return false;
@@ -105,16 +119,19 @@ bool follow(const HybridRun& run, const ShootingStart& start, const CurveSpec& c
   return true;
 }
 
-// Every curve of one parameter pair in one figure, each from its start.
+// Every curve of one parameter pair in one figure, each from its start,
+// with its codimension-2 points; the second parameter is the last of y.
 Figure curves_figure(const HybridRun& run, const std::vector<const CurveSpec*>& specs,
-                     const std::vector<const Branch*>& curves, int i1, int i2) {
+                     const std::vector<const Branch*>& curves, int i1) {
   Figure f{run.name + ": curves in two parameters", specs.front()->first, specs.front()->second, {}, {}};
   for (std::size_t k = 0; k < specs.size(); ++k) {
     Figure::Series line{kind_text(specs[k]->kind), {}, "linespoints", "pt 7 ps 0.4"};
-    for (const auto& p : curves[k]->points) line.points.emplace_back(p.y[i1], p.y[i2]);
+    for (const auto& p : curves[k]->points) line.points.emplace_back(p.y[i1], p.y[p.y.size() - 1]);
     f.series.push_back(line);
     const auto& y = curves[k]->points.front().y;
-    f.labels.push_back({y[i1], y[i2], specs[k]->kind + " start"});
+    f.labels.push_back({y[i1], y[y.size() - 1], specs[k]->kind + " start"});
+    for (const auto& sp : curves[k]->special_points)
+      if (sp.type != "EP") f.labels.push_back({sp.y[i1], sp.y[sp.y.size() - 1], sp.label()});
   }
   return f;
 }
@@ -185,7 +202,7 @@ bool two_parameter_curves(const HybridRun& run, const ShootingStart& start,
     std::vector<const CurveSpec*> s;
     std::vector<const Branch*> b;
     for (std::size_t k : members) s.push_back(&specs[k]), b.push_back(&curves[k]);
-    Figure f = curves_figure(run, s, b, m, m + 1);
+    Figure f = curves_figure(run, s, b, m);
     auto under = backdrop_for(map, map_x, map_y, pair.first, pair.second);
     for (auto& line : f.series)
       if (!under.empty()) line.style_options += " lw 2.5";

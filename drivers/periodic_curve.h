@@ -6,7 +6,10 @@
 //        on the flow without the contact plus "the guard's minimum is zero");
 //   LPC, PD  shooting plus the bordered test function of M - I or M + I, with
 //        exact second derivatives of the flow (continuation/periodic/
-//        cycle_curve.h).
+//        cycle_curve.h);
+//   NS   shooting plus two entries of the bordered M^2 - 2 kappa M + I
+//        (continuation/periodic/ns_curve.h), kappa = cos theta a column;
+// with the codimension-2 points of testfunctions/cycle_codim2.h located.
 // One curve: curve.csv, curve.png and "curve" in summary.json; a list:
 // curve_<i>.csv, one figure per parameter pair (curves_<first>_<second>.png)
 // and "curves".

@@ -8,6 +8,36 @@ namespace saltus::periodic {
 
 std::string to_string(CycleBifurcation kind) { return kind == CycleBifurcation::kFold ? "LPC" : "PD"; }
 
+Matrix monodromy_derivative(const ShootingSystem& shooting, const flow::HybridSystem& lifted, const Vector& u,
+                            const Vector& v) {
+  const int n = shooting.state_size(), N = n + 2;  // the hybrid state (x, p1, p2): u itself
+  const ShootingOptions& options = shooting.options();
+  const double t0 = shooting.start_time(u), t1 = t0 + shooting.period(u);
+  Vector zw = Vector::Zero(2 * N);
+  zw.head(N) = shooting.hybrid_state(u);
+  zw.segment(N, n) = v;
+  flow::SimulationOptions simulation = options.simulation;
+  simulation.variational = true;
+  simulation.constant_components = 0;  // the lifted parameters (p, 0) sit in the middle
+  const flow::Trajectory tr = flow::simulate(lifted, options.mode, t0, zw, t1, simulation);
+  if (!tr.ok()) throw std::runtime_error("cycle curve: the tangent-lifted period failed: " + tr.message);
+  const Matrix L = tr.transition_matrix.bottomLeftCorner(N, N);
+  Matrix D = L.topRows(n);
+  if (options.period_of) {
+    // The cut and the end move with T(p): t0 = phase T, t1 = (phase + 1) T.
+    Vector dT_dp;
+    options.period_of(u.tail(2), &dT_dp);
+    Vector at_end, at_start;
+    lifted.field(tr.mode_end, tr.t_end, tr.x_end, &at_end);
+    lifted.field(options.mode, t0, zw, &at_start);
+    const Matrix Phi = tr.transition_matrix.topLeftCorner(N, N);
+    const Vector d_t1 = at_end.segment(N, n);
+    const Vector d_t0 = -(L * at_start.head(N) + Phi * at_start.tail(N)).head(n);
+    D.rightCols(2) += ((options.phase + 1.0) * d_t1 + options.phase * d_t0) * dT_dp.transpose();
+  }
+  return D;
+}
+
 CycleCurveSystem::CycleCurveSystem(const ShootingSystem& shooting, CycleBifurcation kind, const Vector& u0)
     : kind_(kind) {
   if (shooting.options().autonomous)
@@ -65,32 +95,7 @@ void CycleCurveSystem::residual(const double* u, double* f) const {
 }
 
 Matrix CycleCurveSystem::monodromy_derivative(const Vector& u, const Vector& v) const {
-  const int N = n_ + 2;  // the hybrid state (x, p1, p2): u itself
-  const ShootingOptions& options = shooting_->options();
-  const double t0 = shooting_->start_time(u), t1 = t0 + shooting_->period(u);
-  Vector zw = Vector::Zero(2 * N);
-  zw.head(N) = shooting_->hybrid_state(u);
-  zw.segment(N, n_) = v;
-  flow::SimulationOptions simulation = options.simulation;
-  simulation.variational = true;
-  simulation.constant_components = 0;  // the lifted parameters (p, 0) sit in the middle
-  const flow::Trajectory tr = flow::simulate(*lifted_, options.mode, t0, zw, t1, simulation);
-  if (!tr.ok()) throw std::runtime_error("cycle curve: the tangent-lifted period failed: " + tr.message);
-  const Matrix L = tr.transition_matrix.bottomLeftCorner(N, N);
-  Matrix D = L.topRows(n_);
-  if (options.period_of) {
-    // The cut and the end move with T(p): t0 = phase T, t1 = (phase + 1) T.
-    Vector dT_dp;
-    options.period_of(u.tail(2), &dT_dp);
-    Vector at_end, at_start;
-    lifted_->field(tr.mode_end, tr.t_end, tr.x_end, &at_end);
-    lifted_->field(options.mode, t0, zw, &at_start);
-    const Matrix Phi = tr.transition_matrix.topLeftCorner(N, N);
-    const Vector d_t1 = at_end.segment(N, n_);
-    const Vector d_t0 = -(L * at_start.head(N) + Phi * at_start.tail(N)).head(n_);
-    D.rightCols(2) += ((options.phase + 1.0) * d_t1 + options.phase * d_t0) * dT_dp.transpose();
-  }
-  return D;
+  return periodic::monodromy_derivative(*shooting_, *lifted_, u, v);
 }
 
 void CycleCurveSystem::jacobian(const double* u, Matrix* J) const {

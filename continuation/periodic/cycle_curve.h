@@ -58,6 +58,12 @@ struct BorderedSingular {
   Vector v, w;
 };
 
+// d(M v)/du (n x (n + 2)) of a forced orbit's shooting problem with two
+// carried parameters, u = (x, p1, p2), exactly, through `lifted`, the
+// tangent-lifted system of its hybrid model (the derivation above).
+Matrix monodromy_derivative(const ShootingSystem& shooting, const flow::HybridSystem& lifted, const Vector& u,
+                            const Vector& v);
+
 class CycleCurveSystem : public System {
  public:
   // `shooting` is a forced orbit's shooting problem with two carried

@@ -58,7 +58,7 @@ TEST_CASE(
   INFO(r.out << r.err);
   REQUIRE(r.code == 0);
   const auto summary = nlohmann::json::parse(std::ifstream(out / "summary.json"));
-  REQUIRE(summary["curves"].size() == 4);
+  REQUIRE(summary["curves"].size() == 5);
   for (const auto& c : summary["curves"]) {
     const std::string kind = c["kind"], second = c["parameters"][1];
     INFO(kind << " in (A, " << second << ")");
@@ -75,6 +75,25 @@ TEST_CASE(
     INFO("largest |A - closed form| " << worst << " over " << second << " in [" << lo << ", " << hi << "]");
     CHECK(worst < 1e-8);
     CHECK(hi - lo > (second == "omega" ? 2.0 : 0.3));  // a real stretch of the curve
+    // The codimension-2 points: the period-1 monodromy has det e^2 (each
+    // impact's saltation scales the normal speed by -e, the flight is a
+    // shear), so beside the critical +1 or -1 the other multiplier is e^2
+    // on the LPC curve, -e^2 on the PD curve: R1 or R2 exactly at e = 1 and
+    // never LPPD (e^2 = -1). On the PD curve at e = 1, A_LPC = 0 and
+    // A_PD = 2 g (1 + 1) / (4 omega^2) = g / omega^2.
+    std::vector<std::string> types;
+    for (const auto& sp : c["special_points"])
+      if (sp["type"] != "EP") types.push_back(sp["type"]);
+    if (second == "e" && hi > 1.0) {
+      REQUIRE(types == std::vector<std::string>{kind == "PD" ? "R2" : "R1"});
+      const auto& r = c["special_points"][0];
+      CHECK(r["status"] == "located");
+      CHECK(std::abs(r["parameters"]["e"].get<double>() - 1.0) < 1e-8);
+      CHECK(std::abs(r["state"]["A"].get<double>() - 9.81 / (4 * M_PI * M_PI)) < 1e-8);
+      for (const auto& mu : r["multipliers"]) CHECK(std::abs(mu[0].get<double>() + 1.0) < 1e-6);
+    } else {
+      CHECK(types.empty());
+    }
   }
   CHECK(std::filesystem::exists(out / "curves_A_omega.png"));
   CHECK(std::filesystem::exists(out / "curves_A_e.png"));
@@ -91,7 +110,9 @@ TEST_CASE("saltus periodic: LPC and PD curves asked badly are clear errors",
   };
   const std::vector<Case> cases = {
       {"twice the same", R"({"kind": "PD", "parameters": ["A", "A"]})", "two different parameters", 1},
-      {"NS", R"({"kind": "NS", "parameters": ["A", "omega"]})", "NS curves of cycles are not built yet", 1},
+      // The branch has no NS point: its orbits' multipliers are real.
+      {"no NS on the branch", R"({"kind": "NS", "parameters": ["A", "omega"]})",
+       "no located Neimark-Sacker point (NS) to start the curve from", 2},
       // The branch stops at A = 0.3, above the fold (0.2602): no LPC on it.
       {"no LPC on the branch", R"({"kind": "LPC", "parameters": ["A", "omega"]})",
        "no located fold of cycles (LPC) to start the curve from", 2, 0.3},

@@ -188,7 +188,7 @@ TEST_CASE("impact oscillator: a grazing curve asked badly is a clear error",
     int code;
   };
   const std::vector<Case> cases = {
-      {"not built", R"({"kind": "NS", "parameters": ["w", "F"]})", "NS curves of cycles are not built yet",
+      {"unknown kind", R"({"kind": "CPC", "parameters": ["w", "F"]})", R"(give "GR", "LPC", "PD" or "NS")",
        1},
       {"twice the same", R"({"parameters": ["w", "w"]})", "two different parameters", 1},
       {"not the branch's", R"({"parameters": ["F", "d"]})", "the first must be the branch's", 1},

@@ -49,5 +49,10 @@ TEST_CASE(
   }
   CHECK(points >= 15);
   CHECK(F_max - F_min > 1.0);
+  // No codimension-2 point on it: the saltation matrix of x = d, v -> -r v
+  // is [[-r, 0], [(a+ + r a-) / v, -r]] (det r^2) and the flow's
+  // determinant over T is e^(-2 zeta T), so beside -1 the multiplier is
+  // -r^2 e^(-2 zeta T), in (-1, 0) for r = 0.8: no R2 (-1) and no LPPD (+1).
+  for (const auto& sp : summary["curves"][1]["special_points"]) CHECK(sp["type"] == "EP");
   std::filesystem::remove_all(out);
 }

@@ -59,7 +59,8 @@
 // eigenvalues 79.1, 75.2, 73.2 ms; with them 99.1, 96.4, 95.4 ms (+25%,
 // +28%, +30%); with the Hopf points located 133, 129, 127 ms (+68%, +72%,
 // +74%); with 6 eigenvalues instead of 10 (one run): 71.8, 89.1 (+24%) and
-// 119 ms (+66%).
+// 119 ms (+66%). Three later runs (load 6 falling to 2): 74.7/107/142,
+// 82.8/93.9/137, 79.2/93.7/128 ms (+43%, +13%, +18%; Hopf +90%, +65%, +62%).
 
 #include "models/brusselator_1d.h"
 

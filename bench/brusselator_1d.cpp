@@ -33,6 +33,34 @@
 // the n x k blocks (orthonormalization, H, R, about 1e6 multiply-adds a
 // point) remain; the next cut is a fresh run every 20th call or a cheaper
 // completeness check, and the Hopf location's corrector points.
+// Profile (2026-11-26, second session; thread CPU time per branch of 70
+// points, counters around each part, the machine loaded): the base point is
+// one corrector factorization and one tangent factorization (148 sparse LUs
+// of F_x a branch, 49 ms of the 73), and the eigenvalues add none (they use
+// the tangent's LU). Monitoring (+41.5 ms): 66 tracking steps, each a
+// 10-column block solve (8.2 ms in all) and 0.27 ms of dense n x 10 work
+// (17.9 ms: two orthonormalizations, A V, H, R, G and the new basis, about
+// 7 n k^2 multiply-adds); 8 fresh Arnoldi runs of 38 solves (15.8 ms); and
+// 3 eigenvalue solves inside the location of the bound b = 6, which does
+// not read them (2.9 ms). With the Hopf test: 13 more corrector points in
+// the two locations (about 1.5 ms each with their eigenvalues) and 15.6 ms
+// in hopf_point (three complex sparse LUs per HB, for q, p and l1).
+// Cuts (continuation/eigenvalues.cpp): the harmonic Rayleigh-Ritz step
+// written as Rayleigh-Ritz of F_x^{-1} on the tracked basis (no
+// orthonormalization, no product with F_x: 3.5 n k^2, 8.3 ms); the fresh run
+// every tenth call replaced by an audit (the smallest untracked eigenvalue
+// by Arnoldi on the deflated inverse, 12 solves to 1e-2; 7 audits 4.3 ms)
+// with a fresh run only when an eigenvalue entered from outside; the
+// location of a test that reads no eigenvalues computes none
+// (TestFunction::reads_eigenvalues); hopf_point's shift-0 solve on a real
+// LU and its 2 i omega LU on the i omega ordering. The floor is the
+// tracking step itself: block solve and dense work, 0.25 ms a point, 23% of
+// this base. Three runs in a row (CPU time, loaded machine): without
+// eigenvalues 79.1, 75.2, 73.2 ms; with them 99.1, 96.4, 95.4 ms (+25%,
+// +28%, +30%); with the Hopf points located 133, 129, 127 ms (+68%, +72%,
+// +74%); with 6 eigenvalues instead of 10 (one run): 71.8, 89.1 (+24%) and
+// 119 ms (+66%). Three later runs (load 6 falling to 2): 74.7/107/142,
+// 82.8/93.9/137, 79.2/93.7/128 ms (+43%, +13%, +18%; Hopf +90%, +65%, +62%).
 
 #include "models/brusselator_1d.h"
 

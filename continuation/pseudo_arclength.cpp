@@ -41,6 +41,7 @@ class BoundTest : public TestFunction {
     return std::min(v - bound_.min, bound_.max - v);
   }
   bool stops_branch() const override { return true; }
+  bool reads_eigenvalues() const override { return false; }
 
  private:
   int index_;
@@ -93,8 +94,9 @@ SpecialPoint locate(const ContinuationProblem& problem, const TestFunction& test
     // from t0 by far more than the followed branch does between y0 and y1.
     if (t.dot(t0) < std::min(t1.dot(t0), 1.0) - 0.05)
       throw std::runtime_error("the corrector left the branch");
-    const Eigen::VectorXcd lambda =
-        monitored_eigenvalues(problem, c.y, options, factored ? &jacobian : nullptr, warm);
+    Eigen::VectorXcd lambda;  // only for a test that reads them
+    if (test.reads_eigenvalues())
+      lambda = monitored_eigenvalues(problem, c.y, options, factored ? &jacobian : nullptr, warm);
     const double v = test.value(PointContext{problem, c.y, t, jacobian, lambda});
     seen[s] = {c.y, t, v};
     return v;

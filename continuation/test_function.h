@@ -40,6 +40,10 @@ class TestFunction {
   // bifurcation (a neutral saddle, where the Hopf test vanishes too), and
   // the point is not reported.
   virtual bool describe(const PointContext& point, SpecialPoint* special) const { return true; }
+  // Whether value() reads point.eigenvalues. The engine computes the
+  // eigenvalues at the corrected points of a location only for tests that
+  // do (a bound or a fold located on a monitored branch needs none).
+  virtual bool reads_eigenvalues() const { return true; }
 };
 
 }  // namespace saltus

@@ -11,6 +11,7 @@ class BranchPointTest : public TestFunction {
  public:
   std::string type() const override { return "BP"; }
   double value(const PointContext& point) const override { return point.jacobian.determinant(); }
+  bool reads_eigenvalues() const override { return false; }
 };
 
 }  // namespace saltus

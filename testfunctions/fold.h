@@ -32,6 +32,7 @@ class FoldTest : public TestFunction {
   explicit FoldTest(std::string type = "LP") : type_(std::move(type)) {}
   std::string type() const override { return type_; }
   double value(const PointContext& point) const override;
+  bool reads_eigenvalues() const override { return false; }
 
  private:
   std::string type_;

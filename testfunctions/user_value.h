@@ -18,6 +18,7 @@ class UserTest : public TestFunction {
   std::string name() const override { return name_; }
   double value(const PointContext& point) const override { return f_(point.problem.u(point.y)); }
   bool stops_branch() const override { return stop_; }
+  bool reads_eigenvalues() const override { return false; }
 
  private:
   std::string name_;

@@ -163,3 +163,77 @@ TEST_CASE("sparse eigenvalues on the Brusselator: the unstable counts are the de
   }
   for (const int expected : {0, 2, 4, 6, 8}) CHECK(counts.count(expected) == 1);
 }
+
+namespace {
+
+// x' = A(p) x with A = diag(-1, ..., -(n - 2)) and the 2 x 2 block
+// [[alpha, 1], [-1, alpha]], alpha = 41 p - 40, at the end: eigenvalues
+// -1, ..., -(n - 2) and alpha +- i, whose modulus sqrt(alpha^2 + 1) falls
+// from 40 (p = 0) through 4 (p = 0.8806) to 1 (p = 40/41, a Hopf point).
+// The eigenvectors never move, so tracking certifies every point exactly,
+// and only the audit can see the pair enter the four smallest moduli.
+struct Intruder {
+  int n = 40;
+  int state_size() const { return n; }
+  int parameter_size() const { return 1; }
+  template <class T>
+  void operator()(const T* u, T* f) const {
+    for (int i = 0; i < n - 2; ++i) f[i] = -(i + 1.0) * u[i];
+    const T alpha = 41.0 * u[n] - 40.0;
+    f[n - 2] = alpha * u[n - 2] + u[n - 1];
+    f[n - 1] = -u[n - 2] + alpha * u[n - 1];
+  }
+  std::vector<std::vector<int>> sparsity() const {
+    std::vector<std::vector<int>> rows(n);
+    for (int i = 0; i < n - 2; ++i) rows[i] = {i, n};
+    rows[n - 2] = rows[n - 1] = {n - 2, n - 1, n};
+    return rows;
+  }
+};
+
+}  // namespace
+
+TEST_CASE(
+    "sparse eigenvalues: a pair that enters the smallest moduli from outside is found by the next audit",
+    "[eigenvalues][sparse]") {
+  // From p = 0.8 to 1 in steps of 0.004 with the 4 eigenvalues of smallest
+  // modulus: the pair enters them at p = 0.8806 (point 21). Tracking alone
+  // keeps -1, ..., -4 (its subspace lacks the pair); the audit of every
+  // tenth call (point 30) finds an untracked eigenvalue below the fourth
+  // modulus and starts afresh. So the sparse eigenvalues differ from the
+  // dense four for fewer than ten points in a row, and from then on agree,
+  // through the Hopf point (p = 0.9756) to the two unstable ones at p = 1.
+  const Intruder model;
+  const ContinuationProblem problem(make_system(model), Vector::Constant(1, 0.8), {"p0"});
+  REQUIRE(problem.is_sparse());
+  ContinuationOptions options;
+  options.ds = options.ds_max = 0.004;
+  options.bounds["p0"] = Bound{0.8, 1.0};
+  options.eigenvalues = true;
+  options.eigenvalue_count = 4;
+  Vector y0 = Vector::Zero(model.n + 1);
+  y0[model.n] = 0.8;
+  const Branch branch = continue_branch(problem, y0, options, {});
+  REQUIRE(branch.stop_reason == StopReason::kBound);
+  REQUIRE(branch.points.size() > 40);
+  int run = 0, longest = 0, missed = 0;
+  for (const auto& point : branch.points) {
+    const Eigen::VectorXcd all = equilibrium_eigenvalues(problem, point.y);
+    const auto dense = smallest(all, 4);
+    const auto sparse = smallest(point.eigenvalues, 4);
+    bool agree = sparse.size() == 4;
+    for (int i = 0; i < 4 && agree; ++i)
+      agree = std::abs(std::abs(sparse[i]) - std::abs(dense[i])) < 1e-8 * (1 + std::abs(dense[i]));
+    run = agree ? 0 : run + 1;
+    missed += agree ? 0 : 1;
+    longest = std::max(longest, run);
+    if (point.y[model.n] > 0.95) {
+      INFO("p = " << point.y[model.n]);
+      CHECK(agree);
+      CHECK(unstable_count(point.eigenvalues) == unstable_count(all));
+    }
+  }
+  CHECK(missed > 0);  // tracking alone misses the pair: the audit is what finds it
+  CHECK(longest < 10);
+  CHECK(unstable_count(branch.points.back().eigenvalues) == 2);
+}

@@ -21,8 +21,8 @@
 // C++ overloading. Each instruction is one indirect call to a handler in
 // which its opcode is a constant (no second dispatch). On the triple
 // pendulum (bench/user_model.cpp) this took the run file from 1.95x to
-// about 1.8x the built-in model on the state and from 1.91x to about 1.3x
-// with the variational equations (together with fixed sizes in
+// 1.65x the built-in model on the state and from 1.91x to 1.4x with the
+// variational equations (together with fixed sizes in
 // flow::Mechanical); what remains on the state is the dispatch per
 // instruction, which compiled C++ does not pay.
 

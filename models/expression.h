@@ -20,6 +20,11 @@
 #include <type_traits>
 #include <vector>
 
+namespace saltus::series {
+template <class C, int N>
+class Taylor;  // continuation/taylor.h
+}  // namespace saltus::series
+
 namespace saltus::models {
 
 // Thrown for any invalid expression; what() names the problem, the offending token
@@ -77,6 +82,13 @@ struct mixed_scalar {
 template <class T>
 struct mixed_scalar<T, std::enable_if_t<!is_plain_v<T> && std::is_arithmetic_v<typename T::Scalar>>> {
   using type = typename T::Scalar;
+};
+
+// A Taylor series mixes with double: a series times a number scales its
+// coefficients (the convolution with a constant series gives the same).
+template <class C, int N>
+struct mixed_scalar<series::Taylor<C, N>> {
+  using type = double;
 };
 
 template <class T>

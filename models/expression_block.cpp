@@ -85,9 +85,120 @@ class BlockBuilder {
 
 }  // namespace
 
+namespace {
+
+// The opcode of `op` with a constant right operand, or with a constant left
+// one (kSub's negation of the constant is the caller's): kNeg where there is
+// none and the constant must be a T.
+Op right_constant(Op op) {
+  switch (op) {
+    case Op::kAdd:
+      return Op::kAddC;
+    case Op::kSub:
+      return Op::kAddC;  // a - c = a + (-c), exactly
+    case Op::kMul:
+      return Op::kMulC;
+    case Op::kDiv:
+      return Op::kDivC;
+    default:
+      return Op::kNeg;
+  }
+}
+Op left_constant(Op op) {
+  switch (op) {
+    case Op::kAdd:
+      return Op::kAddC;  // + and * commute exactly
+    case Op::kSub:
+      return Op::kRSubC;
+    case Op::kMul:
+      return Op::kMulC;
+    case Op::kDiv:
+      return Op::kRDivC;
+    default:
+      return Op::kNeg;
+  }
+}
+
+// One program over the live nodes: `plain` ones (constants, plain inputs and
+// what depends on them alone) in double registers, the rest in T registers;
+// sin and cos of one operand paired (`pair`).
+template <class Program, class Instruction>
+Program compile(int inputs, const std::vector<Node>& nodes, const std::vector<bool>& live,
+                const std::vector<std::int32_t>& pair, const std::vector<bool>& plain_inputs,
+                const std::vector<std::int32_t>& out_nodes) {
+  const std::int32_t n = static_cast<std::int32_t>(nodes.size());
+  std::vector<bool> plain(n, false);
+  for (std::int32_t k = 0; k < n; ++k) {
+    if (k < inputs)
+      plain[k] = !plain_inputs.empty() && plain_inputs[k];
+    else
+      plain[k] = nodes[k].op.op == Op::kConst || (plain[nodes[k].a] && plain[nodes[k].b]);
+  }
+  Program program;
+  // Registers: the inputs in both files, then the live nodes each in its own.
+  std::vector<std::int32_t> reg(n, -1);
+  for (std::int32_t k = 0; k < inputs; ++k) reg[k] = k;
+  program.registers = program.plain_registers = inputs;
+  for (std::int32_t k = inputs; k < n; ++k)
+    if (live[k]) reg[k] = plain[k] ? program.plain_registers++ : program.registers++;
+  std::vector<std::int32_t> promoted(n, -1), negated(n, -1);
+  const auto as_t = [&](std::int32_t k) {  // node k in a T register
+    if (!plain[k]) return reg[k];
+    if (promoted[k] < 0) {
+      promoted[k] = program.registers++;
+      program.promoted.emplace_back(promoted[k], reg[k]);
+    }
+    return promoted[k];
+  };
+  std::vector<bool> emitted(n, false);
+  for (std::int32_t k = inputs; k < n; ++k) {
+    if (!live[k] || emitted[k]) continue;
+    const Node& node = nodes[k];
+    auto& code = plain[k] ? program.plain_code : program.code;
+    if (node.op.op == Op::kConst) {
+      program.constants.emplace_back(reg[k], node.op.value);
+      continue;
+    }
+    if (pair[k] >= 0) {
+      const std::int32_t sin = node.op.op == Op::kSin ? k : pair[k], cos = pair[sin];
+      code.push_back({{Op::kSin, 0, 0.0}, reg[sin], reg[node.a], reg[node.a], reg[cos], -1});
+      emitted[sin] = emitted[cos] = true;
+      continue;
+    }
+    if (plain[k] || plain[node.a] == plain[node.b]) {
+      code.push_back({node.op, reg[k], reg[node.a], reg[node.b], -1, -1});
+      continue;
+    }
+    // One operand plain: the mixed opcode with that operand as its constant.
+    const bool right = plain[node.b];
+    const std::int32_t c = right ? node.b : node.a, v = right ? node.a : node.b;
+    const Op mixed = right ? right_constant(node.op.op) : left_constant(node.op.op);
+    if (mixed == Op::kNeg) {
+      code.push_back({node.op, reg[k], as_t(node.a), as_t(node.b), -1, -1});
+      continue;
+    }
+    std::int32_t immediate = reg[c];
+    if (right && node.op.op == Op::kSub) {
+      if (negated[c] < 0) {
+        negated[c] = program.plain_registers++;
+        program.plain_code.push_back({{Op::kNeg, 0, 0.0}, negated[c], reg[c], reg[c], -1, -1});
+      }
+      immediate = negated[c];
+    }
+    code.push_back({{mixed, 0, 0.0}, reg[k], reg[v], reg[v], -1, immediate});
+  }
+  for (std::int32_t k : out_nodes) program.outputs.push_back(as_t(k));
+  return program;
+}
+
+}  // namespace
+
 ExpressionBlock::ExpressionBlock(int inputs, const Definitions& definitions,
-                                 const std::vector<const Expression*>& outputs)
+                                 const std::vector<const Expression*>& outputs,
+                                 const std::vector<bool>& plain)
     : inputs_(inputs) {
+  if (!plain.empty() && static_cast<int>(plain.size()) != inputs)
+    throw std::logic_error("ExpressionBlock: one plain flag per input");
   BlockBuilder builder(inputs, definitions);
   std::vector<std::int32_t> out_nodes;
   for (const Expression* e : outputs) out_nodes.push_back(builder.add(*e));
@@ -111,30 +222,14 @@ ExpressionBlock::ExpressionBlock(int inputs, const Definitions& definitions,
       pair[k] = cos_of[nodes[k].a];
       pair[pair[k]] = k;
     }
-
-  // Registers: the inputs, then the live nodes in order.
-  std::vector<std::int32_t> reg(n, -1);
-  for (std::int32_t k = 0; k < inputs; ++k) reg[k] = k;
-  registers_ = inputs;
-  for (std::int32_t k = inputs; k < n; ++k)
-    if (live[k]) reg[k] = registers_++;
-  std::vector<bool> emitted(n, false);
-  for (std::int32_t k = inputs; k < n; ++k) {
-    if (!live[k] || emitted[k]) continue;
-    const Node& node = nodes[k];
-    if (node.op.op == Op::kConst) {
-      constants_.emplace_back(reg[k], node.op.value);
-      continue;
-    }
-    if (pair[k] >= 0) {
-      const std::int32_t sin = node.op.op == Op::kSin ? k : pair[k], cos = pair[sin];
-      code_.push_back({{Op::kSin, 0, 0.0}, reg[sin], reg[node.a], reg[node.a], reg[cos]});
-      emitted[sin] = emitted[cos] = true;
-      continue;
-    }
-    code_.push_back({node.op, reg[k], reg[node.a], reg[node.b], -1});
-  }
-  for (std::int32_t k : out_nodes) outputs_.push_back(reg[k]);
+  all_ = compile<Program, Instruction>(inputs, nodes, live, pair, {}, out_nodes);
+  for (int i = 0; i < static_cast<int>(plain.size()); ++i)
+    if (plain[i]) plain_inputs_.push_back(i);
+  has_plain_ = !plain_inputs_.empty();
+  split_ = has_plain_ ? compile<Program, Instruction>(inputs, nodes, live, pair, plain, out_nodes) : all_;
+  for (Program* program : {&all_, &split_})
+    for (auto* code : {&program->plain_code, &program->code})
+      for (Instruction& in : *code) in.handler = handler_of(in);
 }
 
 }  // namespace saltus::models

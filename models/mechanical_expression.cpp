@@ -135,15 +135,21 @@ std::shared_ptr<flow::AutoDiffHybrid<flow::Mechanical<ExpressionMechanical>>> ma
   // One register program for M and f together (the upper triangle of a
   // symmetric M), one for M alone (impacts), one per constraint.
   const int inputs = 2 * n + static_cast<int>(spec->parameters.size()) + 1;
+  std::vector<bool> plain(inputs, false);
+  for (std::size_t i = 0; i < spec->parameters.size(); ++i) plain[2 * n + i] = true;
   std::vector<const Expression*> mass_entries, dynamics;
   for (int i = 0; i < n; ++i)
-    for (int j = spec->symmetric_mass ? i : 0; j < n; ++j) mass_entries.push_back(&spec->mass[n * i + j]);
+    for (int j = spec->symmetric_mass ? i : 0; j < n; ++j) {
+      mass_entries.push_back(&spec->mass[n * i + j]);
+      spec->mass_slots.push_back({n * i + j, spec->symmetric_mass && j != i ? n * j + i : -1});
+    }
   dynamics = mass_entries;
   for (const auto& e : spec->force) dynamics.push_back(&e);
-  spec->dynamics = ExpressionBlock(inputs, spec->definitions, dynamics);
-  spec->mass_alone = ExpressionBlock(inputs, spec->definitions, mass_entries);
+  spec->dynamics = ExpressionBlock(inputs, spec->definitions, dynamics, plain);
+  spec->mass_alone = ExpressionBlock(inputs, spec->definitions, mass_entries, plain);
   for (const auto& c : spec->constraints)
-    spec->constraint_blocks.emplace_back(inputs, spec->definitions, std::vector<const Expression*>{&c.h});
+    spec->constraint_blocks.emplace_back(inputs, spec->definitions, std::vector<const Expression*>{&c.h},
+                                         plain);
 
   ExpressionMechanical model{spec, {}, values};
   model.p.assign(values.begin(), values.end());

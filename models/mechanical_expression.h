@@ -19,6 +19,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "continuation/flow/mechanical.h"
@@ -41,10 +42,13 @@ struct MechanicalSpec {
   std::vector<Expression> force;  // n
   std::vector<Constraint> constraints;
   Definitions definitions;  // after (q, q', p, t)
-  // The compiled forms over (q, q', p, t): M's entries (its upper triangle
-  // when symmetric, row by row) then f; M's entries alone; each h_i.
+  // The compiled forms over (q, q', p, t), the parameters plain: M's entries
+  // (its upper triangle when symmetric, row by row) then f; M's entries
+  // alone; each h_i. Per M entry of the blocks, its place in M (row-major)
+  // and its mirror's (-1: none).
   ExpressionBlock dynamics, mass_alone;
   std::vector<ExpressionBlock> constraint_blocks;
+  std::vector<std::array<int, 2>> mass_slots;
   // The expressions' names: coordinates, velocities, parameters, "t" (the
   // definitions follow).
   std::vector<std::string> names() const;
@@ -86,10 +90,11 @@ struct ExpressionMechanicalT {
 
   template <class T>
   void mass(const T* q, const T& t, T* M) const {
-    const auto v = inputs(q, static_cast<const T*>(nullptr), t);
-    ValueArray<T> out(spec->mass_alone.output_count());
-    spec->mass_alone.evaluate(v.data(), out.data());
-    mass_from(out.data(), M);
+    evaluate(spec->mass_alone, q, static_cast<const T*>(nullptr), t, [&](int j, const T& v) {
+      const auto [at, mirror] = spec->mass_slots[j];
+      M[at] = v;
+      if (mirror >= 0) M[mirror] = v;
+    });
   }
   template <class T>
   void force(const T* q, const T* w, const T& t, T* f) const {
@@ -98,46 +103,51 @@ struct ExpressionMechanicalT {
   }
   template <class T>
   void mass_and_force(const T* q, const T* w, const T& t, T* M, T* f) const {
-    const auto v = inputs(q, w, t);
-    ValueArray<T> out(spec->dynamics.output_count());
-    spec->dynamics.evaluate(v.data(), out.data());
-    const int entries = mass_from(out.data(), M);
-    for (int i = 0; i < dof(); ++i) f[i] = out[entries + i];
+    const int entries = static_cast<int>(spec->mass_slots.size());
+    evaluate(spec->dynamics, q, w, t, [&](int j, const T& v) {
+      if (j >= entries) {
+        f[j - entries] = v;
+        return;
+      }
+      const auto [at, mirror] = spec->mass_slots[j];
+      M[at] = v;
+      if (mirror >= 0) M[mirror] = v;
+    });
   }
   template <class T>
   T constraint(int i, const T* q, const T& t) const {
-    const auto v = inputs(q, static_cast<const T*>(nullptr), t);
     T h;
-    spec->constraint_blocks[i].evaluate(v.data(), &h);
+    evaluate(spec->constraint_blocks[i], q, static_cast<const T*>(nullptr), t,
+             [&](int, const T& v) { h = v; });
     return h;
   }
 
  private:
-  // M (row-major) from the block's first outputs; returns how many it read.
-  template <class T>
-  int mass_from(const T* entries, T* M) const {
-    const int n = dof();
-    int k = 0;
-    for (int i = 0; i < n; ++i)
-      for (int j = spec->symmetric_mass ? i : 0; j < n; ++j) {
-        M[n * i + j] = entries[k++];
-        if (spec->symmetric_mass) M[n * j + i] = M[n * i + j];
-      }
-    return k;
-  }
-
-  // (q, q', p, t) in one array (q' zero where the expression cannot use it).
-  template <class T>
-  ValueArray<T> inputs(const T* q, const T* w, const T& t) const {
+  // A block at (q, q', p, t), q' zero where the expression cannot use it,
+  // straight into its registers. Parameters of type double (all but one
+  // carried in a shooting state) go in as plain doubles: the block then
+  // mixes them with T at the cost of a scaling (models/expression_block.h).
+  template <class T, class Store>
+  void evaluate(const ExpressionBlock& block, const T* q, const T* w, const T& t, Store&& store) const {
     const int n = dof(), k = static_cast<int>(p.size());
-    ValueArray<T> v(2 * n + k + 1);
-    for (int i = 0; i < n; ++i) {
-      v[i] = q[i];
-      v[n + i] = w ? w[i] : T(0.0);
+    constexpr bool plain = std::is_same_v<P, double>;
+    const auto load = [&](T* r) {
+      for (int i = 0; i < n; ++i) {
+        ::new (static_cast<void*>(r + i)) T(q[i]);
+        ::new (static_cast<void*>(r + n + i)) T(w ? w[i] : T(0.0));
+      }
+      if constexpr (!plain)
+        for (int i = 0; i < k; ++i)
+          ::new (static_cast<void*>(r + 2 * n + i)) T(spec->decided[i] ? T(numbers[i]) : T(p[i]));
+      ::new (static_cast<void*>(r + 2 * n + k)) T(t);
+    };
+    if constexpr (plain) {
+      ValueArray<double> values(2 * n + k + 1);
+      for (int i = 0; i < k; ++i) values[2 * n + i] = spec->decided[i] ? numbers[i] : p[i];
+      block.template evaluate<T>(load, values.data(), store);
+    } else {
+      block.template evaluate<T>(load, nullptr, store);
     }
-    for (int i = 0; i < k; ++i) v[2 * n + i] = spec->decided[i] ? T(numbers[i]) : T(p[i]);
-    v[2 * n + k] = t;
-    return v;
   }
 };
 

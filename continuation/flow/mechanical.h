@@ -40,9 +40,12 @@
 //
 // Speed. A model whose dof() (and constraint_count()) are `static constexpr`
 // gets fixed-size Eigen types throughout (mass matrix, constraint Jacobian,
-// the saddle-point system of (1) sized for all constraints at once): the
-// field, guards and resets then allocate nothing, on double and on Jets alike.
-// Otherwise the sizes are dynamic, with the same results.
+// the saddle-point system of (1) sized for all constraints at once). Any
+// other model (a run file's) gets them chosen at run time: fixed n up to 3,
+// fixed capacities (storage on the stack) up to kCapacity = 8 coordinates
+// and constraints, dynamic types only beyond. Either way the field, guards
+// and resets of small systems allocate nothing, on double and on Jets alike;
+// the results are the same with all of them.
 
 #include <Eigen/Dense>
 #include <array>
@@ -119,6 +122,53 @@ Rhs lu_solve(const Lu& lu, const Rhs& B) {
   return X;
 }
 
+// The matrix types of Mechanical's field for n = Dof (or Eigen::Dynamic) at
+// most MaxDof coordinates and MaxConstraints constraints (Eigen::Dynamic:
+// no bound, heap storage). Fixed sizes and fixed capacities keep the
+// storage on the stack: the field then allocates nothing per evaluation.
+template <int Dof, int MaxDof, int MaxConstraints>
+struct MechanicalSizes {
+  static constexpr int kMaxSystem =
+      MaxDof == Eigen::Dynamic || MaxConstraints == Eigen::Dynamic ? Eigen::Dynamic : MaxDof + MaxConstraints;
+
+  template <class T>
+  using Coordinates = Eigen::Matrix<T, Dof, 1, Eigen::ColMajor, MaxDof, 1>;
+  template <class T>  // row-major, as mass() writes it
+  using MassMatrix = Eigen::Matrix<T, Dof, Dof, Eigen::RowMajor, MaxDof, MaxDof>;
+  // Eigen wants a matrix of one row (at most) row-major, of one column column-major.
+  static constexpr int layout(int max_rows, int max_cols) {
+    return max_rows == 1 && max_cols != 1 ? Eigen::RowMajor : Eigen::ColMajor;
+  }
+  template <class T>
+  using ConstraintMatrix =
+      Eigen::Matrix<T, Eigen::Dynamic, Dof, layout(MaxConstraints, MaxDof), MaxConstraints, MaxDof>;
+  template <class T>
+  using ConstraintVector = Eigen::Matrix<T, Eigen::Dynamic, 1, Eigen::ColMajor, MaxConstraints, 1>;
+  template <class T>  // M^-1 H^T
+  using Columns =
+      Eigen::Matrix<T, Dof, Eigen::Dynamic, layout(MaxDof, MaxConstraints), MaxDof, MaxConstraints>;
+  template <class T>  // H M^-1 H^T
+  using Square =
+      Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor, MaxConstraints, MaxConstraints>;
+  template <class T>
+  using SystemMatrix =
+      Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor, kMaxSystem, kMaxSystem>;
+  template <class T>
+  using SystemVector = Eigen::Matrix<T, Eigen::Dynamic, 1, Eigen::ColMajor, kMaxSystem, 1>;
+
+  // n values of a type that is not an Eigen scalar (a Taylor series).
+  template <class U>
+  using CoordinateArray = std::conditional_t<MaxDof == Eigen::Dynamic, std::vector<U>,
+                                             std::array<U, (MaxDof == Eigen::Dynamic ? 1 : MaxDof)>>;
+  template <class U>
+  static CoordinateArray<U> coordinate_array(int n) {
+    if constexpr (MaxDof == Eigen::Dynamic)
+      return std::vector<U>(n);
+    else
+      return {};
+  }
+};
+
 }  // namespace detail
 
 template <class Model>
@@ -152,42 +202,37 @@ struct Mechanical {
   template <class T>
   using VectorT = Eigen::Matrix<T, Eigen::Dynamic, 1>;
 
-  // Compile-time sizes where the model gives them: n, the most constraints
-  // (m, or the bitmask's 30 when only n is known), the saddle-point system.
+  // The sizes of the field's matrices (detail::MechanicalSizes): fixed where
+  // the model states n (and m) at compile time. Else (the run-file models)
+  // chosen at run time by sized(): n fixed for n <= 3 (Eigen unrolls the
+  // Cholesky factor and the substitutions as for a built-in model; loops
+  // bounded at run time were a good part of the run-file pendulum's extra
+  // cost on Jets), a
+  // capacity of kCapacity coordinates above that, no heap either way, and
+  // dynamic sizes only beyond kCapacity (or kCapacity constraints).
   static constexpr int kDof = detail::static_dof<Model>();
-  static constexpr int kMaxConstraints = kDof == Eigen::Dynamic ? Eigen::Dynamic
-                                         : detail::static_constraints<Model>() == Eigen::Dynamic
-                                             ? 30
-                                             : detail::static_constraints<Model>();
-  static constexpr int kMaxSystem = kDof == Eigen::Dynamic ? Eigen::Dynamic : kDof + kMaxConstraints;
-  static constexpr int kState = kDof == Eigen::Dynamic ? Eigen::Dynamic : 2 * kDof;
+  static constexpr int kCapacity = 8;
+  using FixedSizes = detail::MechanicalSizes<
+      kDof, kDof,
+      detail::static_constraints<Model>() == Eigen::Dynamic ? 30 : detail::static_constraints<Model>()>;
+  template <int N>
+  using SmallSizes = detail::MechanicalSizes<N, N, kCapacity>;
+  using CapacitySizes = detail::MechanicalSizes<Eigen::Dynamic, kCapacity, kCapacity>;
+  using DynamicSizes = detail::MechanicalSizes<Eigen::Dynamic, Eigen::Dynamic, Eigen::Dynamic>;
 
-  template <class T>
-  using Coordinates = Eigen::Matrix<T, kDof, 1>;
-  template <class T>
-  using StateT = Eigen::Matrix<T, kState, 1>;
-  template <class T>
-  using MassMatrix = Eigen::Matrix<T, kDof, kDof, Eigen::RowMajor>;  // row-major, as mass() writes it
-  template <class T>
-  using ConstraintMatrix = Eigen::Matrix<T, Eigen::Dynamic, kDof, Eigen::ColMajor, kMaxConstraints, kDof>;
-  template <class T>
-  using ConstraintVector = Eigen::Matrix<T, Eigen::Dynamic, 1, Eigen::ColMajor, kMaxConstraints, 1>;
-  template <class T>
-  using SystemMatrix =
-      Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor, kMaxSystem, kMaxSystem>;
-  template <class T>
-  using SystemVector = Eigen::Matrix<T, Eigen::Dynamic, 1, Eigen::ColMajor, kMaxSystem, 1>;
-
-  // n values of a type that is not an Eigen scalar (a Taylor series).
-  template <class U>
-  using CoordinateArray = std::conditional_t<kDof == Eigen::Dynamic, std::vector<U>,
-                                             std::array<U, (kDof == Eigen::Dynamic ? 1 : kDof)>>;
-  template <class U>
-  static CoordinateArray<U> coordinate_array(int n) {
-    if constexpr (kDof == Eigen::Dynamic)
-      return std::vector<U>(n);
-    else
-      return {};
+  // visit(S{}) with the sizes S for this model.
+  template <class Visit>
+  decltype(auto) sized(Visit&& visit) const {
+    if constexpr (kDof != Eigen::Dynamic) {
+      return visit(FixedSizes{});
+    } else {
+      const int n = dof();
+      if (model.constraint_count() > kCapacity || n > kCapacity) return visit(DynamicSizes{});
+      if (n == 1) return visit(SmallSizes<1>{});
+      if (n == 2) return visit(SmallSizes<2>{});
+      if (n == 3) return visit(SmallSizes<3>{});
+      return visit(CapacitySizes{});
+    }
   }
 
   // The constraints of a set, in increasing order (mode bits, plus one).
@@ -285,12 +330,15 @@ struct Mechanical {
                              VectorT<T>* gamma, VectorT<T>* normal_velocity) const {
     ConstraintSet set;
     for (int i : which) set.push_back(i);
-    ConstraintMatrix<T> h;
-    ConstraintVector<T> g, vn;
-    kinematics<T>(set, t, q, v, &h, gamma ? &g : nullptr, normal_velocity ? &vn : nullptr);
-    *H = h;
-    if (gamma) *gamma = g;
-    if (normal_velocity) *normal_velocity = vn;
+    sized([&](auto sizes) {
+      using S = decltype(sizes);
+      typename S::template ConstraintMatrix<T> h;
+      typename S::template ConstraintVector<T> g, vn;
+      kinematics<S, T>(set, t, q, v, &h, gamma ? &g : nullptr, normal_velocity ? &vn : nullptr);
+      *H = h;
+      if (gamma) *gamma = g;
+      if (normal_velocity) *normal_velocity = vn;
+    });
   }
 
   std::vector<int> active_set(int mode) const {
@@ -307,11 +355,13 @@ struct Mechanical {
     return set;
   }
 
-  // As constraint_kinematics, into fixed-capacity storage. H row by row: the
+  // As constraint_kinematics, into the storage of S. H row by row: the
   // derivative of h_i along each coordinate direction (Taylor order 1).
-  template <class T>
-  void kinematics(const ConstraintSet& which, const T& t, const T* q, const T* v, ConstraintMatrix<T>* H,
-                  ConstraintVector<T>* gamma, ConstraintVector<T>* normal_velocity) const {
+  template <class S, class T>
+  void kinematics(const ConstraintSet& which, const T& t, const T* q, const T* v,
+                  typename S::template ConstraintMatrix<T>* H,
+                  typename S::template ConstraintVector<T>* gamma,
+                  typename S::template ConstraintVector<T>* normal_velocity) const {
     const int n = dof();
     using T1 = Taylor<T, 1>;
     using T2 = Taylor<T, 2>;
@@ -319,8 +369,8 @@ struct Mechanical {
     H->resize(k, n);
     if (gamma) gamma->resize(k);
     if (normal_velocity) normal_velocity->resize(k);
-    CoordinateArray<T1> q1 = coordinate_array<T1>(n);
-    CoordinateArray<T2> q2 = coordinate_array<T2>(n);
+    auto q1 = S::template coordinate_array<T1>(n);
+    auto q2 = S::template coordinate_array<T2>(n);
     for (int l = 0; l < n; ++l) {
       q1[l] = T1::zero(1);
       q1[l][0] = q[l];
@@ -345,8 +395,9 @@ struct Mechanical {
   }
 
   // M (row-major) and f at (q, v, t); one call when the model shares the work.
-  template <class T>
-  void mass_and_force(const T* q, const T* v, const T& t, MassMatrix<T>* M, Coordinates<T>* f) const {
+  template <class S, class T>
+  void mass_and_force(const T* q, const T* v, const T& t, typename S::template MassMatrix<T>* M,
+                      typename S::template Coordinates<T>* f) const {
     const int n = dof();
     M->resize(n, n);
     f->resize(n);
@@ -359,18 +410,22 @@ struct Mechanical {
   }
 
   // q'' and the multipliers of the active constraints.
-  template <class T>
-  void accelerations(int mode, const T& t, const T* x, Coordinates<T>* a, ConstraintVector<T>* lambda) const {
+  template <class S, class T>
+  void accelerations(int mode, const T& t, const T* x, typename S::template Coordinates<T>* a,
+                     typename S::template ConstraintVector<T>* lambda) const {
+    using Coordinates = typename S::template Coordinates<T>;
+    using MassMatrix = typename S::template MassMatrix<T>;
+    using ConstraintVector = typename S::template ConstraintVector<T>;
     const int n = dof();
-    MassMatrix<T> M;
-    Coordinates<T> f;
-    mass_and_force<T>(x, x + n, t, &M, &f);
+    MassMatrix M;
+    Coordinates f;
+    mass_and_force<S, T>(x, x + n, t, &M, &f);
     const ConstraintSet set = active_constraints(mode);
     const int k = set.size;
     if (k == 0) {
       // M is symmetric positive definite (check()): Cholesky, a third cheaper
       // than LU at n = 3; LU where Cholesky fails (a model off its contract).
-      const Eigen::LLT<MassMatrix<T>> llt(M);
+      const Eigen::LLT<MassMatrix> llt(M);
       if (llt.info() == Eigen::Success)
         *a = detail::cholesky_solve(llt.matrixLLT(), f);
       else
@@ -378,66 +433,73 @@ struct Mechanical {
       if (lambda) lambda->resize(0);
       return;
     }
-    ConstraintMatrix<T> H;
-    ConstraintVector<T> gamma;
-    kinematics<T>(set, t, x, x + n, &H, &gamma, nullptr);
+    typename S::template ConstraintMatrix<T> H;
+    ConstraintVector gamma;
+    kinematics<S, T>(set, t, x, x + n, &H, &gamma, nullptr);
     // The saddle-point system M a - H^T lambda = f, H a = -gamma by its
     // Schur complement: (H M^-1 H^T) lambda = -gamma - H M^-1 f, both
     // matrices symmetric positive definite (independent constraints), so
     // Cholesky, with the substitutions of cholesky_solve (on Jets, not
     // Eigen's: see there).
     const auto solve = [](const auto& llt, auto rhs) { return detail::cholesky_solve(llt.matrixLLT(), rhs); };
-    const Eigen::LLT<MassMatrix<T>> mass_llt(M);
+    const Eigen::LLT<MassMatrix> mass_llt(M);
     if (mass_llt.info() == Eigen::Success) {
-      using Columns = Eigen::Matrix<T, kDof, Eigen::Dynamic, Eigen::ColMajor, kDof, kMaxConstraints>;
-      using Square =
-          Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor, kMaxConstraints, kMaxConstraints>;
-      const Coordinates<T> free = solve(mass_llt, f);
+      using Columns = typename S::template Columns<T>;
+      using Square = typename S::template Square<T>;
+      const Coordinates free = solve(mass_llt, f);
       const Columns MinvHt = solve(mass_llt, Columns(H.transpose()));
-      const Square S = H * MinvHt;
-      const Eigen::LLT<Square> schur(S);
+      const Square W = H * MinvHt;
+      const Eigen::LLT<Square> schur(W);
       if (schur.info() == Eigen::Success) {
-        const ConstraintVector<T> multipliers = solve(schur, ConstraintVector<T>(-gamma - H * free));
+        const ConstraintVector multipliers = solve(schur, ConstraintVector(-gamma - H * free));
         *a = free + MinvHt * multipliers;
         if (lambda) *lambda = multipliers;
         return;
       }
     }
     // Dependent constraints or a model off its contract: the full system.
-    SystemMatrix<T> K = SystemMatrix<T>::Zero(n + k, n + k);
+    using SystemMatrix = typename S::template SystemMatrix<T>;
+    using SystemVector = typename S::template SystemVector<T>;
+    SystemMatrix K = SystemMatrix::Zero(n + k, n + k);
     K.topLeftCorner(n, n) = M;
     K.topRightCorner(n, k) = -H.transpose();
     K.bottomLeftCorner(k, n) = H;
-    SystemVector<T> rhs(n + k);
+    SystemVector rhs(n + k);
     rhs.head(n) = f;
     rhs.tail(k) = -gamma;
-    const SystemVector<T> solution = detail::lu_solve(K.partialPivLu(), rhs);
+    const SystemVector solution = detail::lu_solve(K.partialPivLu(), rhs);
     *a = solution.head(n);
     if (lambda) *lambda = solution.tail(k);
   }
 
   template <class T>
   void field(int mode, const T& t, const T* x, T* dx) const {
-    const int n = dof();
-    Coordinates<T> a;
-    accelerations<T>(mode, t, x, &a, nullptr);
-    for (int i = 0; i < n; ++i) {
-      dx[i] = x[n + i];
-      dx[n + i] = a[i];
-    }
+    sized([&](auto sizes) {
+      using S = decltype(sizes);
+      const int n = dof();
+      typename S::template Coordinates<T> a;
+      accelerations<S, T>(mode, t, x, &a, nullptr);
+      for (int i = 0; i < n; ++i) {
+        dx[i] = x[n + i];
+        dx[n + i] = a[i];
+      }
+    });
   }
 
   // Inactive: the gap h_k; active: the multiplier lambda_k.
   template <class T>
   T guard(int mode, int k, const T& t, const T* x) const {
     if (!active(mode, k)) return model.template constraint<T>(k, x, t);
-    Coordinates<T> a;
-    ConstraintVector<T> lambda;
-    accelerations<T>(mode, t, x, &a, &lambda);
-    const ConstraintSet set = active_constraints(mode);
-    for (int r = 0; r < set.size; ++r)
-      if (set.index[r] == k) return lambda[r];
-    return T(0.0);
+    return sized([&](auto sizes) {
+      using S = decltype(sizes);
+      typename S::template Coordinates<T> a;
+      typename S::template ConstraintVector<T> lambda;
+      accelerations<S, T>(mode, t, x, &a, &lambda);
+      const ConstraintSet set = active_constraints(mode);
+      for (int r = 0; r < set.size; ++r)
+        if (set.index[r] == k) return T(lambda[r]);
+      return T(0.0);
+    });
   }
 
   // The velocity after an impact of constraint k: the impulse H^T Lambda
@@ -445,35 +507,41 @@ struct Mechanical {
   // `target` (-e v_n for k bouncing, 0 for k sticking and the active ones).
   template <class T>
   void impact(int mode, int k, bool stick, const T& t, const T* x, T* v_plus) const {
+    sized([&](auto sizes) { impact_sized<decltype(sizes), T>(mode, k, stick, t, x, v_plus); });
+  }
+
+  template <class S, class T>
+  void impact_sized(int mode, int k, bool stick, const T& t, const T* x, T* v_plus) const {
+    using MassMatrix = typename S::template MassMatrix<T>;
+    using ConstraintVector = typename S::template ConstraintVector<T>;
     const int n = dof();
     ConstraintSet set = active_constraints(mode);
     set.push_back(k);
     const int m = set.size;
-    MassMatrix<T> M;
+    MassMatrix M;
     M.resize(n, n);
     model.template mass<T>(x, t, M.data());
-    ConstraintMatrix<T> H;
-    ConstraintVector<T> vn;
-    kinematics<T>(set, t, x, x + n, &H, nullptr, &vn);
-    ConstraintVector<T> target = ConstraintVector<T>::Zero(m);
+    typename S::template ConstraintMatrix<T> H;
+    ConstraintVector vn;
+    kinematics<S, T>(set, t, x, x + n, &H, nullptr, &vn);
+    ConstraintVector target = ConstraintVector::Zero(m);
     const double e = stick ? 0.0 : model.restitution(k);
     target[m - 1] = -e * vn[m - 1];
     // Cholesky with cholesky_solve's substitutions, as accelerations(); LU
     // where it fails (dependent constraints).
-    using Columns = Eigen::Matrix<T, kDof, Eigen::Dynamic, Eigen::ColMajor, kDof, kMaxConstraints>;
-    using Square =
-        Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor, kMaxConstraints, kMaxConstraints>;
-    const Eigen::LLT<MassMatrix<T>> mass_llt(M);
+    using Columns = typename S::template Columns<T>;
+    using Square = typename S::template Square<T>;
+    const Eigen::LLT<MassMatrix> mass_llt(M);
     const Columns MinvHt = mass_llt.info() == Eigen::Success
                                ? detail::cholesky_solve(mass_llt.matrixLLT(), Columns(H.transpose()))
                                : detail::lu_solve(M.partialPivLu(), Columns(H.transpose()));
     const Square W = H * MinvHt;
-    const ConstraintVector<T> rhs = target - vn;
+    const ConstraintVector rhs = target - vn;
     const Eigen::LLT<Square> w_llt(W);
-    const ConstraintVector<T> impulse = w_llt.info() == Eigen::Success
-                                            ? detail::cholesky_solve(w_llt.matrixLLT(), rhs)
-                                            : detail::lu_solve(W.partialPivLu(), rhs);
-    const Coordinates<T> dv = MinvHt * impulse;
+    const ConstraintVector impulse = w_llt.info() == Eigen::Success
+                                         ? detail::cholesky_solve(w_llt.matrixLLT(), rhs)
+                                         : detail::lu_solve(W.partialPivLu(), rhs);
+    const typename S::template Coordinates<T> dv = MinvHt * impulse;
     for (int i = 0; i < n; ++i) v_plus[i] = x[n + i] + dv[i];
   }
 
@@ -481,10 +549,13 @@ struct Mechanical {
   double normal_velocity(int k, double t, const double* x) const {
     ConstraintSet one;
     one.push_back(k);
-    ConstraintMatrix<double> H;
-    ConstraintVector<double> vn;
-    kinematics<double>(one, t, x, x + dof(), &H, nullptr, &vn);
-    return vn[0];
+    return sized([&](auto sizes) {
+      using S = decltype(sizes);
+      typename S::template ConstraintMatrix<double> H;
+      typename S::template ConstraintVector<double> vn;
+      kinematics<S, double>(one, t, x, x + dof(), &H, nullptr, &vn);
+      return vn[0];
+    });
   }
 
   int next_mode(int mode, int k, double t, const double* x) const {
@@ -494,7 +565,7 @@ struct Mechanical {
     const bool settles = vn >= 0.0 || model.restitution(k) * -vn < stick_velocity;
     if (!settles) return mode;
     // Stick only if the constraint then pushes (lambda_k > 0).
-    StateT<double> xs = Eigen::Map<const StateT<double>>(x, 2 * n);
+    std::vector<double> xs(x, x + 2 * n);
     impact<double>(mode, k, true, t, x, xs.data() + n);
     const int joined = mode | (1 << k);
     return guard<double>(joined, k, t, xs.data()) > 0.0 ? joined : mode;
@@ -508,8 +579,7 @@ struct Mechanical {
     const bool stick = active(next, k);
     if (!stick) {
       // No approach (a re-contact too short to resolve that did not stick): no impulse.
-      StateT<double> xd;
-      xd.resize(2 * n);
+      std::vector<double> xd(2 * n);
       for (int i = 0; i < 2 * n; ++i) xd[i] = series::value_of(x[i]);
       if (on_values().normal_velocity(k, series::value_of(t), xd.data()) >= 0.0) return;
     }
@@ -532,9 +602,9 @@ struct Mechanical {
     for (int start = 0; start < n; start += 4) {
       const int width = std::min(4, n - start);
       for (int c = 0; c < width; ++c) q[start + c].v[c] = 1.0;
-      ConstraintMatrix<J> H;
-      ConstraintVector<J> vn;
-      kinematics<J>(which, J(t), q.data(), v.data(), &H, nullptr, &vn);
+      MatrixT<J> H;
+      VectorT<J> vn;
+      constraint_kinematics<J>(active_set(mode), J(t), q.data(), v.data(), &H, nullptr, &vn);
       for (int r = 0; r < k; ++r) {
         for (int c = 0; c < width; ++c) (*C)(k + r, start + c) = vn[r].v[c];
         if (start == 0)

@@ -119,3 +119,53 @@ TEST_CASE("expression block: min and max keep their operand order", "[models][ex
   CHECK_FALSE(std::signbit(out[0]));
   CHECK(std::signbit(out[1]));
 }
+
+// Plain inputs (parameters that carry no derivative) as doubles: what
+// depends on them alone is computed in double, and an operation between a
+// T and one of them is the mixed one (Jet * double). The same values as the
+// block with every input a T: on double bit for bit (a - c = a + (-c) and
+// c - a = (-a) + c exactly in IEEE arithmetic, + and * commute); on Jets and
+// Taylor series the value parts bit for bit and the derivative parts to
+// rounding (a Jet divided by a Jet with zero derivatives rounds otherwise
+// than one divided by a double).
+TEMPLATE_TEST_CASE("expression block: plain inputs give the values of T inputs", "[models][expression]",
+                   double, Jet2, Taylor2) {
+  const std::vector<std::string> names{"x", "y", "a", "b"};
+  Definitions defs;
+  defs.names = {"ab", "s"};
+  defs.expressions = {Expression::parse("a + b", names),
+                      Expression::parse("sin(y - a)", {"x", "y", "a", "b", "ab"})};
+  const std::vector<std::string> all{"x", "y", "a", "b", "ab", "s"};
+  std::vector<Expression> outputs;
+  for (const char* text : {"a*x + ab*s - b/x + x/a", "a - x - (x - b) + s*cos(y - a)", "a*b - ab",
+                           "atan2(a, x) + min(x, b) + x^a", "exp(a)*y/(1 - b*y)", "2*a + 1"})
+    outputs.push_back(Expression::parse(text, all));
+  std::vector<const Expression*> pointers;
+  for (const auto& e : outputs) pointers.push_back(&e);
+  const ExpressionBlock block(4, defs, pointers, {false, false, true, true});
+  CHECK(block.has_plain());
+  // a + b, -b, a - ... move to doubles: fewer T instructions.
+  CHECK(block.program_size(true) < block.program_size());
+
+  std::vector<TestType> in = inputs<TestType>(0.7, -1.3);
+  in.push_back(constant<TestType>(0.45));
+  in.push_back(constant<TestType>(-2.5));
+  const double plain[4] = {0.0, 0.0, 0.45, -2.5};
+  std::vector<TestType> expected(outputs.size()), got(outputs.size());
+  block.evaluate(in.data(), expected.data());
+  block.template evaluate<TestType>(
+      [&](TestType* r) {
+        ::new (static_cast<void*>(r)) TestType(in[0]);
+        ::new (static_cast<void*>(r + 1)) TestType(in[1]);
+      },
+      plain, [&](int j, const TestType& v) { got[j] = v; });
+  for (std::size_t j = 0; j < outputs.size(); ++j) {
+    INFO(outputs[j].text());
+    std::vector<double> e, g;
+    parts(expected[j], &e);
+    parts(got[j], &g);
+    REQUIRE(e.size() == g.size());
+    CHECK(g[0] == e[0]);
+    for (std::size_t i = 1; i < e.size(); ++i) CHECK(g[i] == Approx(e[i]).epsilon(1e-14).margin(1e-300));
+  }
+}

@@ -74,6 +74,7 @@ Correction correct(const ContinuationProblem& problem, const Vector& y_pred, con
       return result;
     }
     if (it == options.max_newton_iterations) break;
+    bool ready = false;  // this iteration's factorization is in place
     if (broyden && (it == 0 || !fresh)) {
       // The secant condition B s = dG over the last step s: from known.y to
       // y_pred (G = 0 there), or the last iteration's step -delta_last.
@@ -81,12 +82,9 @@ Correction correct(const ContinuationProblem& problem, const Vector& y_pred, con
       const Vector dG = it == 0 ? Vector(h.head(m)) : Vector(h.head(m) - h_last.head(m));
       if (it == 0) B = known->G_y;
       if (s.squaredNorm() > 0) B += (dG - B * s) * s.transpose() / s.squaredNorm();
-      factored = jacobian.factor(B, r);
-      if (!factored) {
-        result.message = "the Broyden-updated bordered Jacobian is singular";
-        return result;
-      }
-    } else if (fresh) {
+      ready = factored = jacobian.factor(B, r);  // singular: a fresh Jacobian below
+    }
+    if (!ready && (fresh || broyden)) {
       if (broyden) B = problem.jacobian(result.y);  // Broyden goes on from the fresh Jacobian
       if (!(broyden ? jacobian.factor(B, r) : factor_bordered(problem, result.y, r, &jacobian))) {
         // A singular point that already solves the system (a branch point hit

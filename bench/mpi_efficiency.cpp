@@ -10,12 +10,13 @@
 // What bounds the efficiency: Open MPI's start-up (mpirun, MPI_Init and
 // MPI_Finalize) costs s = 0.35 to 0.55 s of wall time on this machine kind
 // even for an empty program (measured with a bare MPI_Init/MPI_Finalize),
-// and the blocks of both studies are balanced, so with a study of T1 seconds
-// on one core the efficiency is about T1 / (T1 + 2 s). The examples' own
-// studies (3.9 s and 5.0 s) measured 0.81 and 0.85, as this predicts; a study
-// of the size MPI is for (minutes) is at 1 - 2 s / T1. The studies here are
-// sized to about 12 s on one core (where the start-up costs 7 to 8%): the
-// sweep with three times the examples' values, the map on a 60 x 45 grid.
+// and the blocks of both studies are balanced (dealt out in turn), so with a
+// study of T1 seconds on one core the efficiency is about T1 / (T1 + 2 s):
+// the examples' own studies (3.9 s and 5.0 s) measured 0.81 and 0.85, and
+// studies of 12 s 0.90-0.92 (sweep) and 0.88 (map). A study of the size MPI
+// is for (minutes) is at 1 - 2 s / T1. The studies here are sized to about
+// 24 s on one core, where the start-up costs 3 to 4%: the sweep with six
+// times the example's values, the map on an 85 x 64 grid.
 #include <benchmark/benchmark.h>
 
 #ifdef SALTUS_MPIEXEC
@@ -33,11 +34,11 @@ const fs::path& work() {
     const fs::path d = fs::temp_directory_path() / "saltus-bench-mpi";
     fs::create_directories(d);
     const std::string src = SALTUS_SOURCE_DIR;
-    // 360 values in 2 chunks; 60 x 45 single points on one thread per rank.
-    std::system(("jq '.sweep.threads = 2 | .sweep.steps = 360' " + src + "/examples/triple_pendulum.json > " +
+    // 720 values in 2 chunks; 85 x 64 single points on one thread per rank.
+    std::system(("jq '.sweep.threads = 2 | .sweep.steps = 720' " + src + "/examples/triple_pendulum.json > " +
                  (d / "sweep.json").string())
                     .c_str());
-    std::system(("jq '.map.seed = \"none\" | .map.threads = 1 | .map.x.steps = 60 | .map.y.steps = 45' " +
+    std::system(("jq '.map.seed = \"none\" | .map.threads = 1 | .map.x.steps = 85 | .map.y.steps = 64' " +
                  src + "/examples/user/impact_oscillator_map.json > " + (d / "map.json").string())
                     .c_str());
     return d;

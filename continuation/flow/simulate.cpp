@@ -432,7 +432,7 @@ Trajectory Simulator::run_with(Stepper& stepper, int mode0, double t0, const Vec
           return finish(SimulationStatus::kStopped, "stopped by the observer", next_output, z_tmp);
         next_output = t0 + static_cast<double>(++outputs) * opt_.output_interval;
       }
-    } else if (event_guard < 0) {
+    } else if (event_guard < 0 && opt_.record_steps) {
       if (!record(&out, tb, zb)) return finish(SimulationStatus::kStopped, "stopped by the observer", tb, zb);
     }
 

@@ -52,6 +52,10 @@ struct SimulationOptions {
   double zeno_interval = 1e-12;
   int zeno_events = 100;
   double output_interval = 0.0;  // > 0: record the state on this grid; 0: at every accepted step
+  // false: record no steps, only the start, the events and the end (a
+  // shooting residual reads x_end alone; a record per step is an allocation
+  // per step).
+  bool record_steps = true;
   // Accepted Runge-Kutta steps allowed in one run; more ends it with
   // kTooManySteps. A field that is singular or discontinuous without a guard
   // (a Filippov field at a 0/0 point) makes the step size collapse, and the

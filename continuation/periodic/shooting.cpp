@@ -93,6 +93,7 @@ std::shared_ptr<const flow::Trajectory> ShootingSystem::trajectory(const Vector&
   const double t0 = start_time(u), t1 = t0 + period(u);
   flow::SimulationOptions simulation = options_.simulation;
   simulation.variational = variational;
+  simulation.record_steps = variational;  // the state alone serves residual_alone: x_end
   if (options_.stepping_tolerance > 0.0)
     simulation.absolute_tolerance = simulation.relative_tolerance = options_.stepping_tolerance;
   flow::Trajectory tr = flow::simulate(*system_, options_.mode, t0, hybrid_state(u), t1, simulation);

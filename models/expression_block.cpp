@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstdio>
 #include <map>
+#include <sstream>
 #include <stdexcept>
+#include <string>
 #include <tuple>
 
 namespace saltus::models {
@@ -230,6 +233,59 @@ ExpressionBlock::ExpressionBlock(int inputs, const Definitions& definitions,
   for (Program* program : {&all_, &split_})
     for (auto* code : {&program->plain_code, &program->code})
       for (Instruction& in : *code) in.handler = handler_of(in);
+}
+
+}  // namespace saltus::models
+
+namespace saltus::models {
+
+namespace {
+
+// A double as an exact C++ constant (every bit, NaN and infinities included).
+std::string literal(double value) {
+  char text[48];
+  std::snprintf(text, sizeof text, "std::bit_cast<double>(0x%016llxULL)",
+                static_cast<unsigned long long>(std::bit_cast<std::uint64_t>(value)));
+  return text;
+}
+
+}  // namespace
+
+std::string ExpressionBlock::source(const std::string& name) const {
+  // The order of run(): constants, the code on doubles, the promotions,
+  // the code on T; a register k of the double file is the local dk, of
+  // the T file rk. Each instruction is the handler's own call.
+  const Program& program = split_;
+  std::ostringstream out;
+  out << "template <class T>\nvoid " << name << "(T* r, const double* d) {\n";
+  std::vector<bool> plain(inputs_, false);
+  for (std::int32_t i : plain_inputs_) plain[i] = true;
+  for (int i = 0; i < inputs_; ++i)
+    out << (plain[i] ? "  const double d" : "  const T r") << i << " = " << (plain[i] ? "d[" : "r[") << i
+        << "];\n";
+  for (const auto& [k, c] : program.constants) out << "  const double d" << k << " = " << literal(c) << ";\n";
+  const auto emit = [&](const std::vector<Instruction>& code, const char* type, char file) {
+    for (const Instruction& in : code) {
+      const auto reg = [&](std::int32_t k) { return file + std::to_string(k); };
+      if (in.handler == kSinCos) {
+        out << "  " << type << ' ' << reg(in.dst) << ", " << reg(in.cos_dst) << ";\n  sin_cos(" << reg(in.a)
+            << ", &" << reg(in.dst) << ", &" << reg(in.cos_dst) << ");\n";
+        continue;
+      }
+      const bool mixed = in.handler >= kMixed;
+      const int op = mixed ? in.handler - kMixed : in.handler;
+      out << "  const " << type << ' ' << reg(in.dst) << " = apply_instruction(I{Op(" << op << "), "
+          << in.op.index << ", " << (mixed ? "d" + std::to_string(in.immediate) : literal(in.op.value))
+          << "}, " << reg(in.a) << ", " << reg(mixed ? in.a : in.b) << ");\n";
+    }
+  };
+  emit(program.plain_code, "double", 'd');
+  for (const auto& [k, c] : program.promoted) out << "  const T r" << k << " = constant<T>(d" << c << ");\n";
+  emit(program.code, "T", 'r');
+  for (std::int32_t k : program.outputs)
+    if (k >= inputs_) out << "  ::new (static_cast<void*>(r + " << k << ")) T(r" << k << ");\n";
+  out << "}\n";
+  return out.str();
 }
 
 }  // namespace saltus::models

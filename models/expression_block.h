@@ -25,11 +25,21 @@
 // variational equations (together with fixed sizes in
 // flow::Mechanical); what remains on the state is the dispatch per
 // instruction, which compiled C++ does not pay.
+//
+// Compiled blocks. source() writes the same register program as
+// straight-line C++ (each instruction the same apply_instruction call, so
+// the values are the interpreter's bit for bit), and
+// models/compiled_block.h compiles it once with the system compiler into a
+// cached shared object that attach() plugs in for the scalars of a plain
+// simulation (double, and the Taylor series of the constraint kinematics);
+// other scalars, and any block that could not be compiled, keep the loop.
 
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <new>
+#include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -111,6 +121,22 @@ class ExpressionBlock {
   // Instructions on T after sharing (for tests); `split`: with the plain inputs.
   std::size_t program_size(bool split = false) const { return (split ? split_ : all_).code.size(); }
 
+  // The program with the plain inputs as doubles as C++: a function
+  // template `name`<T>(T* r, const double* d) that reads the input registers
+  // evaluate() loads (r[i], and d[i] for the plain inputs), computes every
+  // instruction in order into locals and leaves the outputs in their T
+  // registers.
+  std::string source(const std::string& name) const;
+  // That program compiled, per scalar (null: the interpreter's loop).
+  struct Compiled {
+    void (*on_double)(double*, const double*) = nullptr;
+    void (*on_taylor1)(series::Taylor<double, 1>*, const double*) = nullptr;
+    void (*on_taylor2)(series::Taylor<double, 2>*, const double*) = nullptr;
+    std::shared_ptr<const void> library;  // keeps the shared object loaded
+  };
+  void attach(Compiled compiled) { compiled_ = std::move(compiled); }
+  bool is_compiled() const { return compiled_.on_double != nullptr; }
+
  private:
   struct Instruction {
     Expression::Instruction op;  // opcode and its immediate operand
@@ -152,6 +178,21 @@ class ExpressionBlock {
   bool has_plain_ = false;
   std::vector<std::int32_t> plain_inputs_;
   Program all_, split_;  // every input a T; the plain inputs as doubles
+  Compiled compiled_;    // split_ compiled, if it was
+
+  template <class T>
+  using CompiledFunction = void (*)(T*, const double*);
+  template <class T>
+  CompiledFunction<T> compiled_for() const {
+    if constexpr (std::is_same_v<T, double>)
+      return compiled_.on_double;
+    else if constexpr (std::is_same_v<T, series::Taylor<double, 1>>)
+      return compiled_.on_taylor1;
+    else if constexpr (std::is_same_v<T, series::Taylor<double, 2>>)
+      return compiled_.on_taylor2;
+    else
+      return nullptr;
+  }
 
   template <class T>
   void load_all(const T* inputs, T* r) const {
@@ -216,8 +257,15 @@ void ExpressionBlock::evaluate(Load&& load, const double* plain, Store&& store) 
     d = plain_heap.data();
   }
   load(r);
-  if (plain)
+  if (plain) {
+    if (const CompiledFunction<T> compiled = compiled_for<T>()) {
+      compiled(r, plain);  // reads the plain inputs in place
+      for (std::size_t j = 0; j < program.outputs.size(); ++j)
+        store(static_cast<int>(j), r[program.outputs[j]]);
+      return;
+    }
     for (std::int32_t i : plain_inputs_) d[i] = plain[i];
+  }
   run(program, r, d, store);
 }
 

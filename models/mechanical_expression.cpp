@@ -4,6 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "models/compiled_block.h"
 #include "models/expression_json.h"
 
 namespace saltus::models {
@@ -21,7 +22,10 @@ const char* const kMechanicalExpressionHelp = R"(Your own mechanical system (ins
                  (the mass matrix and constraints only through ones free of velocities)
   State: the coordinates, then their velocities; modes: "free" and one per set of constraints in
   contact ("contact wall", "contact 1 2", ...). Impacts follow the generalized Newton law and
-  motion along active constraints the index-1 DAE (continuation/flow/mechanical.h).)";
+  motion along active constraints the index-1 DAE (continuation/flow/mechanical.h).
+  Speed: the expressions are compiled once with the C++ compiler that built saltus and cached by
+  content (in $SALTUS_CACHE_DIR, else ~/.cache/saltus); without a compiler, or with SALTUS_COMPILE=0,
+  they are interpreted, with the same results (models/compiled_block.h).)";
 
 namespace {
 
@@ -130,7 +134,10 @@ std::shared_ptr<flow::AutoDiffHybrid<flow::Mechanical<ExpressionMechanical>>> ma
     spec->constraints.push_back(std::move(constraint));
   }
   for (int i = 0; i < static_cast<int>(spec->parameters.size()); ++i)
-    if (spec->decided[i]) spec->docs[i] = "restitution (decided on as a number)";
+    if (spec->decided[i]) {
+      spec->docs[i] = "restitution (decided on as a number)";
+      spec->decided_indices.push_back(i);
+    }
 
   // One register program for M and f together (the upper triangle of a
   // symmetric M), one for M alone (impacts), one per constraint.
@@ -150,6 +157,11 @@ std::shared_ptr<flow::AutoDiffHybrid<flow::Mechanical<ExpressionMechanical>>> ma
   for (const auto& c : spec->constraints)
     spec->constraint_blocks.emplace_back(inputs, spec->definitions, std::vector<const Expression*>{&c.h},
                                          plain);
+  // Compiled once with the system compiler where there is one (cached by
+  // content), else the register loop: the same values either way.
+  std::vector<ExpressionBlock*> blocks{&spec->dynamics, &spec->mass_alone};
+  for (auto& block : spec->constraint_blocks) blocks.push_back(&block);
+  compile_blocks(blocks);
 
   ExpressionMechanical model{spec, {}, values};
   model.p.assign(values.begin(), values.end());

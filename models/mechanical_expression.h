@@ -15,6 +15,7 @@
 // Jacobian (Jets) are exact. A restitution is a number or the name of a
 // parameter, which is then decided on as a number (not carried in a state).
 
+#include <algorithm>
 #include <array>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -36,10 +37,11 @@ struct MechanicalSpec {
     int restitution_parameter = -1;  // index into parameters, or -1: the number above
   };
   std::vector<std::string> coordinates, parameters, docs;
-  std::vector<bool> decided;      // per parameter: a number the impact law decides on
-  std::vector<Expression> mass;   // n x n, row-major
-  bool symmetric_mass = false;    // M written symmetric: the lower triangle is the upper one
-  std::vector<Expression> force;  // n
+  std::vector<bool> decided;         // per parameter: a number the impact law decides on
+  std::vector<int> decided_indices;  // the parameters decided on
+  std::vector<Expression> mass;      // n x n, row-major
+  bool symmetric_mass = false;       // M written symmetric: the lower triangle is the upper one
+  std::vector<Expression> force;     // n
   std::vector<Constraint> constraints;
   Definitions definitions;  // after (q, q', p, t)
   // The compiled forms over (q, q', p, t), the parameters plain: M's entries
@@ -143,7 +145,8 @@ struct ExpressionMechanicalT {
     };
     if constexpr (plain) {
       ValueArray<double> values(2 * n + k + 1);
-      for (int i = 0; i < k; ++i) values[2 * n + i] = spec->decided[i] ? numbers[i] : p[i];
+      std::copy(p.begin(), p.end(), values.data() + 2 * n);
+      for (int i : spec->decided_indices) values[2 * n + i] = numbers[i];
       block.template evaluate<T>(load, values.data(), store);
     } else {
       block.template evaluate<T>(load, nullptr, store);

@@ -1,0 +1,235 @@
+#include "models/compiled_block.h"
+
+#include <unistd.h>
+
+#include <bit>
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "continuation/flow/simulate.h"
+#include "continuation/taylor.h"
+#include "models/mechanical_expression.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using saltus::models::compile_blocks;
+using saltus::models::Definitions;
+using saltus::models::Expression;
+using saltus::models::ExpressionBlock;
+using Taylor1 = saltus::series::Taylor<double, 1>;
+using Taylor2 = saltus::series::Taylor<double, 2>;
+
+// An environment variable set (or unset: nullopt) for one scope.
+class ScopedEnvironment {
+ public:
+  ScopedEnvironment(const char* name, std::optional<std::string> value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old;
+    if (value)
+      setenv(name, value->c_str(), 1);
+    else
+      unsetenv(name);
+  }
+  ~ScopedEnvironment() {
+    if (old_)
+      setenv(name_, old_->c_str(), 1);
+    else
+      unsetenv(name_);
+  }
+
+ private:
+  const char* name_;
+  std::optional<std::string> old_;
+};
+
+// An empty cache directory of this test and process.
+std::string fresh_cache(const std::string& name) {
+  const fs::path dir =
+      fs::path(SALTUS_BINARY_DIR) / "compiled-block-tests" / (name + "-" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir.string();
+}
+
+int shared_objects(const std::string& dir) {
+  int count = 0;
+  for (const auto& entry : fs::directory_iterator(dir)) count += entry.path().extension() == ".so";
+  return count;
+}
+
+// Inputs x, y (T) and parameters a, b (plain doubles); every opcode, the
+// mixed forms (a parameter with a T), sin-cos pairs and shared
+// subexpressions, through two definitions.
+struct Block {
+  Definitions definitions;
+  std::vector<Expression> outputs;
+  ExpressionBlock block;
+
+  explicit Block(const std::vector<const char*>& texts) {
+    const std::vector<std::string> base{"x", "y", "a", "b"};
+    definitions.names = {"d", "s"};
+    definitions.expressions = {Expression::parse("x - y", base),
+                               Expression::parse("sin(d)", {"x", "y", "a", "b", "d"})};
+    std::vector<const Expression*> pointers;
+    for (const char* text : texts) outputs.push_back(Expression::parse(text, {"x", "y", "a", "b", "d", "s"}));
+    for (const auto& e : outputs) pointers.push_back(&e);
+    block = ExpressionBlock(4, definitions, pointers, {false, false, true, true});
+  }
+};
+
+const std::vector<const char*> kEveryOpcode{"s*cos(d) + x^2",
+                                            "cos(x - y)*a - b",
+                                            "exp(-x)*sinh(y)/cosh(y) + a/x - x/b",
+                                            "x^y + 2^x + a^x + x^b + pow(x, 2.5) + x^-3",
+                                            "atan2(y, x) + min(x, y) - max(y, a) + min(a, b)",
+                                            "sqrt(x) + abs(y - a) + tanh(d)",
+                                            "1 - x - 2/y + s - a*b + (a - x) - (x - b)",
+                                            "asin(x/4) + acos(y/4) + atan(y) + tan(d)",
+                                            "log(x) + sin(a)*x - cos(a + b) + sin(a*b)*cos(a*b)"};
+
+template <class T>
+T input(double value, std::mt19937& random) {
+  if constexpr (std::is_same_v<T, double>) {
+    return value;
+  } else {
+    std::uniform_real_distribution<double> coefficient(-1.0, 1.0);
+    T v = T::variable(value, T::capacity);
+    for (int k = 1; k <= T::capacity; ++k) v[k] = coefficient(random);
+    return v;
+  }
+}
+
+// Every part of the block's outputs at (x, y; a, b).
+template <class T>
+std::vector<double> outputs(const ExpressionBlock& block, const T& x, const T& y, double a, double b) {
+  const double plain[4] = {0.0, 0.0, a, b};
+  std::vector<double> parts;
+  block.evaluate<T>(
+      [&](T* r) {
+        ::new (static_cast<void*>(r)) T(x);
+        ::new (static_cast<void*>(r + 1)) T(y);
+      },
+      plain,
+      [&](int, const T& v) {
+        if constexpr (std::is_same_v<T, double>) {
+          parts.push_back(v);
+        } else {
+          for (int k = 0; k <= v.order(); ++k) parts.push_back(v[k]);
+        }
+      });
+  return parts;
+}
+
+// Compiled and interpreted copies of one block give the same values, every bit.
+template <class T>
+void check_same(const ExpressionBlock& compiled, const ExpressionBlock& interpreted, int samples) {
+  std::mt19937 random(12);
+  std::uniform_real_distribution<double> xs(0.2, 1.5), ys(-1.5, 1.5), parameters(0.5, 2.0);
+  for (int i = 0; i < samples; ++i) {
+    const T x = input<T>(xs(random), random), y = input<T>(ys(random), random);
+    const double a = parameters(random), b = parameters(random);
+    const auto expected = outputs(interpreted, x, y, a, b), actual = outputs(compiled, x, y, a, b);
+    REQUIRE(expected.size() == actual.size());
+    for (std::size_t j = 0; j < expected.size(); ++j) {
+      INFO("sample " << i << ", part " << j);
+      CHECK(std::bit_cast<std::uint64_t>(actual[j]) == std::bit_cast<std::uint64_t>(expected[j]));
+    }
+  }
+}
+
+}  // namespace
+
+// The compiled straight-line program is the register loop's: each
+// instruction the same apply_instruction call (models/expression_block.h),
+// so every value and every Taylor coefficient agrees to the last bit.
+TEMPLATE_TEST_CASE("compiled expression block: the register loop's values bit for bit on random inputs",
+                   "[models][expression][compiled]", double, Taylor1, Taylor2) {
+  const ScopedEnvironment cache("SALTUS_CACHE_DIR",
+                                fs::path(SALTUS_BINARY_DIR) / "compiled-block-tests" / "cache");
+  const ScopedEnvironment compiler("SALTUS_CXX", std::nullopt), enabled("SALTUS_COMPILE", std::nullopt);
+  const Block interpreted(kEveryOpcode);
+  ExpressionBlock compiled = interpreted.block;
+  REQUIRE(compile_blocks({&compiled}));  // the compiler that built saltus is here
+  CHECK(compiled.is_compiled());
+  CHECK_FALSE(interpreted.block.is_compiled());
+  check_same<TestType>(compiled, interpreted.block, 200);
+}
+
+// No compiler: compile_blocks says so and the block keeps the loop, with
+// the same values. SALTUS_COMPILE=0 does the same with a compiler present.
+TEST_CASE("compiled expression block: without a compiler, the register loop (silently)",
+          "[models][expression][compiled]") {
+  const Block interpreted(kEveryOpcode);
+  for (const char* how : {"no compiler", "SALTUS_COMPILE=0"}) {
+    INFO(how);
+    const ScopedEnvironment cache("SALTUS_CACHE_DIR", fresh_cache("fallback"));
+    const bool none = std::string(how) == "no compiler";
+    const ScopedEnvironment compiler("SALTUS_CXX",
+                                     none ? std::optional<std::string>("/nonexistent/c++") : std::nullopt);
+    const ScopedEnvironment enabled("SALTUS_COMPILE", none ? std::nullopt : std::optional<std::string>("0"));
+    ExpressionBlock block = interpreted.block;
+    CHECK_FALSE(compile_blocks({&block}));
+    CHECK_FALSE(block.is_compiled());
+    check_same<double>(block, interpreted.block, 20);
+    check_same<Taylor2>(block, interpreted.block, 20);
+    CHECK(shared_objects(std::getenv("SALTUS_CACHE_DIR")) == 0);
+  }
+}
+
+// Compiled once per content: the same blocks load from the cache with no
+// compiler; other expressions need one.
+TEST_CASE("compiled expression block: cached by content", "[models][expression][compiled]") {
+  const std::string dir = fresh_cache("content");
+  const ScopedEnvironment cache("SALTUS_CACHE_DIR", dir), enabled("SALTUS_COMPILE", std::nullopt);
+  Block first(kEveryOpcode), same(kEveryOpcode), other({"x*y + a"});
+  {
+    const ScopedEnvironment compiler("SALTUS_CXX", std::nullopt);
+    REQUIRE(compile_blocks({&first.block}));
+  }
+  CHECK(shared_objects(dir) == 1);
+  const ScopedEnvironment compiler("SALTUS_CXX", "/nonexistent/c++");
+  CHECK(compile_blocks({&same.block}));
+  CHECK_FALSE(compile_blocks({&other.block}));
+  CHECK(shared_objects(dir) == 1);
+}
+
+// End to end: the run-file triple pendulum simulated with its expressions
+// compiled and with the register loop (the bench's run, span 20 at 1e-10
+// from psi = (1.8, 1.0, 2.0) at rest: free flight, impacts, Zeno sequences,
+// contact) makes the same events at the same times and ends in the same
+// state, bit for bit.
+TEST_CASE("compiled expression block: the run-file pendulum's trajectory is the register loop's",
+          "[models][expression][compiled][user][pendulum]") {
+  std::ifstream in(std::string(SALTUS_SOURCE_DIR) + "/examples/user/triple_pendulum.json");
+  const auto json = nlohmann::ordered_json::parse(in);
+  const std::string dir = fresh_cache("pendulum");
+  const ScopedEnvironment cache("SALTUS_CACHE_DIR", dir), compiler("SALTUS_CXX", std::nullopt);
+  const auto simulate = [&](const char* compile) {
+    const ScopedEnvironment enabled("SALTUS_COMPILE", compile);
+    const auto system = saltus::models::make_expression_mechanical(json)->with_parameter("q1", 1.1);
+    saltus::Vector x0(6);
+    x0 << 1.8, 1.0, 2.0, 0.0, 0.0, 0.0;
+    saltus::flow::SimulationOptions options;
+    options.absolute_tolerance = options.relative_tolerance = 1e-10;
+    options.variational = false;
+    return saltus::flow::simulate(*system, 0, 0.0, x0, 20.0, options);
+  };
+  const auto compiled = simulate("1"), interpreted = simulate("0");
+  REQUIRE(compiled.ok());
+  REQUIRE(interpreted.ok());
+  CHECK(shared_objects(dir) == 1);  // the run file's blocks were compiled
+  REQUIRE(compiled.events.size() == interpreted.events.size());
+  CHECK(compiled.events.size() > 50);  // impacts, contact starts and releases
+  for (std::size_t i = 0; i < compiled.events.size(); ++i) {
+    CHECK(compiled.events[i].t == interpreted.events[i].t);
+    CHECK(compiled.events[i].mode_after == interpreted.events[i].mode_after);
+  }
+  CHECK(compiled.x_end == interpreted.x_end);
+}

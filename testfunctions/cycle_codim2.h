@@ -12,10 +12,14 @@
 //     "R2" kappa + 1 (1:2, at -1), "R3" kappa + 1/2 (1:3), "R4" kappa (1:4);
 //   on an LPC curve (a multiplier at +1):
 //     "R1"   a second multiplier reaches +1,
-//     "LPPD" a multiplier reaches -1 (fold-flip);
+//     "LPPD" a multiplier reaches -1 (fold-flip),
+//     "CPC"  the fold's normal-form coefficient vanishes (cusp of cycles);
 //   on a PD curve (a multiplier at -1):
 //     "R2"   a second multiplier reaches -1,
-//     "LPPD" a multiplier reaches +1.
+//     "LPPD" a multiplier reaches +1,
+//     "GPD"  the flip's normal-form coefficient vanishes (generalized
+//            period doubling);
+// CPC and GPD in testfunctions/cycle_normal_form.h.
 //
 // The "second multiplier" tests deflate the eigenvalues: of the monodromy's
 // multipliers mu_k the one closest to the critical value c (+1 or -1) is

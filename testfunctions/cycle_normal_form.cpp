@@ -10,7 +10,8 @@
 
 namespace saltus {
 
-void critical_vectors(const Matrix& M, double mu, const Vector& orient, Vector* q, Vector* p) {
+void critical_vectors(const Matrix& M, double mu, const Vector& orient, Vector* q, Vector* p,
+                      double* cosine) {
   const int n = static_cast<int>(M.rows());
   Matrix A = M;
   A.diagonal().array() -= mu;
@@ -19,6 +20,7 @@ void critical_vectors(const Matrix& M, double mu, const Vector& orient, Vector* 
   if (orient.size() == n && q->dot(orient) < 0) *q = -*q;
   const Vector left = svd.matrixU().col(n - 1);
   *p = left / left.dot(*q);
+  if (cosine) *cosine = std::abs(left.dot(*q));
 }
 
 FoldNormalForm fold_normal_form(const periodic::PeriodMapForms& forms, const Vector& q, const Vector& p) {
@@ -54,33 +56,42 @@ std::shared_ptr<const flow::HybridSystem> CycleNormalFormTest::twice_lifted(
   return twice_lifted_;
 }
 
-FoldNormalForm CycleNormalFormTest::at(const PointContext& point) const {
+CycleNormalFormTest::Coefficients CycleNormalFormTest::at(const PointContext& point) const {
   const auto* cycle = dynamic_cast<const periodic::CycleCurveSystem*>(&point.problem.system());
   if (!cycle || cycle->kind() != kind_)
     throw std::logic_error("a normal-form test (" + type() + ") on a curve that is no " +
                            periodic::to_string(kind_) + " curve");
   const periodic::ShootingSystem& shooting = cycle->shooting();
-  if (shooting.options().autonomous)
-    return {std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::quiet_NaN()};
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  if (shooting.options().autonomous) return {nan, nan, nan};
   const bool fold = kind_ == periodic::CycleBifurcation::kFold;
+  Coefficients out;
   Vector q, p;
   critical_vectors(points_->at(point)->monodromy, fold ? 1.0 : -1.0, fold ? cycle->right_border() : Vector(),
-                   &q, &p);
+                   &q, &p, &out.cosine);
   const periodic::PeriodMapForms forms =
       periodic::period_map_forms(shooting, *twice_lifted(shooting), point.problem.u(point.y), q);
-  if (fold) return fold_normal_form(forms, q, p);
-  return {flip_normal_form(forms, q, p), std::numeric_limits<double>::quiet_NaN()};
+  if (fold) {
+    const FoldNormalForm nf = fold_normal_form(forms, q, p);
+    out.value = nf.b;
+    out.cusp = nf.c;
+  } else {
+    out.value = flip_normal_form(forms, q, p);
+    out.cusp = nan;
+  }
+  return out;
 }
 
-double CycleNormalFormTest::value(const PointContext& point) const { return at(point).b; }
+double CycleNormalFormTest::value(const PointContext& point) const { return at(point).value; }
 
 bool CycleNormalFormTest::describe(const PointContext& point, SpecialPoint* special) const {
-  const FoldNormalForm nf = at(point);
+  const Coefficients nf = at(point);
+  if (!(nf.cosine >= kJordanCosine)) return false;  // the pole at R1 / R2, not a zero
   if (kind_ == periodic::CycleBifurcation::kFold) {
-    special->data["fold_coefficient"] = nf.b;
-    special->data["cusp_coefficient"] = nf.c;
+    special->data["fold_coefficient"] = nf.value;
+    special->data["cusp_coefficient"] = nf.cusp;
   } else {
-    special->data["flip_coefficient"] = nf.b;
+    special->data["flip_coefficient"] = nf.value;
   }
   add_multipliers(*points_->at(point), special);
   return true;

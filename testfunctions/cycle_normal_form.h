@@ -27,6 +27,13 @@
 // iterate x -> x - 2 c x^3 + ... attracts in the center direction, the
 // doubled orbit is born stable (supercritical).
 //
+// At R1 on an LPC curve and R2 on a PD curve <left, q> passes zero and the
+// coefficient, a multiple of 1 / <left, q>, passes a pole: a sign change
+// that is no CPC or GPD. describe() rejects a located point whose cosine
+// is below kJordanCosine (there the cosine is of the order of the distance
+// to the double multiplier, i.e. of the location's tolerance; at a genuine
+// CPC or GPD it is of order one).
+//
 // The test values: b on LPC curves (its sign follows q's orientation, which
 // is carried along the curve by the curve system's right border, so that b
 // changes sign at a CPC and nowhere else), c on PD curves (q -> -q, p -> -p
@@ -46,8 +53,11 @@ namespace saltus {
 
 // q (unit, q . orient >= 0 when orient is not empty) and p (<p, q> = 1):
 // the right and left singular vectors of M - mu I of its smallest singular
-// value.
-void critical_vectors(const Matrix& M, double mu, const Vector& orient, Vector* q, Vector* p);
+// value. *cosine (when asked): |<left, q>| of the unit vectors, which
+// vanishes where mu becomes a double multiplier with a Jordan block (R1 on
+// an LPC curve, R2 on a PD curve), where p cannot be normalized.
+void critical_vectors(const Matrix& M, double mu, const Vector& orient, Vector* q, Vector* p,
+                      double* cosine = nullptr);
 
 struct FoldNormalForm {
   double b = 0.0;
@@ -67,10 +77,15 @@ class CycleNormalFormTest : public TestFunction {
   double value(const PointContext& point) const override;
   bool describe(const PointContext& point, SpecialPoint* special) const override;
   bool reads_eigenvalues() const override { return false; }
+  static constexpr double kJordanCosine = 1e-5;
 
  private:
-  // b and c (fold) or c alone in .b (flip); NaN for an autonomous orbit.
-  FoldNormalForm at(const PointContext& point) const;
+  struct Coefficients {
+    double value = 0.0;  // b (fold) or c (flip); NaN for an autonomous orbit
+    double cusp = 0.0;   // the fold's c
+    double cosine = 1.0;
+  };
+  Coefficients at(const PointContext& point) const;
   std::shared_ptr<const flow::HybridSystem> twice_lifted(const periodic::ShootingSystem& shooting) const;
 
   periodic::CycleBifurcation kind_;

@@ -26,7 +26,9 @@
 #include <cmath>
 
 #include "bouncing_ball_closed_form.h"
+#include "continuation/branch.h"
 #include "continuation/flow/hybrid_system.h"
+#include "continuation/periodic/cycle_curve.h"
 #include "models/bouncing_ball.h"
 #include "testfunctions/cycle_normal_form.h"
 
@@ -196,4 +198,36 @@ TEST_CASE("cycle normal forms: the flip coefficient of the half-turning frame ag
     INFO("b = " << b << ": c = " << c << ", closed form " << expected);
     CHECK(std::abs(c - expected) < 1e-8);
   }
+}
+
+TEST_CASE("cycle curve tests: one monodromy per point shared by the tests, resonance tests check their curve",
+          "[periodic][normal_form]") {
+  const ShootingSystem shooting = shooting_of(frame(0.5, 0.7, 1.0));
+  Vector u(4);
+  u << 0.5, 0.0, 0.01, 0.1;  // on the PD curve a = b^2
+  const auto system = std::make_shared<CycleCurveSystem>(shooting, CycleBifurcation::kPeriodDoubling, u);
+  const ContinuationProblem problem(system, Vector::Constant(1, 0.1), {"b"});
+  const Vector y = u, t = Vector::Unit(4, 2);
+  const BorderedJacobian jacobian;
+  const Eigen::VectorXcd none;
+  const PointContext point{problem, y, t, jacobian, none};
+  const auto points = std::make_shared<CycleCurvePoints>();
+  const auto first = points->at(point);
+  CHECK(points->at(point) == first);  // the same object: computed once
+  // -exp(alpha T) = -1 and -e^-T.
+  CHECK(std::abs(first->multipliers[0] - std::complex<double>(-1.0, 0.0)) < 1e-8);
+  const Vector y2 = y + 1e-3 * t;
+  const PointContext other{problem, y2, t, jacobian, none};
+  CHECK(points->at(other) != first);
+  const ResonanceTest r2("R2", -1.0, points);
+  SpecialPoint sp;
+  CHECK_THROWS_AS(r2.value(point), std::logic_error);
+  CHECK_THROWS_AS(r2.describe(point, &sp), std::logic_error);
+  // The GPD test on the PD curve: the flip coefficient of the closed form.
+  const CycleNormalFormTest gpd(CycleBifurcation::kPeriodDoubling, points);
+  CHECK(std::abs(gpd.value(point) - (-0.1 * kT - 0.5 * (kT - 2 * std::tanh(kT / 2)))) < 1e-8);
+  CHECK(gpd.describe(point, &sp));
+  CHECK(sp.data.contains("flip_coefficient"));
+  const CycleNormalFormTest cpc(CycleBifurcation::kFold, points);
+  CHECK_THROWS_AS(cpc.value(point), std::logic_error);  // a PD curve is no LPC curve
 }

@@ -27,6 +27,10 @@ PeriodMapForms period_map_forms(const ShootingSystem& shooting, const flow::Hybr
   flow::SimulationOptions simulation = options.simulation;
   simulation.variational = true;
   simulation.constant_components = 0;  // the parameters sit inside each block
+  // The steps follow the lifted state (z, w, z', w'), which already carries
+  // B(q, q); the transition matrix (for C) rides on them (internal
+  // differentiation, SimulationOptions::transition_error_control).
+  simulation.transition_error_control = false;
   const double t0 = shooting.start_time(u), t1 = t0 + shooting.period(u);
   const flow::Trajectory tr = flow::simulate(twice_lifted, options.mode, t0, Z, t1, simulation);
   if (!tr.ok()) throw std::runtime_error("period map forms: the twice-lifted period failed: " + tr.message);

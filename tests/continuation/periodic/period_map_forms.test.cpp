@@ -142,17 +142,15 @@ TEST_CASE("period map forms: B and C of a smooth forced orbit against difference
 TEST_CASE("period map forms: B and C through the impacts of the bouncing ball against differences",
           "[periodic][normal_form]") {
   // The ball's period-1 orbit 3% above its period doubling (tests/continuation/
-  // periodic/cycle_curve.test.cpp), cut at the phase 0.55 of the forcing: one
-  // impact per period, whose saltation depends on the state.
+  // periodic/cycle_curve.test.cpp), cut at t0 = 0.55 (the forcing period is
+  // 1 at omega = 2 pi): one impact per period, whose saltation depends on
+  // the state.
   const testing::BallClosedForm an;
   models::BouncingBall ball;
   ball.e = an.e;
   ShootingOptions options;
-  options.phase = 0.55;
-  options.period_of = [](const Vector& p, Vector* dT_dp) {
-    if (dT_dp) *dT_dp = Eigen::Vector2d(0.0, -2 * M_PI / (p[1] * p[1]));
-    return 2 * M_PI / p[1];
-  };
+  options.t0 = 0.55;
+  options.period = 2 * M_PI / an.omega;
   options.simulation.absolute_tolerance = options.simulation.relative_tolerance = 1e-12;
   const ShootingSystem shooting(flow::make_hybrid(ball)->with_parameters_in_state({"A", "omega"}), 2,
                                 options);

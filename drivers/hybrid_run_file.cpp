@@ -56,7 +56,9 @@ static const char* const kHybridRunFileKeys = R"(Run file keys (JSON):
                  doubling and "NS" Neimark-Sacker of forced orbits (shooting plus bordered test
                  functions of the monodromy, exact second derivatives; NS with kappa = cos theta
                  as a column), with codim-2 points in summary.json: R1, R2, R3, R4 on NS curves,
-                 R1 and LPPD on LPC curves, R2 and LPPD on PD curves. One object: curve.csv,
+                 R1, LPPD and CPC (cusp of cycles) on LPC curves, R2, LPPD and GPD (generalized
+                 period doubling) on PD curves, CPC and GPD with their normal-form coefficients
+                 (forced orbits, smooth or hybrid). One object: curve.csv,
                  curve.png; a list: curve_<i>.csv and curves_<first>_<second>.png (all curves of
                  that pair); summary.json "curve" or "curves". `saltus periodic --over-map
                  MAP.csv` draws them over a map.csv of `saltus map` in the same two parameters

@@ -6,42 +6,58 @@
 #include "continuation/branch.h"
 #include "continuation/periodic/cycle_curve.h"
 #include "continuation/periodic/ns_curve.h"
+#include "testfunctions/cycle_normal_form.h"
 
 namespace saltus {
 
-namespace {
-
-// The orbit's multipliers at the point of a cycle or NS curve.
-Eigen::VectorXcd multipliers_at(const PointContext& point) {
+std::shared_ptr<const CycleCurvePoints::At> CycleCurvePoints::at(const PointContext& point) const {
+  const System* system = &point.problem.system();
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (const Entry& e : recent_)
+      if (e.system == system && e.y.size() == point.y.size() && e.y == point.y) return e.at;
+  }
+  // Computed outside the lock: two threads at one new point may both
+  // compute it, and both results are the same.
   const Vector u = point.problem.u(point.y);
-  const System& system = point.problem.system();
-  if (const auto* ns = dynamic_cast<const periodic::NeimarkSackerCurveSystem*>(&system))
-    return periodic::floquet_multipliers(ns->shooting().monodromy(ns->shooting_point(u)));
-  if (const auto* cycle = dynamic_cast<const periodic::CycleCurveSystem*>(&system))
-    return periodic::floquet_multipliers(cycle->shooting().monodromy(u));
-  throw std::logic_error("a codimension-2 test of periodic orbits on a system that is no cycle curve");
+  auto at = std::make_shared<At>();
+  if (const auto* ns = dynamic_cast<const periodic::NeimarkSackerCurveSystem*>(system))
+    at->monodromy = ns->shooting().monodromy(ns->shooting_point(u));
+  else if (const auto* cycle = dynamic_cast<const periodic::CycleCurveSystem*>(system))
+    at->monodromy = cycle->shooting().monodromy(u);
+  else
+    throw std::logic_error("a codimension-2 test of periodic orbits on a system that is no cycle curve");
+  at->multipliers = periodic::floquet_multipliers(at->monodromy);
+  std::lock_guard<std::mutex> lock(mutex_);
+  recent_.push_front({system, point.y, at});
+  if (recent_.size() > kKept) recent_.pop_back();
+  return at;
 }
 
-void add_multipliers(const PointContext& point, SpecialPoint* special) {
-  const Eigen::VectorXcd mu = multipliers_at(point);
+void add_multipliers(const CycleCurvePoints::At& at, SpecialPoint* special) {
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
-  for (int i = 0; i < mu.size(); ++i) list.push_back({mu[i].real(), mu[i].imag()});
+  for (int i = 0; i < at.multipliers.size(); ++i)
+    list.push_back({at.multipliers[i].real(), at.multipliers[i].imag()});
   special->data["multipliers"] = list;
+}
+
+namespace {
+
+const periodic::NeimarkSackerCurveSystem& ns_curve(const PointContext& point, const std::string& type) {
+  const auto* ns = dynamic_cast<const periodic::NeimarkSackerCurveSystem*>(&point.problem.system());
+  if (!ns) throw std::logic_error("a resonance test (" + type + ") on a curve that is no NS curve");
+  return *ns;
 }
 
 }  // namespace
 
 double ResonanceTest::value(const PointContext& point) const {
-  const auto* ns = dynamic_cast<const periodic::NeimarkSackerCurveSystem*>(&point.problem.system());
-  if (!ns) throw std::logic_error("a resonance test (" + type_ + ") on a curve that is no NS curve");
-  return point.problem.u(point.y)[ns->kappa_index()] - kappa_;
+  return point.problem.u(point.y)[ns_curve(point, type_).kappa_index()] - kappa_;
 }
 
 bool ResonanceTest::describe(const PointContext& point, SpecialPoint* special) const {
-  const auto* ns = dynamic_cast<const periodic::NeimarkSackerCurveSystem*>(&point.problem.system());
-  const double kappa = point.problem.u(point.y)[ns->kappa_index()];
-  special->data["kappa"] = kappa;
-  add_multipliers(point, special);
+  special->data["kappa"] = point.problem.u(point.y)[ns_curve(point, type_).kappa_index()];
+  add_multipliers(*points_->at(point), special);
   return true;
 }
 
@@ -50,7 +66,7 @@ double SecondMultiplierTest::value(const PointContext& point) const {
   if (!cycle)
     throw std::logic_error("a second-multiplier test (" + type_ + ") on a curve that is no LPC or PD");
   const double critical = cycle->kind() == periodic::CycleBifurcation::kFold ? 1.0 : -1.0;
-  const Eigen::VectorXcd mu = multipliers_at(point);
+  const Eigen::VectorXcd& mu = points_->at(point)->multipliers;
   int deflated = 0;
   for (int k = 1; k < mu.size(); ++k)
     if (std::abs(mu[k] - critical) < std::abs(mu[deflated] - critical)) deflated = k;
@@ -61,20 +77,25 @@ double SecondMultiplierTest::value(const PointContext& point) const {
 }
 
 bool SecondMultiplierTest::describe(const PointContext& point, SpecialPoint* special) const {
-  add_multipliers(point, special);
+  add_multipliers(*points_->at(point), special);
   return true;
 }
 
 TestFunctions cycle_curve_tests(const std::string& kind) {
+  const auto points = std::make_shared<CycleCurvePoints>();
   if (kind == "NS")
-    return {std::make_shared<ResonanceTest>("R1", 1.0), std::make_shared<ResonanceTest>("R2", -1.0),
-            std::make_shared<ResonanceTest>("R3", -0.5), std::make_shared<ResonanceTest>("R4", 0.0)};
+    return {std::make_shared<ResonanceTest>("R1", 1.0, points),
+            std::make_shared<ResonanceTest>("R2", -1.0, points),
+            std::make_shared<ResonanceTest>("R3", -0.5, points),
+            std::make_shared<ResonanceTest>("R4", 0.0, points)};
   if (kind == "LPC")
-    return {std::make_shared<SecondMultiplierTest>("R1", 1.0),
-            std::make_shared<SecondMultiplierTest>("LPPD", -1.0)};
+    return {std::make_shared<SecondMultiplierTest>("R1", 1.0, points),
+            std::make_shared<SecondMultiplierTest>("LPPD", -1.0, points),
+            std::make_shared<CycleNormalFormTest>(periodic::CycleBifurcation::kFold, points)};
   if (kind == "PD")
-    return {std::make_shared<SecondMultiplierTest>("R2", -1.0),
-            std::make_shared<SecondMultiplierTest>("LPPD", 1.0)};
+    return {std::make_shared<SecondMultiplierTest>("R2", -1.0, points),
+            std::make_shared<SecondMultiplierTest>("LPPD", 1.0, points),
+            std::make_shared<CycleNormalFormTest>(periodic::CycleBifurcation::kPeriodDoubling, points)};
   return {};
 }
 

@@ -108,7 +108,7 @@ class HybridSystem {
   // (z, w), field (f, f_z w), resets (g, S w); its state-transition matrix
   // carries the second derivatives of this one's flow, exactly. Throws
   // std::logic_error for a system that cannot give it (not an
-  // AutoDiffHybrid, or already lifted).
+  // AutoDiffHybrid, or already lifted twice).
   virtual std::shared_ptr<const HybridSystem> tangent_lifted() const;
 };
 
@@ -420,9 +420,11 @@ class AutoDiffHybrid : public HybridSystem {
   }
 
   // The lifted functor over this one, for a model that opts in (above); a
-  // lifted system is not lifted again (third derivatives are nowhere needed).
+  // lifted system is lifted once more (its flow carries the third
+  // derivatives: continuation/periodic/period_map_forms.h), not a third time
+  // (TangentLifted::tangent_liftable).
   std::shared_ptr<const HybridSystem> tangent_lifted() const override {
-    if constexpr (IsTangentLifted<F>::value || !tangent_liftable_v<F>)
+    if constexpr (!tangent_liftable_v<F>)
       return HybridSystem::tangent_lifted();
     else
       return std::make_shared<AutoDiffHybrid<TangentLifted<detail::WithGuards<F>>>>(

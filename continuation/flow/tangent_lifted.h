@@ -50,6 +50,12 @@ template <class F>
 class TangentLifted {
  public:
   explicit TangentLifted(F base) : base_(std::move(base)) {}
+  // Lifted once more, the state (z, w, z', w') flows to (phi, Phi w,
+  // Phi z', D^2 phi(w, z') + Phi w'): second derivatives without Jets, and
+  // the third ones from its variational equations (the normal forms of
+  // continuation/periodic/period_map_forms.h). Not a third time: each lift
+  // doubles the state and nests one more Taylor level in every pass.
+  static constexpr bool tangent_liftable = !IsTangentLifted<F>::value;
   const F& base() const { return base_; }
 
   int dimension() const { return 2 * base_.dimension(); }

@@ -89,6 +89,13 @@ class CycleCurveSystem : public System {
   Matrix monodromy_derivative(const Vector& u, const Vector& v) const;
   const ShootingSystem& shooting() const { return *shooting_; }
   CycleBifurcation kind() const { return kind_; }
+  // The right border c, moved to each accepted point's v normalized: the
+  // critical eigenvector's orientation, continued along the curve (the sign
+  // of a fold's normal-form coefficient depends on it).
+  Vector right_border() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return c_;
+  }
 
  private:
   std::shared_ptr<ShootingSystem> shooting_;

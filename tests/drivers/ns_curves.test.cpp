@@ -152,6 +152,7 @@ TEST_CASE(
   CHECK(hi > 0.099);
   check_point(curves[1], "R1", 0.0, 0.0);
   CHECK(points_of(curves[1], "LPPD").empty());  // the other multipliers exp(-pi s b), e^-T stay positive
+  CHECK(points_of(curves[1], "CPC").empty());   // the fold coefficient's pole at R1 is no CPC
   std::filesystem::remove_all(r.out);
 }
 
@@ -197,5 +198,8 @@ TEST_CASE(
   CHECK(pd_worst < 1e-8);
   check_point(curves[1], "R2", 0.0, 0.0);
   CHECK(points_of(curves[1], "LPPD").empty());  // -exp(T (alpha +- sqrt b)) is never +1
+  // The flip coefficient passes a pole at R2 (<p, q> = 1 cannot be
+  // normalized at the Jordan block): a sign change that is no GPD.
+  CHECK(points_of(curves[1], "GPD").empty());
   std::filesystem::remove_all(r.out);
 }

@@ -79,7 +79,8 @@ TEST_CASE("tangent-lifted system: its w carries Phi w, its Phi the second deriva
   CHECK(fd.norm() > 1.0);
 }
 
-TEST_CASE("tangent-lifted system: a lifted system is not lifted again", "[flow][lifted]") {
-  const auto lifted = ball()->tangent_lifted();
-  CHECK_THROWS_AS(lifted->tangent_lifted(), std::logic_error);
+TEST_CASE("tangent-lifted system: lifted twice (third derivatives), not three times", "[flow][lifted]") {
+  const auto twice = ball()->tangent_lifted()->tangent_lifted();
+  CHECK(twice->dimension() == 4 * ball()->dimension());
+  CHECK_THROWS_AS(twice->tangent_lifted(), std::logic_error);
 }

@@ -1,7 +1,9 @@
 #include "drivers/periodic_curve.h"
 
+#include <algorithm>
 #include <iomanip>
 #include <map>
+#include <sstream>
 
 #include "continuation/periodic/cycle_curve.h"
 #include "continuation/periodic/ns_curve.h"
@@ -119,6 +121,27 @@ bool follow(const HybridRun& run, const ShootingStart& start, const CurveSpec& c
   return true;
 }
 
+// At a GR-PD-LPC point of a grazing curve (testfunctions/grazing_codim2.h),
+// the side of it, in the first parameter, where the impacting orbit's PD
+// curve lies beside the grazing curve (test value < 0 at the neighbouring
+// point) and the side of its LPC curve (> 0).
+void add_sides(const CurveSpec& cs, int i1, Branch* curve) {
+  const auto column = std::find(curve->test_names.begin(), curve->test_names.end(), "GR-PD-LPC");
+  if (column == curve->test_names.end()) return;
+  const auto k = static_cast<std::size_t>(column - curve->test_names.begin());
+  for (auto& sp : curve->special_points) {
+    if (sp.type != "GR-PD-LPC" || sp.index < 0) continue;
+    for (int j : {sp.index - 1, sp.index + 1}) {
+      if (j < 0 || j >= static_cast<int>(curve->points.size()) || curve->points[j].tests.size() <= k)
+        continue;
+      const auto& p = curve->points[j];
+      std::ostringstream side;
+      side << cs.first << (p.y[i1] > sp.y[i1] ? " > " : " < ") << std::setprecision(10) << sp.y[i1];
+      sp.data[p.tests[k] < 0 ? "pd_side" : "lpc_side"] = side.str();
+    }
+  }
+}
+
 // Every curve of one parameter pair in one figure, each from its start,
 // with its codimension-2 points; the second parameter is the last of y.
 Figure curves_figure(const HybridRun& run, const std::vector<const CurveSpec*>& specs,
@@ -182,6 +205,7 @@ bool two_parameter_curves(const HybridRun& run, const ShootingStart& start,
   Json all = Json::array();
   for (std::size_t k = 0; k < specs.size(); ++k) {
     if (!follow(run, start, specs[k], grazings, branch, &curves[k], why)) return false;
+    add_sides(specs[k], start.system->state_size(), &curves[k]);
     const std::string file = list ? "curve_" + std::to_string(k + 1) + ".csv" : "curve.csv";
     write_file_atomically(dir / file, [&](std::ostream& o) { curves[k].write_csv(o); });
     Json c = curves[k].summary();

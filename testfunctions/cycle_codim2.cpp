@@ -7,6 +7,7 @@
 #include "continuation/periodic/cycle_curve.h"
 #include "continuation/periodic/ns_curve.h"
 #include "testfunctions/cycle_normal_form.h"
+#include "testfunctions/grazing_codim2.h"
 
 namespace saltus {
 
@@ -96,6 +97,7 @@ TestFunctions cycle_curve_tests(const std::string& kind) {
     return {std::make_shared<SecondMultiplierTest>("R2", -1.0, points),
             std::make_shared<SecondMultiplierTest>("LPPD", 1.0, points),
             std::make_shared<CycleNormalFormTest>(periodic::CycleBifurcation::kPeriodDoubling, points)};
+  if (kind == "GR") return {std::make_shared<GrazingCodim2Test>()};
   return {};
 }
 

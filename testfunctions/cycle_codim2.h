@@ -106,7 +106,9 @@ void add_multipliers(const CycleCurvePoints::At& at, SpecialPoint* special);
 // The tests of a curve of kind "NS", "LPC" or "PD" (none for another kind),
 // sharing one CycleCurvePoints: on LPC curves also the cusp of cycles (CPC)
 // and on PD curves the generalized period doubling (GPD) of
-// testfunctions/cycle_normal_form.h.
+// testfunctions/cycle_normal_form.h. On a grazing curve ("GR") the meeting
+// point with the impacting orbit's PD and LPC curves (GR-PD-LPC,
+// testfunctions/grazing_codim2.h).
 TestFunctions cycle_curve_tests(const std::string& kind);
 
 }  // namespace saltus

@@ -153,7 +153,14 @@ inline double closed_form_pd(const Oscillator& osc, double w, const Eigen::Vecto
         best = &o;
     return (best->monodromy + Eigen::Matrix2d::Identity()).determinant();
   };
-  double a = w - 1e-3, b = w + 1e-3, fa = flip(a), fb = flip(b);
+  // A bracket of half width 1e-3, narrowed while it holds no sign change:
+  // near the grazing the impacting orbit exists on one side only, and where
+  // the PD curve meets the grazing curve tangentially (the GR-PD-LPC point,
+  // tests/drivers/impact_oscillator_grazing_codim2.test.cpp) the PD lies
+  // within ~2 (w - w*)^2 of it.
+  double a = w, b = w, fa = 0, fb = 0;
+  for (double h = 1e-3; h > 1e-8 && !(fa * fb < 0); h *= 0.1)
+    a = w - h, b = w + h, fa = flip(a), fb = flip(b);
   if (!(fa * fb < 0)) return std::nan("");  // no PD within 1e-3 of w
   for (int it = 0; it < 60; ++it) {
     const double m = 0.5 * (a + b), fm = flip(m);

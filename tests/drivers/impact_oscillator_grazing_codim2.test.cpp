@@ -91,8 +91,8 @@ nlohmann::json one_parameter(double w, const std::string& type) {
   run["parameters"]["F"] = F;
   run["initial"] = {{"x", x0[0]}, {"v", x0[1]}};
   // Slow impacts near the grazing dip past the stop for about 2 v / |a|
-  // (a ~ -w^2 d): guard samples every 1.25e-3 resolve v down to ~1e-3.
-  run["simulation"] = {{"max_step", 0.01}, {"event_samples", 8}};
+  // (a ~ -w^2 d): guard samples every 2.5e-3 resolve v down to ~1e-3.
+  run["simulation"] = {{"max_step", 0.02}, {"event_samples", 8}};
   auto& p = run["periodic"];
   p.erase("curve");
   p.erase("transient");

@@ -213,3 +213,26 @@ TEST_CASE(
     CHECK(std::abs(fold_ratio[k] / fold_ratio[0] - 1) < 0.06);
   }
 }
+
+TEST_CASE(
+    "impact oscillator: the trace of the impacting orbit's monodromy near the grazing is c |h_x| |q| / v + "
+    "O(1) "
+    "(the derivation of testfunctions/grazing_codim2.h, on the closed form)",
+    "[user][periodic][impact-oscillator][grazing]") {
+  for (double w : {1.9, 1.99, 2.01, 2.2, 3.0}) {
+    const double T = 2 * M_PI / w, c = -std::exp(-kZeta * T) * std::sin(wd() * T) / wd();
+    const double q = (1 + kR) * w * w * kD;  // |q| = (1 + r) |a|, a = -w^2 d at the peak; |h_x| = 1
+    std::vector<double> rest;                // trace M - c |q| / v, at v ~ 1e-4, 1e-5, 1e-6 of the grazing
+    for (double ds : {1e-4, 1e-5, 1e-6}) {
+      const Oscillator::Orbit o = orbit_at(w, grazing_time(w) - ds);
+      INFO("w = " << w << ", v = " << o.v << ": trace " << o.monodromy.trace() << ", c |q| / v "
+                  << c * q / o.v);
+      CHECK(o.v > 0);
+      rest.push_back(o.monodromy.trace() - c * q / o.v);
+    }
+    // The singular part grows a hundredfold while the rest converges.
+    INFO("w = " << w << ": rest " << rest[0] << ", " << rest[1] << ", " << rest[2]);
+    CHECK(std::abs(rest[2]) < 10);
+    CHECK(std::abs(rest[2] - rest[1]) < 0.1 * std::abs(rest[1] - rest[0]) + 1e-6);
+  }
+}

@@ -25,8 +25,9 @@
 //   trace M = -sgn trace(Phi_2 q h_x^T Phi_1) / v + O(1)
 //           = -sgn h_x^T (Phi_1 Phi_2) q / v + O(1) = c |h_x| |q| / v + O(1),
 //
-// Phi_1 Phi_2 -> M_g; det M stays bounded (det S = det G_x (h_x . f+ + h_t)
-// / (h_x . f- + h_t), bounded for a restitution law). So where c < 0 a
+// Phi_1 Phi_2 -> M_g; det M stays bounded (for an impact law det S = det
+// G_x (h_x . f+ + h_t) / (h_x . f- + h_t), r^2 for the oscillator below,
+// tests/drivers/impact_oscillator_closed_form.h). So where c < 0 a
 // multiplier of the impacting orbit goes to -infinity at the grazing (a
 // period doubling lies beside the grazing curve, on its impacting side), where
 // c > 0 to +infinity (a fold beside it: the impacting orbit born at the

@@ -53,9 +53,10 @@ static const char* const kHybridRunFileKeys = R"(Run file keys (JSON):
                  "curve": {kind, parameters [first, second], continuation options}, or a list of
                  them: from the branch's first located point of the kind (first = "parameter"),
                  its curve in the two parameters: "GR" grazing, "LPC" fold, "PD" period
-                 doubling and "NS" Neimark-Sacker of forced orbits (shooting plus bordered test
-                 functions of the monodromy, exact second derivatives; NS with kappa = cos theta
-                 as a column), with codim-2 points in summary.json: R1, R2, R3, R4 on NS curves,
+                 doubling and "NS" Neimark-Sacker, of forced and autonomous orbits (shooting
+                 plus bordered test functions of the monodromy, an autonomous LPC's of the whole
+                 shooting Jacobian in (x, T), exact second derivatives; NS with kappa = cos theta
+                 as a column; an autonomous orbit's trivial multiplier left out), with codim-2 points in summary.json: R1, R2, R3, R4 on NS curves,
                  R1, LPPD and CPC (cusp of cycles) on LPC curves, R2, LPPD and GPD (generalized
                  period doubling) on PD curves, CPC and GPD with their normal-form coefficients
                  (forced orbits, smooth or hybrid), GR-PD-LPC on GR curves (where the impacting
@@ -352,9 +353,6 @@ class HybridRunReader {
     if (c.contains("kind")) curve.kind = string(c["kind"], path, "periodic.curve.kind");
     if (curve.kind != "GR" && curve.kind != "LPC" && curve.kind != "PD" && curve.kind != "NS")
       fail(path, "'periodic.curve.kind' = '" + curve.kind + "': give \"GR\", \"LPC\", \"PD\" or \"NS\"");
-    if (curve.kind != "GR" && spec.autonomous)
-      fail(path, "'periodic.curve.kind' = '" + curve.kind +
-                     "': LPC, PD and NS curves are built for forced orbits only (this model is autonomous)");
     if (!c.contains("parameters") || !c["parameters"].is_array() || c["parameters"].size() != 2)
       fail(path, "'periodic.curve.parameters' must be two parameter names [first, second]");
     curve.first = string(c["parameters"][0], path, "periodic.curve.parameters");

@@ -33,6 +33,8 @@ struct LorenzT {
     return flow::cast_parameters<LorenzT<Q>>(*this);
   }
 
+  // Second derivatives through the tangent-lifted system (PD and LPC curves).
+  static constexpr bool tangent_liftable = true;
   int dimension() const { return 3; }
   std::vector<std::string> state_names() const { return {"x", "y", "z"}; }
   std::string mode_name(int) const { return "smooth"; }

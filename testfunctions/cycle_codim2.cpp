@@ -22,13 +22,18 @@ std::shared_ptr<const CycleCurvePoints::At> CycleCurvePoints::at(const PointCont
   // compute it, and both results are the same.
   const Vector u = point.problem.u(point.y);
   auto at = std::make_shared<At>();
-  if (const auto* ns = dynamic_cast<const periodic::NeimarkSackerCurveSystem*>(system))
-    at->monodromy = ns->shooting().monodromy(ns->shooting_point(u));
-  else if (const auto* cycle = dynamic_cast<const periodic::CycleCurveSystem*>(system))
-    at->monodromy = cycle->shooting().monodromy(u);
-  else
+  const periodic::ShootingSystem* shooting = nullptr;
+  if (const auto* ns = dynamic_cast<const periodic::NeimarkSackerCurveSystem*>(system)) {
+    shooting = &ns->shooting();
+    at->monodromy = shooting->monodromy(ns->shooting_point(u));
+  } else if (const auto* cycle = dynamic_cast<const periodic::CycleCurveSystem*>(system)) {
+    shooting = &cycle->shooting();
+    at->monodromy = shooting->monodromy(u);
+  } else {
     throw std::logic_error("a codimension-2 test of periodic orbits on a system that is no cycle curve");
-  at->multipliers = periodic::floquet_multipliers(at->monodromy);
+  }
+  at->multipliers = shooting->options().autonomous ? periodic::nontrivial_multipliers(at->monodromy)
+                                                   : periodic::floquet_multipliers(at->monodromy);
   std::lock_guard<std::mutex> lock(mutex_);
   recent_.push_front({system, point.y, at});
   if (recent_.size() > kKept) recent_.pop_back();

@@ -28,7 +28,10 @@
 // real multiplier passes c' and not where a complex pair passes (|mu - c'|^2
 // > 0). Near c' = c the deflated one and the second swap which is nearer,
 // but both make the product small there and its sign on either side is the
-// one of the second multiplier.
+// one of the second multiplier. An autonomous orbit's trivial multiplier 1
+// (the flow direction) is no bifurcation: CycleCurvePoints leaves it out
+// first (nontrivial_multipliers, continuation/periodic/shooting.h), else R1
+// and LPPD would see it on every autonomous LPC and PD curve.
 
 #include <deque>
 #include <memory>
@@ -51,7 +54,8 @@ class CycleCurvePoints {
  public:
   struct At {
     Matrix monodromy;
-    Eigen::VectorXcd multipliers;  // largest modulus first
+    // Largest modulus first; an autonomous orbit's without the trivial one.
+    Eigen::VectorXcd multipliers;
   };
   // Throws std::logic_error when the point's system is no cycle or NS curve.
   std::shared_ptr<const At> at(const PointContext& point) const;

@@ -10,7 +10,8 @@ std::string to_string(CycleBifurcation kind) { return kind == CycleBifurcation::
 
 Matrix monodromy_derivative(const ShootingSystem& shooting, const flow::HybridSystem& lifted, const Vector& u,
                             const Vector& v) {
-  const int n = shooting.state_size(), N = n + 2;  // the hybrid state (x, p1, p2): u itself
+  const int n = static_cast<int>(v.size()), N = n + 2;  // the hybrid state (x, p1, p2)
+  const int m = shooting.state_size();                  // n, or n + 1 with T
   const ShootingOptions& options = shooting.options();
   const double t0 = shooting.start_time(u), t1 = t0 + shooting.period(u);
   Vector zw = Vector::Zero(2 * N);
@@ -22,42 +23,61 @@ Matrix monodromy_derivative(const ShootingSystem& shooting, const flow::HybridSy
   const flow::Trajectory tr = flow::simulate(lifted, options.mode, t0, zw, t1, simulation);
   if (!tr.ok()) throw std::runtime_error("cycle curve: the tangent-lifted period failed: " + tr.message);
   const Matrix L = tr.transition_matrix.bottomLeftCorner(N, N);
-  Matrix D = L.topRows(n);
-  if (options.period_of) {
-    // The cut and the end move with T(p): t0 = phase T, t1 = (phase + 1) T.
-    Vector dT_dp;
-    options.period_of(u.tail(2), &dT_dp);
-    Vector at_end, at_start;
+  Matrix D = Matrix::Zero(n, m + 2);
+  D.leftCols(n) = L.topLeftCorner(n, n);
+  D.rightCols(2) = L.topRightCorner(n, 2);
+  if (options.autonomous || options.period_of) {
+    Vector at_end;
     lifted.field(tr.mode_end, tr.t_end, tr.x_end, &at_end);
-    lifted.field(options.mode, t0, zw, &at_start);
-    const Matrix Phi = tr.transition_matrix.topLeftCorner(N, N);
-    const Vector d_t1 = at_end.segment(N, n);
-    const Vector d_t0 = -(L * at_start.head(N) + Phi * at_start.tail(N)).head(n);
-    D.rightCols(2) += ((options.phase + 1.0) * d_t1 + options.phase * d_t0) * dT_dp.transpose();
+    const Vector d_t1 = at_end.segment(N, n);  // f_z(x(t1)) Phi v: the end moving
+    if (options.autonomous) {
+      D.col(n) = d_t1;
+    } else {
+      // The cut and the end move with T(p): t0 = phase T, t1 = (phase + 1) T.
+      Vector dT_dp, at_start;
+      options.period_of(u.tail(2), &dT_dp);
+      lifted.field(options.mode, t0, zw, &at_start);
+      const Matrix Phi = tr.transition_matrix.topLeftCorner(N, N);
+      const Vector d_t0 = -(L * at_start.head(N) + Phi * at_start.tail(N)).head(n);
+      D.rightCols(2) += ((options.phase + 1.0) * d_t1 + options.phase * d_t0) * dT_dp.transpose();
+    }
   }
   return D;
 }
 
 CycleCurveSystem::CycleCurveSystem(const ShootingSystem& shooting, CycleBifurcation kind, const Vector& u0)
     : kind_(kind) {
-  if (shooting.options().autonomous)
-    throw std::invalid_argument(
-        "LPC and PD curves of autonomous orbits are not built yet (forced orbits only)");
   if (shooting.parameter_size() != 2)
     throw std::invalid_argument("an LPC or PD curve needs two carried parameters, the shooting problem has " +
                                 std::to_string(shooting.parameter_size()));
-  shooting_ = std::make_shared<ShootingSystem>(shooting.hybrid(), 2, shooting.options());
+  m_ = shooting.state_size();
+  n_ = shooting.options().autonomous ? m_ - 1 : m_;
+  if (u0.size() != m_ + 2 || !u0.allFinite())
+    throw std::invalid_argument(std::string("cycle curve: the start point must be a finite (x, ") +
+                                (shooting.options().autonomous ? "T, " : "") + "p1, p2) of size " +
+                                std::to_string(m_ + 2));
+  Vector reference;  // an autonomous orbit's phase plane: through u0
+  if (shooting.options().autonomous) reference = shooting.hybrid_state(u0);
+  shooting_ = std::make_shared<ShootingSystem>(shooting.hybrid(), 2, shooting.options(), reference);
   lifted_ = shooting.hybrid()->tangent_lifted();
-  n_ = shooting.state_size();
-  if (u0.size() != n_ + 2 || !u0.allFinite())
-    throw std::invalid_argument("cycle curve: the start point must be a finite (x, p1, p2) of size " +
-                                std::to_string(n_ + 2));
   // The first borders: A's singular vectors of its smallest singular value.
-  Matrix A = shooting_->monodromy(u0);
-  A.diagonal().array() += kind_ == CycleBifurcation::kFold ? -1.0 : 1.0;
+  const Matrix A = singular_block(u0);
+  const int a = static_cast<int>(A.rows());
   const Eigen::JacobiSVD<Matrix> svd(A, Eigen::ComputeFullU | Eigen::ComputeFullV);
-  b_ = svd.matrixU().col(n_ - 1);
-  c_ = svd.matrixV().col(n_ - 1);
+  b_ = svd.matrixU().col(a - 1);
+  c_ = svd.matrixV().col(a - 1);
+}
+
+Matrix CycleCurveSystem::singular_block(const Vector& u) const {
+  if (kind_ == CycleBifurcation::kFold) {
+    // The shooting Jacobian's state block: M - I, or with T [[M - I, f], [f_ref^T, 0]].
+    Matrix Js;
+    shooting_->jacobian(u.data(), &Js);
+    return Js.leftCols(m_);
+  }
+  Matrix A = shooting_->monodromy(u);
+  A.diagonal().array() += 1.0;
+  return A;
 }
 
 std::vector<std::string> CycleCurveSystem::state_names() const {
@@ -71,27 +91,28 @@ std::vector<std::string> CycleCurveSystem::parameter_names() const {
 }
 
 BorderedSingular CycleCurveSystem::bordered(const Vector& u) const {
-  Matrix B = Matrix::Zero(n_ + 1, n_ + 1);
-  B.topLeftCorner(n_, n_) = shooting_->monodromy(u);
-  B.topLeftCorner(n_, n_).diagonal().array() += kind_ == CycleBifurcation::kFold ? -1.0 : 1.0;
+  const Matrix A = singular_block(u);
+  const int a = static_cast<int>(A.rows());
+  Matrix B = Matrix::Zero(a + 1, a + 1);
+  B.topLeftCorner(a, a) = A;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    B.col(n_).head(n_) = b_;
-    B.row(n_).head(n_) = c_.transpose();
+    B.col(a).head(a) = b_;
+    B.row(a).head(a) = c_.transpose();
   }
   const Eigen::PartialPivLU<Matrix> lu(B);
-  Vector e = Vector::Zero(n_ + 1);
-  e[n_] = 1.0;
+  Vector e = Vector::Zero(a + 1);
+  e[a] = 1.0;
   const Vector right = lu.solve(e);
   const Vector left = lu.transpose().solve(e);
   if (!right.allFinite() || !left.allFinite())
     throw std::runtime_error("cycle curve: the bordered matrix is singular (a double multiplier?)");
-  return {right[n_], right.head(n_), left.head(n_)};
+  return {right[a], right.head(a), left.head(a)};
 }
 
 void CycleCurveSystem::residual(const double* u, double* f) const {
   shooting_->residual(u, f);
-  f[n_] = bordered(Eigen::Map<const Vector>(u, size())).g;
+  f[m_] = bordered(Eigen::Map<const Vector>(u, size())).g;
 }
 
 Matrix CycleCurveSystem::monodromy_derivative(const Vector& u, const Vector& v) const {
@@ -103,9 +124,25 @@ void CycleCurveSystem::jacobian(const double* u, Matrix* J) const {
   Matrix Js;
   shooting_->jacobian(u, &Js);
   const BorderedSingular s = bordered(uu);
-  J->resize(n_ + 1, n_ + 2);
-  J->topRows(n_) = Js;
-  J->row(n_) = -(s.w.transpose() * monodromy_derivative(uu, s.v));
+  Matrix D = monodromy_derivative(uu, s.v.head(n_));  // A_u v, (n x (m + 2))
+  if (s.v.size() > n_) {
+    // An autonomous LPC: A's column f(x(T)) moves too, d f(z(T))/du = f_z (Phi's columns, f at T).
+    const auto tr = shooting_->trajectory(uu);
+    const flow::HybridSystem& hybrid = *shooting_->hybrid();
+    Vector f;
+    Matrix fz;
+    hybrid.field_and_jacobian(tr->mode_end, tr->t_end, tr->x_end, &f, &fz);
+    const Matrix& Phi = tr->transition_matrix;
+    const Matrix fz_top = fz.topRows(n_);
+    Matrix df(n_, m_ + 2);
+    df.leftCols(n_) = fz_top * Phi.leftCols(n_);
+    df.col(n_) = fz_top * f;
+    df.rightCols(2) = fz_top * Phi.rightCols(2);
+    D += s.v[n_] * df;
+  }
+  J->resize(m_ + 1, m_ + 2);
+  J->topRows(m_) = Js;
+  J->row(m_) = -(s.w.head(n_).transpose() * D);
 }
 
 void CycleCurveSystem::second_derivative(const double*, const double*, Matrix*) const {
@@ -113,6 +150,7 @@ void CycleCurveSystem::second_derivative(const double*, const double*, Matrix*) 
 }
 
 void CycleCurveSystem::accept(const Vector& u) const {
+  shooting_->accept(u);
   const BorderedSingular s = bordered(u);
   if (!(s.v.norm() > 0) || !(s.w.norm() > 0)) return;
   std::lock_guard<std::mutex> lock(mutex_);

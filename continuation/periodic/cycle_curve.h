@@ -37,7 +37,29 @@
 //
 // (from d phi/dt0 = -Phi f(t0) differentiated along w; the flow's second
 // derivative is symmetric), both read off the lifted field at the ends.
-// Only forced (non-autonomous) orbits so far.
+//
+// Autonomous orbits (shooting.h: the state (x, T), the phase condition
+// f(x_ref) . (x - x_ref) = 0, its plane moved to each accepted point) have
+// u = (x, T, p1, p2) and the trivial multiplier 1 (the flow direction):
+//
+//   PD: A = M + I as above; the multiplier 1 leaves it regular (M + I has
+//       the eigenvalue 2 there). The T-column of d(M v)/du is the end's
+//       motion, d(Phi(T) v)/dT = f_z(x(T)) Phi(T) v: the lifted field's
+//       second half at the end point, d_t1 above without dT/dp.
+//   LPC: M - I is singular everywhere on the branch (M f(x) = f(x)), so the
+//       bordered matrix is the whole shooting Jacobian in (x, T),
+//
+//         A = [ M - I      f(x(T)) ]
+//             [ f_ref^T    0       ]   ((n + 1) square),
+//
+//       singular exactly where a second multiplier reaches +1 (a fold: the
+//       Jacobian of the shooting problem in the state drops rank; Kuznetsov,
+//       Govaerts, Doedel & Dhooge 2005, Sec. 2, border the BVP's Jacobian
+//       likewise, as MatCont's LPC of cycles does). With v = (v_x, v_T),
+//       A_u v = ( d(M v_x)/du + v_T d f(x(T))/du, 0 ) (the phase row is
+//       constant between accepted points), and d f(x(T), p)/du = f_z(x(T))
+//       dz(T)/du with dz(T)/d(x, p) = Phi and dz(T)/dT = f(x(T)): the
+//       field's exact Jacobian (Jets) at the end times Phi's columns and f.
 
 #include <memory>
 #include <mutex>
@@ -58,22 +80,24 @@ struct BorderedSingular {
   Vector v, w;
 };
 
-// d(M v)/du (n x (n + 2)) of a forced orbit's shooting problem with two
-// carried parameters, u = (x, p1, p2), exactly, through `lifted`, the
-// tangent-lifted system of its hybrid model (the derivation above).
+// d(M v)/du (n x (m + 2)) of a shooting problem with two carried
+// parameters, u = (x, [T,] p1, p2) (m = shooting.state_size()), exactly,
+// through `lifted`, the tangent-lifted system of its hybrid model (the
+// derivation above).
 Matrix monodromy_derivative(const ShootingSystem& shooting, const flow::HybridSystem& lifted, const Vector& u,
                             const Vector& v);
 
 class CycleCurveSystem : public System {
  public:
-  // `shooting` is a forced orbit's shooting problem with two carried
-  // parameters; u0 = (x, p1, p2) a point near the curve, where the borders
-  // are the singular vectors of A. Throws std::invalid_argument for an
-  // autonomous orbit, another number of parameters, or a u0 of the wrong
-  // size, and std::logic_error when the model has no tangent-lifted system.
+  // `shooting` is a shooting problem with two carried parameters; u0 =
+  // (x, [T,] p1, p2) a point near the curve, where the borders are the
+  // singular vectors of A (an autonomous orbit's phase plane goes through
+  // u0). Throws std::invalid_argument for another number of parameters or a
+  // u0 of the wrong size, and std::logic_error when the model has no
+  // tangent-lifted system.
   CycleCurveSystem(const ShootingSystem& shooting, CycleBifurcation kind, const Vector& u0);
 
-  int state_size() const override { return n_ + 1; }
+  int state_size() const override { return m_ + 1; }  // (x, [T,] p1)
   int parameter_size() const override { return 1; }
   std::vector<std::string> state_names() const override;
   std::vector<std::string> parameter_names() const override;
@@ -81,17 +105,19 @@ class CycleCurveSystem : public System {
   void jacobian(const double* u, Matrix* J) const override;
   // Third derivatives of the flow are not available.
   void second_derivative(const double* u, const double* d, Matrix* H) const override;
-  // The borders move to the accepted point's singular vectors.
+  // The borders move to the accepted point's singular vectors (and an
+  // autonomous orbit's phase plane to the point).
   void accept(const Vector& u) const override;
 
   BorderedSingular bordered(const Vector& u) const;
-  // d(M v)/du (n x (n + 2)) exactly, through the tangent-lifted system.
+  // d(M v)/du (n x (m + 2)) exactly, through the tangent-lifted system.
   Matrix monodromy_derivative(const Vector& u, const Vector& v) const;
   const ShootingSystem& shooting() const { return *shooting_; }
   CycleBifurcation kind() const { return kind_; }
   // The right border c, moved to each accepted point's v normalized: the
   // critical eigenvector's orientation, continued along the curve (the sign
   // of a fold's normal-form coefficient depends on it).
+  // (An autonomous LPC's is (v_x, v_T).)
   Vector right_border() const {
     std::lock_guard<std::mutex> lock(mutex_);
     return c_;
@@ -100,8 +126,11 @@ class CycleCurveSystem : public System {
  private:
   std::shared_ptr<ShootingSystem> shooting_;
   std::shared_ptr<const flow::HybridSystem> lifted_;
+  // A at u: the shooting Jacobian's state block for an autonomous LPC, else M -+ I.
+  Matrix singular_block(const Vector& u) const;
+
   CycleBifurcation kind_;
-  int n_ = 0;
+  int n_ = 0, m_ = 0;  // the orbit's dimension and the shooting state's (n, or n + 1 with T)
   mutable std::mutex mutex_;
   mutable Vector b_, c_;
 };

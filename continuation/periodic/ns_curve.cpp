@@ -25,21 +25,23 @@ Matrix orthonormal(const Matrix& A, Matrix* R) {
 
 NeimarkSackerCurveSystem::NeimarkSackerCurveSystem(const ShootingSystem& shooting, const Vector& x0,
                                                    double max_distance) {
-  if (shooting.options().autonomous)
-    throw std::invalid_argument("NS curves of autonomous orbits are not built yet (forced orbits only)");
   if (shooting.parameter_size() != 2)
     throw std::invalid_argument("an NS curve needs two carried parameters, the shooting problem has " +
                                 std::to_string(shooting.parameter_size()));
-  shooting_ = std::make_shared<ShootingSystem>(shooting.hybrid(), 2, shooting.options());
-  lifted_ = shooting.hybrid()->tangent_lifted();
-  n_ = shooting.state_size();
+  const bool autonomous = shooting.options().autonomous;
+  m_ = shooting.state_size();
+  n_ = autonomous ? m_ - 1 : m_;
   if (n_ < 2) throw std::invalid_argument("an NS curve needs an orbit of dimension 2 or more");
-  if (x0.size() != n_ + 2 || !x0.allFinite())
-    throw std::invalid_argument("NS curve: the start point must be a finite (x, p1, p2) of size " +
-                                std::to_string(n_ + 2));
+  if (x0.size() != m_ + 2 || !x0.allFinite())
+    throw std::invalid_argument(std::string("NS curve: the start point must be a finite (x, ") +
+                                (autonomous ? "T, " : "") + "p1, p2) of size " + std::to_string(m_ + 2));
+  Vector reference;  // an autonomous orbit's phase plane: through x0
+  if (autonomous) reference = shooting.hybrid_state(x0);
+  shooting_ = std::make_shared<ShootingSystem>(shooting.hybrid(), 2, shooting.options(), reference);
+  lifted_ = shooting.hybrid()->tangent_lifted();
   // kappa from the pair of multipliers whose product is nearest 1.
   const Matrix M = shooting_->monodromy(x0);
-  const Eigen::VectorXcd mu = floquet_multipliers(M);
+  const Eigen::VectorXcd mu = autonomous ? nontrivial_multipliers(M) : floquet_multipliers(M);
   double best = 1e300, kappa = 0.0;
   for (int i = 0; i < mu.size(); ++i)
     for (int j = i + 1; j < mu.size(); ++j)
@@ -55,8 +57,8 @@ NeimarkSackerCurveSystem::NeimarkSackerCurveSystem(const ShootingSystem& shootin
     s << ")";
     throw std::invalid_argument(s.str());
   }
-  start_.resize(n_ + 3);
-  start_ << x0.head(n_ + 1), kappa, x0[n_ + 1];
+  start_.resize(m_ + 3);
+  start_ << x0.head(m_ + 1), kappa, x0[m_ + 1];
   // The first borders: B's singular vectors of its two smallest singular values.
   const Matrix B = M * M - 2.0 * kappa * M + Matrix::Identity(n_, n_);
   const Eigen::JacobiSVD<Matrix> svd(B, Eigen::ComputeFullU | Eigen::ComputeFullV);
@@ -80,13 +82,13 @@ std::vector<std::string> NeimarkSackerCurveSystem::parameter_names() const {
 }
 
 Vector NeimarkSackerCurveSystem::shooting_point(const Vector& u) const {
-  Vector s(n_ + 2);
-  s << u.head(n_ + 1), u[n_ + 2];
+  Vector s(m_ + 2);
+  s << u.head(m_ + 1), u[m_ + 2];
   return s;
 }
 
 NeimarkSackerCurveSystem::Bordered NeimarkSackerCurveSystem::bordered(const Vector& u) const {
-  const double kappa = u[n_ + 1];
+  const double kappa = u[m_ + 1];
   Bordered r;
   r.M = shooting_->monodromy(shooting_point(u));
   Matrix K = Matrix::Zero(n_ + 2, n_ + 2);
@@ -117,25 +119,25 @@ void NeimarkSackerCurveSystem::residual(const double* u, double* f) const {
     std::lock_guard<std::mutex> lock(mutex_);
     pair = pair_;
   }
-  f[n_] = G(pair[0] % 2, pair[0] / 2);
-  f[n_ + 1] = G(pair[1] % 2, pair[1] / 2);
+  f[m_] = G(pair[0] % 2, pair[0] / 2);
+  f[m_ + 1] = G(pair[1] % 2, pair[1] / 2);
 }
 
 void NeimarkSackerCurveSystem::gradients(const Vector& u, Matrix* entries, Matrix* Jf, Bordered* at) const {
   const Vector s = shooting_point(u);
-  const double kappa = u[n_ + 1];
+  const double kappa = u[m_ + 1];
   *at = bordered(u);
   Matrix Js;
-  shooting_->jacobian(s.data(), &Js);  // n x (n + 2) in (x, p1, p2)
-  // From (x, p1, p2) to u's order (x, p1, kappa, p2).
+  shooting_->jacobian(s.data(), &Js);  // m x (m + 2) in (x, [T,] p1, p2)
+  // From (x, [T,] p1, p2) to u's order (x, [T,] p1, kappa, p2).
   const auto spread = [&](const Matrix& D, Matrix* out) {
-    out->resize(D.rows(), n_ + 3);
-    out->leftCols(n_ + 1) = D.leftCols(n_ + 1);
-    out->col(n_ + 1).setZero();
-    out->col(n_ + 2) = D.col(n_ + 1);
+    out->resize(D.rows(), m_ + 3);
+    out->leftCols(m_ + 1) = D.leftCols(m_ + 1);
+    out->col(m_ + 1).setZero();
+    out->col(m_ + 2) = D.col(m_ + 1);
   };
   spread(Js, Jf);
-  entries->resize(4, n_ + 3);
+  entries->resize(4, m_ + 3);
   for (int j = 0; j < 2; ++j) {
     const Vector v = at->V.col(j);
     const Vector a = at->M * v - 2.0 * kappa * v;
@@ -146,7 +148,7 @@ void NeimarkSackerCurveSystem::gradients(const Vector& u, Matrix* entries, Matri
     const Vector Mv = at->M * v;
     for (int i = 0; i < 2; ++i) {
       entries->row(i + 2 * j) = -(at->W.col(i).transpose() * dE);
-      (*entries)(i + 2 * j, n_ + 1) = 2.0 * at->W.col(i).dot(Mv);
+      (*entries)(i + 2 * j, m_ + 1) = 2.0 * at->W.col(i).dot(Mv);
     }
   }
 }
@@ -181,10 +183,10 @@ void NeimarkSackerCurveSystem::jacobian(const double* u, Matrix* J) const {
     cached_Jf_ = Jf;
     cached_ = at;
   }
-  J->resize(n_ + 2, n_ + 3);
-  J->topRows(n_) = Jf;
-  J->row(n_) = entries.row(pair[0]);
-  J->row(n_ + 1) = entries.row(pair[1]);
+  J->resize(m_ + 2, m_ + 3);
+  J->topRows(m_) = Jf;
+  J->row(m_) = entries.row(pair[0]);
+  J->row(m_ + 1) = entries.row(pair[1]);
 }
 
 void NeimarkSackerCurveSystem::second_derivative(const double*, const double*, Matrix*) const {
@@ -192,6 +194,7 @@ void NeimarkSackerCurveSystem::second_derivative(const double*, const double*, M
 }
 
 void NeimarkSackerCurveSystem::accept(const Vector& u) const {
+  shooting_->accept(shooting_point(u));
   Matrix entries, Jf;
   Bordered at;
   bool cached = false;

@@ -1,5 +1,5 @@
 #pragma once
-// Curves of Neimark-Sacker points (NS) of forced periodic orbits in two
+// Curves of Neimark-Sacker points (NS) of periodic orbits in two
 // parameters, by shooting with the saltation-corrected monodromy matrix M,
 // beside the LPC and PD curves of cycle_curve.h.
 //
@@ -40,7 +40,14 @@
 // where dM[a] = d(M a)/du is a second derivative of the flow along a fixed
 // vector: exact from the tangent-lifted system (monodromy_derivative of
 // cycle_curve.h; four lifted periods per Jacobian: a = v_j and
-// (M - 2 kappa) v_j). Forced orbits only.
+// (M - 2 kappa) v_j).
+//
+// Autonomous orbits: u = (x, T, p1, kappa, p2) and F the shooting equations
+// with the phase condition (shooting.h). The trivial multiplier 1 gives B
+// the eigenvalue 2 (1 - kappa), nonzero off kappa = 1 (the 1:1 resonance),
+// so B is bordered as above; dM[a]'s T-column is f_z(x(T)) M a, the end
+// moving (cycle_curve.h). The start's pair is sought among the multipliers
+// without the trivial one (nontrivial_multipliers, shooting.h).
 
 #include <array>
 #include <memory>
@@ -54,17 +61,17 @@ namespace saltus::periodic {
 
 class NeimarkSackerCurveSystem : public System {
  public:
-  // `shooting` is a forced orbit's shooting problem with two carried
-  // parameters; x0 = (x, p1, p2) an orbit with a pair of multipliers mu_i,
+  // `shooting` is a shooting problem with two carried parameters; x0 =
+  // (x, [T,] p1, p2) an orbit with a pair of multipliers mu_i,
   // mu_j whose product is within max_distance of 1 (an NS point or a
   // neutral saddle); kappa starts at Re(mu_i + mu_j) / 2 and the borders at
-  // the singular vectors of B's two smallest singular values. Throws
-  // std::invalid_argument for an autonomous orbit, another number of
-  // parameters, a wrong size or no such pair, and std::logic_error when the
-  // model has no tangent-lifted system.
+  // the singular vectors of B's two smallest singular values (an autonomous
+  // orbit's phase plane goes through x0). Throws std::invalid_argument for
+  // another number of parameters, a wrong size or no such pair, and
+  // std::logic_error when the model has no tangent-lifted system.
   NeimarkSackerCurveSystem(const ShootingSystem& shooting, const Vector& x0, double max_distance = 1e-4);
 
-  int state_size() const override { return n_ + 2; }  // (x, p1, kappa)
+  int state_size() const override { return m_ + 2; }  // (x, [T,] p1, kappa)
   int parameter_size() const override { return 1; }   // p2
   std::vector<std::string> state_names() const override;
   std::vector<std::string> parameter_names() const override;
@@ -72,13 +79,14 @@ class NeimarkSackerCurveSystem : public System {
   void jacobian(const double* u, Matrix* J) const override;
   // Third derivatives of the flow are not available.
   void second_derivative(const double* u, const double* d, Matrix* H) const override;
-  // The borders move to the accepted point's V and W; the pair of entries is chosen again.
+  // The borders move to the accepted point's V and W; the pair of entries is
+  // chosen again (and an autonomous orbit's phase plane moves to the point).
   void accept(const Vector& u) const override;
 
-  Vector start() const { return start_; }  // (x, p1, kappa0, p2)
-  int kappa_index() const { return n_ + 1; }
+  Vector start() const { return start_; }  // (x, [T,] p1, kappa0, p2)
+  int kappa_index() const { return m_ + 1; }
   const ShootingSystem& shooting() const { return *shooting_; }
-  Vector shooting_point(const Vector& u) const;  // (x, p1, p2)
+  Vector shooting_point(const Vector& u) const;  // (x, [T,] p1, p2)
 
   // The bordered solution at u: G (2 x 2), V and W (n x 2).
   struct Bordered {
@@ -95,7 +103,7 @@ class NeimarkSackerCurveSystem : public System {
 
   std::shared_ptr<ShootingSystem> shooting_;
   std::shared_ptr<const flow::HybridSystem> lifted_;
-  int n_ = 0;
+  int n_ = 0, m_ = 0;  // the orbit's dimension and the shooting state's (n, or n + 1 with T)
   Vector start_;
   mutable std::mutex mutex_;
   mutable Matrix Ub_, Wb_;

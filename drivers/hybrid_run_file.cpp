@@ -56,9 +56,9 @@ static const char* const kHybridRunFileKeys = R"(Run file keys (JSON):
                  doubling and "NS" Neimark-Sacker, of forced and autonomous orbits (shooting
                  plus bordered test functions of the monodromy, an autonomous LPC's of the whole
                  shooting Jacobian in (x, T), exact second derivatives; NS with kappa = cos theta
-                 as a column; an autonomous orbit's trivial multiplier left out), with codim-2 points in summary.json: R1, R2, R3, R4 on NS curves,
-                 R1, LPPD and CPC (cusp of cycles) on LPC curves, R2, LPPD and GPD (generalized
-                 period doubling) on PD curves, CPC and GPD with their normal-form coefficients
+                 as a column; an autonomous orbit's trivial multiplier left out), with codim-2
+                 points in summary.json: R1, R2, R3, R4 on NS curves, R1, LPPD and CPC (cusp of
+                 cycles) on LPC curves, R2, LPPD and GPD (generalized period doubling) on PD curves, CPC and GPD with their normal-form coefficients
                  (forced orbits, smooth or hybrid), GR-PD-LPC on GR curves (where the impacting
                  orbit's PD and LPC curves meet the grazing curve). One object: curve.csv,
                  curve.png; a list: curve_<i>.csv and curves_<first>_<second>.png (all curves of

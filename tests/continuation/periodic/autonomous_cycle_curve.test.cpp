@@ -118,6 +118,17 @@ Matrix differences(const System& system, const Vector& u) {
   return fd;
 }
 
+// The exact Jacobian at u, checked against central differences (residuals
+// accurate to 1e-12 differenced at h = 1e-6: about 1e-6 absolute).
+Matrix checked_jacobian(const System& system, const Vector& u) {
+  Matrix J;
+  system.jacobian(u.data(), &J);
+  const Matrix fd = differences(system, u);
+  INFO("exact\n" << J << "\ndifferences\n" << fd);
+  CHECK((J - fd).norm() < 1e-5 * (1 + fd.norm()));
+  return J;
+}
+
 }  // namespace
 
 TEST_CASE("autonomous cycle curves: the exact Jacobians of the LPC, PD and NS systems against differences",
@@ -128,24 +139,13 @@ TEST_CASE("autonomous cycle curves: the exact Jacobians of the LPC, PD and NS sy
   SECTION("LPC") {
     const Vector u0 = on_cycle(0.5, -0.25, 1.0);
     const CycleCurveSystem system(polar_shooting<kLpc>(u0), CycleBifurcation::kFold, u0);
-    const Vector u = u0 + off;
-    Matrix J;
-    system.jacobian(u.data(), &J);
-    const Matrix fd = differences(system, u);
-    INFO("exact\n" << J << "\ndifferences\n" << fd);
-    // Differences of 1e-12-accurate residuals at h = 1e-6: ~1e-6 absolute.
-    CHECK((J - fd).norm() < 1e-5 * (1 + fd.norm()));
+    const Matrix J = checked_jacobian(system, u0 + off);
     CHECK(J.row(5).norm() > 1e-2);
   }
   SECTION("PD") {
     const Vector u0 = on_cycle(1.0, 1.0, 1.0);
     const CycleCurveSystem system(polar_shooting<kPd>(u0), CycleBifurcation::kPeriodDoubling, u0);
-    const Vector u = u0 + off;
-    Matrix J;
-    system.jacobian(u.data(), &J);
-    const Matrix fd = differences(system, u);
-    INFO("exact\n" << J << "\ndifferences\n" << fd);
-    CHECK((J - fd).norm() < 1e-5 * (1 + fd.norm()));
+    const Matrix J = checked_jacobian(system, u0 + off);
     CHECK(std::abs(J(5, 4)) > 1e-3);  // the g row's T entry: the end moving
   }
   SECTION("NS") {
@@ -157,11 +157,7 @@ TEST_CASE("autonomous cycle curves: the exact Jacobians of the LPC, PD and NS sy
     u.head(6) += off.head(6);
     u[6] += 0.01;  // kappa
     u[7] += off[6];
-    Matrix J;
-    system.jacobian(u.data(), &J);
-    const Matrix fd = differences(system, u);
-    INFO("exact\n" << J << "\ndifferences\n" << fd);
-    CHECK((J - fd).norm() < 1e-5 * (1 + fd.norm()));
+    const Matrix J = checked_jacobian(system, u);
     CHECK(J.bottomRows(2).norm() > 1e-2);
   }
 }

@@ -46,9 +46,11 @@
 // inf or NaN. abs() is the right-sided expansion: the sign of the first
 // nonzero coefficient.
 
+#include <Eigen/Core>
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -629,6 +631,35 @@ bool operator>=(double a, const Taylor<C, N>& b) {
   return !(a < b);
 }
 
+// Equality compares the values too, as ceres::Jet's does: a == b exactly
+// when neither a < b nor b < a, so that Eigen's generic code (which tests a
+// scalar against zero or one) sees a series as its value. A test of a
+// series against zero for its derivative parts must read them itself.
+template <class C, int N>
+bool operator==(const Taylor<C, N>& a, const Taylor<C, N>& b) {
+  return detail::value_of(a[0]) == detail::value_of(b[0]);
+}
+template <class C, int N>
+bool operator!=(const Taylor<C, N>& a, const Taylor<C, N>& b) {
+  return !(a == b);
+}
+template <class C, int N>
+bool operator==(const Taylor<C, N>& a, double b) {
+  return detail::value_of(a[0]) == b;
+}
+template <class C, int N>
+bool operator==(double a, const Taylor<C, N>& b) {
+  return b == a;
+}
+template <class C, int N>
+bool operator!=(const Taylor<C, N>& a, double b) {
+  return !(a == b);
+}
+template <class C, int N>
+bool operator!=(double a, const Taylor<C, N>& b) {
+  return !(b == a);
+}
+
 // The right-sided expansion of |u|: u times the sign of its first nonzero
 // coefficient (|u| is not analytic where u_0 = 0).
 template <class C, int N>
@@ -647,3 +678,39 @@ using series::integrate;
 using series::Taylor;
 
 }  // namespace saltus
+
+namespace Eigen {
+
+// Taylor series as Eigen scalars (the mechanical systems of
+// continuation/flow/mechanical.h solve their DAE with Eigen's Cholesky on
+// the model's scalar, which is a Taylor<Jet, 1> in the tangent-lifted
+// system). Real numbers, one level above the coefficient's traits, as
+// ceres/jet.h declares them for Jets.
+template <class C, int N>
+struct NumTraits<saltus::series::Taylor<C, N>> {
+  using Real = saltus::series::Taylor<C, N>;
+  using NonInteger = Real;
+  using Nested = Real;
+  using Literal = Real;
+  static Real dummy_precision() { return Real(1e-12); }
+  static Real epsilon() { return Real(std::numeric_limits<double>::epsilon()); }
+  static Real highest() { return Real((std::numeric_limits<double>::max)()); }
+  static Real lowest() { return Real(-(std::numeric_limits<double>::max)()); }
+  static int digits10() { return std::numeric_limits<double>::digits10; }
+  enum {
+    IsComplex = 0,
+    IsInteger = 0,
+    IsSigned = 1,
+    ReadCost = (N + 1) * NumTraits<C>::ReadCost,
+    AddCost = (N + 1) * NumTraits<C>::AddCost,
+    MulCost = (N + 1) * (N + 2) / 2 * NumTraits<C>::MulCost,
+    HasFloatingPoint = 1,
+    RequireInitialization = 1
+  };
+  template <bool Vectorized>
+  struct Div {
+    enum { AVX = false, Cost = (N + 1) * (N + 2) / 2 * NumTraits<C>::MulCost };
+  };
+};
+
+}  // namespace Eigen

@@ -354,14 +354,30 @@ class HybridRunReader {
     if (curve.kind != "GR" && curve.kind != "LPC" && curve.kind != "PD" && curve.kind != "NS")
       fail(path, "'periodic.curve.kind' = '" + curve.kind + "': give \"GR\", \"LPC\", \"PD\" or \"NS\"");
     if (!c.contains("parameters") || !c["parameters"].is_array() || c["parameters"].size() != 2)
-      fail(path, "'periodic.curve.parameters' must be two parameter names [first, second]");
-    curve.first = string(c["parameters"][0], path, "periodic.curve.parameters");
-    curve.second = string(c["parameters"][1], path, "periodic.curve.parameters");
-    parameter_name(curve.first, "periodic.curve.parameters");
-    parameter_name(curve.second, "periodic.curve.parameters");
-    if (curve.first == curve.second)
-      fail(path, "'periodic.curve.parameters' = ['" + curve.first + "', '" + curve.second +
-                     "']: two different parameters are needed");
+      fail(path,
+           "'periodic.curve.parameters' must be two parameter names [first, second] (an entry may be a list "
+           "of names moved together, as a map axis: [\"q1\", [\"c1\", \"c2\", \"c3\"]])");
+    // A list of names is one tied parameter, labelled "c1=c2=c3" as the
+    // map's axis (flow::tied_names): the labels meet the map's columns.
+    std::vector<std::string> seen;
+    const auto entry = [&](const Json& e) {
+      const std::string key = "periodic.curve.parameters";
+      const auto names =
+          e.is_array() ? strings(e, path, key) : std::vector<std::string>{string(e, path, key)};
+      if (names.empty()) fail(path, "'" + key + "': an empty list of tied parameters");
+      std::string label;
+      for (const auto& name : names) {
+        parameter_name(name, key);
+        if (std::find(seen.begin(), seen.end(), name) != seen.end())
+          fail(path, "'" + key + "' names '" + name +
+                         "' twice: a curve needs two different parameters, each named once");
+        seen.push_back(name);
+        label += (label.empty() ? "" : "=") + name;
+      }
+      return label;
+    };
+    curve.first = entry(c["parameters"][0]);
+    curve.second = entry(c["parameters"][1]);
     if (curve.first != spec.parameter)
       fail(path, "'periodic.curve.parameters' = ['" + curve.first + "', '" + curve.second +
                      "']: the first must be the branch's 'periodic.parameter' ('" + spec.parameter + "')");

@@ -109,6 +109,7 @@ fs::path shared_object(const std::string& source) {
     h = fnv1a(detail::kEmbeddedHeaders[i][1], fnv1a(detail::kEmbeddedHeaders[i][0], h));
   h = fnv1a(SALTUS_VERSION, h);
   for (const char* flag : kFlags) h = fnv1a(flag, h);
+  h = fnv1a(SALTUS_EIGEN_INCLUDE, h);
   char hex[17];
   std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
   const fs::path object = dir / (std::string("blocks-") + hex + ".so");
@@ -125,8 +126,8 @@ fs::path shared_object(const std::string& source) {
   write(work / "blocks.cpp", source);
   std::vector<std::string> argv{compiler};
   argv.insert(argv.end(), std::begin(kFlags), std::end(kFlags));
-  argv.insert(argv.end(),
-              {"-I", work.string(), (work / "blocks.cpp").string(), "-o", (work / "blocks.so").string()});
+  argv.insert(argv.end(), {"-I", work.string(), "-isystem", SALTUS_EIGEN_INCLUDE,
+                           (work / "blocks.cpp").string(), "-o", (work / "blocks.so").string()});
   const bool compiled = run(argv, work / "compile.log");
   std::error_code ignored;
   if (compiled)

@@ -126,6 +126,10 @@ struct TriplePendulumT {
   // Sizes known at compile time: flow::Mechanical then uses fixed-size
   // matrices and allocates nothing per evaluation.
   static constexpr int dof() { return 3; }
+  // Its equations compile on Taylor series: flow::Mechanical gives the
+  // tangent-lifted system (second derivatives of the flow through impacts,
+  // for curves of cycle bifurcations).
+  static constexpr bool tangent_liftable = true;
   static constexpr int constraint_count() { return 3; }
   double restitution(int) const { return e; }
   std::vector<std::string> coordinate_names() const { return {"psi1", "psi2", "psi3"}; }

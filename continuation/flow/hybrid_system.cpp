@@ -37,9 +37,19 @@ std::shared_ptr<const HybridSystem> HybridSystem::tangent_lifted() const {
 }
 
 double HybridSystem::parameter(const std::string& name) const {
-  for (const auto& p : parameters())
-    if (p.name == name) return p.value;
-  throw std::invalid_argument("'" + name + "' is not a parameter (" + known_parameters(*this) + ")");
+  const auto list = parameters();
+  const auto one = [&](const std::string& n) {
+    for (const auto& p : list)
+      if (p.name == n) return p.value;
+    throw std::invalid_argument("'" + n + "' is not a parameter (" + known_parameters(*this) + ")");
+  };
+  const auto names = tied_names(name);  // "c1=c2=c3": one value for all
+  const double value = one(names.front());
+  for (const auto& n : names)
+    if (one(n) != value)
+      throw std::invalid_argument("the tied parameters '" + name + "' differ (" + names.front() + " = " +
+                                  std::to_string(value) + ", " + n + " = " + std::to_string(one(n)) + ")");
+  return value;
 }
 
 void check_start(const HybridSystem& system, int mode, double t, const Vector& x, double tolerance) {

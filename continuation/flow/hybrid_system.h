@@ -97,12 +97,14 @@ class HybridSystem {
   }
   // The shooting form: the named parameters ride in the state as its last
   // components (p' = 0, unchanged by resets), so that the state-transition
-  // matrix carries d/dp exactly, and the coordinates `angles` are wrapped
+  // matrix carries d/dp exactly (a name "c1=c2=c3" is one component that
+  // sets the three together), and the coordinates `angles` are wrapped
   // into [-pi, pi] (ParametersInState). Throws std::invalid_argument naming a
   // parameter the system cannot carry.
   virtual std::shared_ptr<const HybridSystem> with_parameters_in_state(
       const std::vector<std::string>& names, const std::vector<int>& angles = {}) const;
-  // A parameter's value by name; throws std::invalid_argument when unknown.
+  // A parameter's value by name, or of tied ones "c1=c2=c3" (flow::tied_names);
+  // throws std::invalid_argument when unknown or when tied ones differ.
   double parameter(const std::string& name) const;
   // The tangent-lifted system (continuation/flow/tangent_lifted.h): state
   // (z, w), field (f, f_z w), resets (g, S w); its state-transition matrix
@@ -116,9 +118,9 @@ template <class F>
 class TangentLifted;
 // Whether a model's functor declares `static constexpr bool tangent_liftable
 // = true`: its field, guards and resets compile on Taylor<T, 1> (continuation/
-// taylor.h), so that it has a tangent-lifted system. Opt-in, because models
-// that solve with Eigen on their scalar (the mechanical ones) do not compile
-// on Taylor, and each lifted model is one more instantiation of every pass.
+// taylor.h), so that it has a tangent-lifted system. Opt-in, because each
+// lifted model is one more instantiation of every pass (flow::Mechanical
+// passes on its model's opt-in: the triple pendulum's).
 template <class F>
 constexpr bool tangent_liftable_v = [] {
   if constexpr (requires { F::tangent_liftable; })

@@ -176,6 +176,13 @@ struct Mechanical {
   Model model;
   double stick_velocity = 1e-6;  // rebound speed below which contact becomes permanent
 
+  // Tangent-liftable (hybrid_system.h) when the model is: its mass, force
+  // and constraints compile on Taylor<T, 1>. Everything here is generic in
+  // the scalar (Eigen's Cholesky and LU on Taylor series: NumTraits in
+  // continuation/taylor.h; H and gamma on nested series), and the decisions
+  // (stick or bounce, approach) are taken on values.
+  static constexpr bool tangent_liftable = tangent_liftable_v<Model>;
+
   // The model's parameters and stick_velocity (continuation/flow/parameters.h),
   // when the model lists its own.
   template <class Self, class Visit>

@@ -24,6 +24,7 @@
 
 #include <ceres/jet.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <map>
@@ -120,6 +121,23 @@ void set_parameters(F* f, const std::map<std::string, double>& values) {
           "'" + name + "' is not a parameter (known: " + parameter_names_text(parameter_list(*f)) + ")");
 }
 
+// The names of a carried parameter: "c1=c2=c3" (the label of a map axis
+// over tied parameters, drivers/map_spec.cpp) is one state component that
+// sets c1, c2 and c3 together; a plain name is itself. Throws
+// std::invalid_argument for an empty name in the list.
+inline std::vector<std::string> tied_names(const std::string& label) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t end = label.find('=', start);
+    out.push_back(label.substr(start, end == std::string::npos ? std::string::npos : end - start));
+    if (out.back().empty())
+      throw std::invalid_argument("'" + label + "': an empty parameter name (tied names are 'a=b=c')");
+    if (end == std::string::npos) return out;
+    start = end + 1;
+  }
+}
+
 // The shooting form of a parameterized functor F: state (x, p) with the
 // chosen parameters p (indices into F's visiting order) as constant
 // components, and optionally some coordinates that are angles wrapped into
@@ -135,20 +153,34 @@ class ParametersInState {
   ParametersInState(F base, const std::vector<std::string>& names, std::vector<int> angles = {})
       : base_(std::move(base)), angles_(std::move(angles)) {
     const auto all = parameter_list(base_);
-    for (const auto& name : names) {
-      int index = -1;
-      for (std::size_t i = 0; i < all.size(); ++i)
-        if (all[i].name == name) index = static_cast<int>(i);
-      if (index < 0)
-        throw std::invalid_argument("'" + name + "' is not a parameter (known: " + parameter_names_text(all) +
-                                    ")");
-      if (!carried_type(index))
-        throw std::invalid_argument(
-            "the parameter '" + name +
-            "' cannot ride in the state: the model decides on it as a number (continue "
-            "in another parameter)");
-      index_.push_back(index);
-      names_.push_back(name);
+    std::vector<int> used;
+    for (const auto& label : names) {
+      std::vector<int> group;
+      for (const auto& name : tied_names(label)) {
+        int index = -1;
+        for (std::size_t i = 0; i < all.size(); ++i)
+          if (all[i].name == name) index = static_cast<int>(i);
+        if (index < 0)
+          throw std::invalid_argument("'" + name +
+                                      "' is not a parameter (known: " + parameter_names_text(all) + ")");
+        if (std::find(used.begin(), used.end(), index) != used.end())
+          throw std::invalid_argument("the parameter '" + name +
+                                      "' is carried twice: name each parameter once");
+        if (!carried_type(index))
+          throw std::invalid_argument(
+              "the parameter '" + name +
+              "' cannot ride in the state: the model decides on it as a number (continue "
+              "in another parameter)");
+        if (all[index].value != all[group.empty() ? index : group.front()].value)
+          throw std::invalid_argument("the tied parameters '" + label + "' differ (" +
+                                      all[group.front()].name + " = " +
+                                      std::to_string(all[group.front()].value) + ", " + name + " = " +
+                                      std::to_string(all[index].value) + "): set them equal first");
+        used.push_back(index);
+        group.push_back(index);
+      }
+      index_.push_back(group);
+      names_.push_back(label);
     }
     n_ = base_.dimension();
     for (int a : angles_)
@@ -267,7 +299,7 @@ class ParametersInState {
     int i = 0;
     decltype(m)::parameters(m, [&](const char*, auto& v, const char*) {
       for (std::size_t j = 0; j < index_.size(); ++j)
-        if (index_[j] == i) {
+        if (std::find(index_[j].begin(), index_[j].end(), i) != index_[j].end()) {
           if constexpr (std::is_same_v<std::remove_reference_t<decltype(v)>, T>)
             v = x[n_ + static_cast<int>(j)];
         }
@@ -278,7 +310,7 @@ class ParametersInState {
 
   F base_;
   std::vector<int> angles_;
-  std::vector<int> index_;  // per carried parameter, its place in F's visiting order
+  std::vector<std::vector<int>> index_;  // per carried component, the places in F's visiting order it sets
   std::vector<std::string> names_;
   int n_ = 0;
   int guards_ = 0;

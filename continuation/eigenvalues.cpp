@@ -93,51 +93,56 @@ struct Tracked {
   bool certified = false;   // every residual below the tolerance
 };
 
-// One step of eigenvalue tracking from Q (n x k, the real span of the last
-// point's wanted eigenvectors, any basis of it), with one multi-column solve
-// S = F_x^{-1} Q (a step of subspace iteration). With A = F_x:
-//  - Harmonic Ritz pairs for the target 0 in span S: x = S z with
-//    A x - theta x orthogonal to A S = Q, that is Q^T Q z = theta Q^T S z,
-//    or K z = mu z with K = (Q^T Q)^{-1} Q^T S and mu = 1 / theta: the
-//    Rayleigh-Ritz pairs of A^{-1} on span Q, so no orthonormal basis of
-//    span S and no product with A are needed. They approximate the
-//    eigenvalues nearest 0 from outside, so that a direction that mixes far
-//    eigenvectors cannot pose as a small one, as a plain Ritz value can for
-//    a non-normal A (Morgan, Linear Algebra Appl. 154 (1991) 289; Saad,
-//    "Numerical methods for large eigenvalue problems", 2nd ed., SIAM 2011,
-//    Sec. 4.3.5).
-//  - Each pair's value is the Rayleigh quotient rho = x^H A x / x^H x, with
-//    A x = Q z, and its residual r = Q z - rho x is formed explicitly (no
-//    cancellation in Gram matrices): rho is an exact eigenvalue of
-//    A - r x^H / |x|^2, a perturbation of norm |r| / |x|, and the pairs are
-//    certified when every |r| / |x| <= tol |rho_k| (rho_k the largest wanted
-//    modulus): a backward error, as Spectra's own test (Saad 2011, Sec. 4.3,
-//    Prop. 4.5).
+// Ritz pairs of A on a tracked subspace, from two n x k blocks: P, any basis
+// of the last point's wanted invariant subspace, and R, either
+//  - R = A P (`inverse` false, plain Rayleigh-Ritz: one sparse product, no
+//    solve): x = P z with A x - theta x orthogonal to span P, that is
+//    K z = theta z with K = (P^T P)^{-1} P^T R. It certifies the eigenvalues
+//    only where span P is still invariant at the new point (on the 1-D
+//    Brusselator's homogeneous state it is: the sine modes do not turn);
+//  - or R = A^{-1} P (`inverse` true, one multi-column solve: a step of
+//    subspace iteration): harmonic Ritz pairs for the target 0 in span R,
+//    x = R z with A x - theta x orthogonal to A R = P, that is
+//    P^T P z = theta P^T R z, or K z = mu z with the same K and
+//    mu = 1 / theta: the Rayleigh-Ritz pairs of A^{-1} on span P, so no
+//    orthonormal basis of span R and no product with A are needed. They
+//    approximate the eigenvalues nearest 0 from outside, so that a direction
+//    that mixes far eigenvectors cannot pose as a small one, as a plain Ritz
+//    value can for a non-normal A (Morgan, Linear Algebra Appl. 154 (1991)
+//    289; Saad, "Numerical methods for large eigenvalue problems", 2nd ed.,
+//    SIAM 2011, Sec. 4.3.5).
+// Either way:
+//  - Each pair's value is the Rayleigh quotient rho = x^H A x / x^H x, and
+//    its residual r = A x - rho x is formed explicitly (no cancellation in
+//    Gram matrices): rho is an exact eigenvalue of A - r x^H / |x|^2, a
+//    perturbation of norm |r| / |x|, and the pairs are certified when every
+//    |r| / |x| <= tol |rho_k| (rho_k the largest wanted modulus): a backward
+//    error, as Spectra's own test (Saad 2011, Sec. 4.3, Prop. 4.5).
 //  - The next basis is the real and imaginary parts of the Ritz vectors,
 //    each scaled to unit length: conditioned as the eigenvectors are, where
-//    S itself would tend to the dominant direction of A^{-1}.
-// n-sized work: Q^T Q, Q^T S, S Z and Q Z (about 3.5 n k^2 multiply-adds),
-// against the solve with k columns. When Q is near an invariant subspace
-// this replaces Arnoldi's k + 5 sequential solves and its restarts.
-Tracked rayleigh_ritz(const std::function<Matrix(const Matrix&)>& solve, const Matrix& Q, int count,
-                      double tol) {
+//    R = A^{-1} P itself would tend to the dominant direction of A^{-1}.
+// n-sized work: P^T P, P^T R and the Ritz vectors with their images (about
+// 3.5 n k^2 multiply-adds), against the solve with k columns of the inverse
+// step. When P is near an invariant subspace this replaces Arnoldi's k + 5
+// sequential solves and its restarts.
+Tracked rayleigh_ritz(const Matrix& P, const Matrix& R, bool inverse, int count, double tol) {
   Tracked t;
-  const Eigen::Index k = Q.cols();
+  const Eigen::Index k = P.cols();
   if (k < count) return t;
-  const Matrix S = solve(Q);
   Matrix C = Matrix::Zero(k, k);
-  C.selfadjointView<Eigen::Lower>().rankUpdate(Q.transpose());
+  C.selfadjointView<Eigen::Lower>().rankUpdate(P.transpose());
   const Eigen::LLT<Matrix> gram(C);  // reads the lower triangle
   if (gram.info() != Eigen::Success) return t;
-  const Eigen::EigenSolver<Matrix> es(gram.solve(Matrix(Q.transpose() * S)));
+  const Eigen::EigenSolver<Matrix> es(gram.solve(Matrix(P.transpose() * R)));
   if (es.info() != Eigen::Success) return t;
-  const Eigen::VectorXcd mu = es.eigenvalues();
+  const Eigen::VectorXcd mu = es.eigenvalues();        // theta, or 1 / theta when `inverse`
   const Eigen::MatrixXcd vectors = es.eigenvectors();  // computed on each call of eigenvectors()
   // A real basis Z of the eigenvectors: z for a real mu, Re z and Im z for
   // the one of each conjugate pair with Im mu > 0 (its phase chosen so that
-  // the two parts of mu z are orthogonal, (mu z)^T (mu z) real, as x is
-  // about mu Q z). first[i]: eigenvalue i's first column in Z; the one with
-  // Im mu < 0 shares its partner's (rep[i]).
+  // the two parts of x are orthogonal: x is P z, or about mu P z when
+  // `inverse`, and (s z)^T (s z) is made real for that scale s). first[i]:
+  // eigenvalue i's first column in Z; the one with Im mu < 0 shares its
+  // partner's (rep[i]).
   Matrix Z(k, k);
   std::vector<Eigen::Index> first(k, -1), rep(k, -1);
   Eigen::Index c = 0;
@@ -147,7 +152,7 @@ Tracked rayleigh_ritz(const std::function<Matrix(const Matrix&)>& solve, const M
     if (mu[i].imag() == 0) {
       Z.col(c++) = vectors.col(i).real();
     } else if (c + 1 < k) {
-      Eigen::VectorXcd z = mu[i] * vectors.col(i);
+      Eigen::VectorXcd z = inverse ? Eigen::VectorXcd(mu[i] * vectors.col(i)) : vectors.col(i);
       const std::complex<double> w = z.transpose() * z;
       z *= std::polar(1.0, -0.5 * std::arg(w));
       Z.col(c++) = z.real();
@@ -158,7 +163,8 @@ Tracked rayleigh_ritz(const std::function<Matrix(const Matrix&)>& solve, const M
     for (Eigen::Index j = 0; j < k && mu[i].imag() < 0; ++j)
       if (mu[j] == std::conj(mu[i])) rep[i] = j, first[i] = first[j];
   if (c != k || std::count(first.begin(), first.end(), -1) > 0) return t;  // Eigen pairs them exactly
-  const Matrix X = S * Z, Y = Q * Z;                                       // Ritz vectors, and A times them
+  // Ritz vectors, and A times them.
+  const Matrix X = inverse ? Matrix(R * Z) : Matrix(P * Z), Y = inverse ? Matrix(P * Z) : Matrix(R * Z);
   // Each pair's Rayleigh quotient and relative residual.
   Eigen::VectorXcd rho(k);
   Vector residual(k);
@@ -181,12 +187,13 @@ Tracked rayleigh_ritz(const std::function<Matrix(const Matrix&)>& solve, const M
   }
   for (Eigen::Index i = 0; i < k; ++i)
     if (rep[i] != i) rho[i] = std::conj(rho[rep[i]]), residual[i] = residual[rep[i]];
-  // The `count` of largest |mu| (smallest harmonic Ritz values), conjugates
-  // in a fixed order.
+  // The `count` Ritz values of smallest modulus (largest |mu| when
+  // `inverse`), conjugates in a fixed order.
   std::vector<Eigen::Index> order(k);
   for (Eigen::Index i = 0; i < k; ++i) order[i] = i;
+  const double sense = inverse ? -1.0 : 1.0;
   std::stable_sort(order.begin(), order.end(), [&](Eigen::Index a, Eigen::Index b) {
-    return std::abs(mu[a]) != std::abs(mu[b]) ? std::abs(mu[a]) > std::abs(mu[b])
+    return std::abs(mu[a]) != std::abs(mu[b]) ? sense * std::abs(mu[a]) < sense * std::abs(mu[b])
                                               : mu[a].imag() < mu[b].imag();
   });
   t.lambda.resize(count);
@@ -241,9 +248,11 @@ Eigen::VectorXcd smallest_modulus(const ContinuationProblem& problem, const Vect
   std::shared_ptr<SparseMatrix> own_matrix;
   std::function<Vector(const Vector&)> solve;
   std::function<Matrix(const Matrix&)> solve_block;
+  const SparseMatrix* Fx = nullptr;
   if (factored && factored->state_factored()) {
     solve = [factored](const Vector& b) { return factored->solve_state(b); };
     solve_block = [factored](const Matrix& b) { return factored->solve_state(b); };
+    Fx = &factored->state_matrix();
   } else {
     own_matrix = std::make_shared<SparseMatrix>(problem.sparse_jacobian(y).leftCols(n));
     own = std::make_shared<LU>(*own_matrix);
@@ -251,6 +260,7 @@ Eigen::VectorXcd smallest_modulus(const ContinuationProblem& problem, const Vect
       throw std::runtime_error("F_x is singular: no shift-invert eigenvalues at 0");
     solve = [own](const Vector& b) { return Vector(own->solve(b)); };
     solve_block = [own](const Matrix& b) { return Matrix(own->solve(b)); };
+    Fx = own_matrix.get();
   }
   InverseOperator op(n, solve);
   // One Arnoldi run with ncv vectors from `start` (random when empty); the
@@ -274,27 +284,48 @@ Eigen::VectorXcd smallest_modulus(const ContinuationProblem& problem, const Vect
     return eigs.eigenvalues();
   };
   // The first call starts from a random vector. After it the last point's
-  // invariant subspace is tracked by Rayleigh-Ritz (up to three block steps,
-  // each refining the last), and Arnoldi from the Ritz vectors' sum runs only
-  // when that does not certify the eigenvalues. Every tenth call audits the
-  // tracked set (complete(): no eigenvalue from outside has entered the
-  // smallest moduli) and starts afresh when it fails, so that an eigenvalue
-  // the tracked subspace lacks cannot stay missed for long. (With tracking
-  // off every tenth call starts afresh.)
+  // invariant subspace is tracked by Rayleigh-Ritz: first the plain step
+  // (one product with F_x) while it certifies, then up to three inverse
+  // steps (a block solve each, each refining the last); Arnoldi from the
+  // Ritz vectors' sum runs only when neither certifies the eigenvalues. A
+  // plain step that fails is not tried again before the next audit, so that
+  // a branch whose subspaces turn pays for it once in ten calls. Every tenth
+  // call audits the tracked set (complete(): no eigenvalue from outside has
+  // entered the smallest moduli) and starts afresh when it fails, so that an
+  // eigenvalue the tracked subspace lacks cannot stay missed for long. (With
+  // tracking off every tenth call starts afresh.)
   const bool first = !warm || warm->vector.size() != n;
   const bool audit = !first && ++warm->calls % 10 == 0;
   if (!first && tracking && warm->basis.rows() == n && warm->basis.cols() >= count) {
+    // Accepts certified pairs; false when the audit finds them incomplete.
+    auto accept = [&](Tracked& t) {
+      warm->vector = t.start;
+      if (audit && !complete(solve, t.basis, t.lambda)) return false;
+      warm->basis = std::move(t.basis);
+      ++warm->tracked;
+      return true;
+    };
+    bool incomplete = false;
+    if (warm->plain || audit) {
+      Tracked t = rayleigh_ritz(warm->basis, Matrix(*Fx * warm->basis), false, count, 1e-10);
+      warm->plain = t.certified;
+      if (t.certified) {
+        if (accept(t)) {
+          ++warm->plain_tracked;
+          return t.lambda;
+        }
+        incomplete = true;
+      }
+    }
     Matrix Q = warm->basis;
-    for (int step = 0; step < 3; ++step) {
-      Tracked t = rayleigh_ritz(solve_block, Q, count, 1e-10);
+    for (int step = 0; step < 3 && !incomplete; ++step) {
+      Tracked t = rayleigh_ritz(Q, solve_block(Q), true, count, 1e-10);
       if (t.lambda.size() != count) break;
       warm->vector = t.start;
-      if (t.certified && (!audit || complete(solve, t.basis, t.lambda))) {
-        warm->basis = std::move(t.basis);
-        ++warm->tracked;
-        return t.lambda;
+      if (t.certified) {
+        if (accept(t)) return t.lambda;
+        break;  // incomplete: a fresh run
       }
-      if (t.certified) break;  // incomplete: a fresh run
       Q = std::move(t.basis);
     }
   }

@@ -30,12 +30,14 @@ namespace saltus {
 //    bench/brusselator_1d.cpp); a run that does not converge so is repeated
 //    from a random start with 2k + 1 vectors, as is the first call.
 //    After it the last point's invariant subspace is tracked instead
-//    (continuation/eigenvalues.cpp, rayleigh_ritz): one block solve with the
-//    k columns of its basis, harmonic Rayleigh-Ritz, and the eigenvalues
+//    (continuation/eigenvalues.cpp, rayleigh_ritz), and the eigenvalues
 //    accepted when every residual |F_x x - rho x| / |x| is below
-//    1e-10 |rho_k|; up to three such steps, then Arnoldi from the Ritz
-//    vectors' sum. Along the 1-D Brusselator every tracked point passes at
-//    the first step. Every tenth call audits the tracked set: the smallest
+//    1e-10 |rho_k|: first plain Rayleigh-Ritz on its basis (one sparse
+//    product with F_x, no solve), which certifies where the subspace has
+//    not turned; else up to three steps of one block solve with the k
+//    columns of the basis and harmonic Rayleigh-Ritz; then Arnoldi from the
+//    Ritz vectors' sum. Along the 1-D Brusselator's homogeneous state every
+//    tracked point passes at the plain step. Every tenth call audits the tracked set: the smallest
 //    eigenvalue outside it (Arnoldi on F_x^{-1} deflated by the tracked
 //    subspace) must be larger in modulus than the tracked ones by 3%, else
 //    the call starts afresh from a random vector. So an eigenvalue that
@@ -48,7 +50,9 @@ struct EigenvalueWarmStart {
   Vector vector;  // empty: a random start
   Matrix basis;   // the real span of the last point's wanted eigenvectors
   long calls = 0;
+  bool plain = true;                   // the last plain Rayleigh-Ritz step certified: try it first
   long tracked = 0, arnoldi_runs = 0;  // points certified by tracking; Arnoldi runs
+  long plain_tracked = 0;              // of the tracked points, those the plain step certified
 };
 Eigen::VectorXcd equilibrium_eigenvalues(const ContinuationProblem& problem, const Vector& y, int count = 0,
                                          const BorderedJacobian* factored = nullptr,

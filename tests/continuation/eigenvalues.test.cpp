@@ -237,3 +237,38 @@ TEST_CASE(
   CHECK(longest < 10);
   CHECK(unstable_count(branch.points.back().eigenvalues) == 2);
 }
+
+TEST_CASE(
+    "sparse eigenvalues: the plain tracking step certifies where the subspace does not turn, and only there",
+    "[eigenvalues][sparse]") {
+  // The same eigenvalues from a warm start carried along a branch's points
+  // by hand. On the Brusselator's homogeneous state the eight eigenvalues
+  // of smallest modulus belong to four sine modes whose invariant subspaces
+  // (each mode's two species components) do not depend on b: the plain
+  // Rayleigh-Ritz step (no solve) certifies every call after the first but
+  // the audits. Along the advected Bratu branch the subspaces turn: the
+  // plain step fails there, and the inverse steps and Arnoldi still give
+  // the dense eigenvalues (the test case above).
+  const auto [model, problem, branch] = brusselator_branch(8);
+  EigenvalueWarmStart warm;
+  for (const auto& point : branch.points) {
+    const auto sparse = smallest(equilibrium_eigenvalues(problem, point.y, 8, nullptr, &warm), 8);
+    const auto dense = smallest(equilibrium_eigenvalues(problem, point.y), 8);
+    for (int i = 0; i < 8; ++i)
+      CHECK(std::abs(std::abs(sparse[i]) - std::abs(dense[i])) < 1e-8 * std::abs(dense[i]));
+  }
+  const long calls = static_cast<long>(branch.points.size());
+  CHECK(warm.plain_tracked >= calls - 1 - calls / 10);
+  CHECK(warm.arnoldi_runs <= 1 + calls / 10);
+
+  const AdvectedBratu bratu;
+  const ContinuationProblem turning(make_system(bratu), Vector::Zero(1), {"p0"});
+  ContinuationOptions options;
+  options.ds = 0.2;
+  options.ds_max = 0.5;
+  options.bounds["p0"] = Bound{-1.0, 12.0};
+  const Branch lower = continue_branch(turning, Vector::Zero(bratu.n + 1), options, {});
+  EigenvalueWarmStart bratu_warm;
+  for (const auto& point : lower.points) equilibrium_eigenvalues(turning, point.y, 6, nullptr, &bratu_warm);
+  CHECK(bratu_warm.plain_tracked < static_cast<long>(lower.points.size()) / 4);
+}

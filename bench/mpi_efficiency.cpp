@@ -16,7 +16,9 @@
 // studies of 12 s 0.90-0.92 (sweep) and 0.88 (map). A study of the size MPI
 // is for (minutes) is at 1 - 2 s / T1. The studies here are sized to about
 // 24 s on one core, where the start-up costs 3 to 4%: the sweep with six
-// times the example's values, the map on an 85 x 64 grid.
+// times the example's values, the map on an 85 x 64 grid. With
+// SALTUS_BENCH_SMOKE set (the test suite's bench_smoke, which only checks
+// that every benchmark runs) they shrink to 24 values and a 9 x 8 grid.
 #include <benchmark/benchmark.h>
 
 #ifdef SALTUS_MPIEXEC
@@ -34,12 +36,14 @@ const fs::path& work() {
     const fs::path d = fs::temp_directory_path() / "saltus-bench-mpi";
     fs::create_directories(d);
     const std::string src = SALTUS_SOURCE_DIR;
+    const bool smoke = std::getenv("SALTUS_BENCH_SMOKE") != nullptr;
     // 720 values in 2 chunks; 85 x 64 single points on one thread per rank.
-    std::system(("jq '.sweep.threads = 2 | .sweep.steps = 720' " + src + "/examples/triple_pendulum.json > " +
-                 (d / "sweep.json").string())
+    const std::string steps = smoke ? "24" : "720", x = smoke ? "9" : "85", y = smoke ? "8" : "64";
+    std::system(("jq '.sweep.threads = 2 | .sweep.steps = " + steps + "' " + src +
+                 "/examples/triple_pendulum.json > " + (d / "sweep.json").string())
                     .c_str());
-    std::system(("jq '.map.seed = \"none\" | .map.threads = 1 | .map.x.steps = 85 | .map.y.steps = 64' " +
-                 src + "/examples/user/impact_oscillator_map.json > " + (d / "map.json").string())
+    std::system(("jq '.map.seed = \"none\" | .map.threads = 1 | .map.x.steps = " + x + " | .map.y.steps = " +
+                 y + "' " + src + "/examples/user/impact_oscillator_map.json > " + (d / "map.json").string())
                     .c_str());
     return d;
   }();

@@ -5,6 +5,10 @@
 #include "continuation/flow/hybrid_system.h"
 #include "continuation/flow/simulate.h"
 
+namespace saltus::flow {
+template class AutoDiffHybrid<models::Lorenz>;
+}  // namespace saltus::flow
+
 namespace saltus::models {
 
 std::shared_ptr<const flow::HybridSystem> lorenz_flow() {

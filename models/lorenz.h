@@ -72,3 +72,9 @@ LorenzBranchStart lorenz_branch_start(const flow::SimulationOptions& simulation)
 ContinuationOptions lorenz_branch_options();
 
 }  // namespace saltus::models
+
+namespace saltus::flow {
+// Lorenz's flow is instantiated once, in models/lorenz.cpp (see
+// AutoDiffHybrid::tangent_lifted).
+extern template class AutoDiffHybrid<models::Lorenz>;
+}  // namespace saltus::flow

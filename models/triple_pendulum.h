@@ -224,3 +224,11 @@ struct TriplePendulumT {
 using TriplePendulum = TriplePendulumT<double>;
 
 }  // namespace saltus::models
+
+#include "continuation/flow/mechanical.h"
+
+namespace saltus::flow {
+// The pendulum's flow is instantiated once, in models/triple_pendulum.cpp
+// (see AutoDiffHybrid::tangent_lifted).
+extern template class AutoDiffHybrid<Mechanical<models::TriplePendulum>>;
+}  // namespace saltus::flow

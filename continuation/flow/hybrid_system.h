@@ -415,23 +415,13 @@ class AutoDiffHybrid : public HybridSystem {
   }
 
   std::shared_ptr<const HybridSystem> with_parameters_in_state(
-      const std::vector<std::string>& names, const std::vector<int>& angles = {}) const override {
-    if constexpr (Parameterized<F>)
-      return std::make_shared<AutoDiffHybrid<ParametersInState<F>>>(ParametersInState<F>(f_, names, angles));
-    return HybridSystem::with_parameters_in_state(names, angles);
-  }
+      const std::vector<std::string>& names, const std::vector<int>& angles = {}) const override;
 
   // The lifted functor over this one, for a model that opts in (above); a
   // lifted system is lifted once more (its flow carries the third
   // derivatives: continuation/periodic/period_map_forms.h), not a third time
   // (TangentLifted::tangent_liftable).
-  std::shared_ptr<const HybridSystem> tangent_lifted() const override {
-    if constexpr (!tangent_liftable_v<F>)
-      return HybridSystem::tangent_lifted();
-    else
-      return std::make_shared<AutoDiffHybrid<TangentLifted<detail::WithGuards<F>>>>(
-          TangentLifted<detail::WithGuards<F>>(f_));
-  }
+  std::shared_ptr<const HybridSystem> tangent_lifted() const override;
 
  private:
   // Columns of A in passes of kStride directions; f (if wanted) is the value part.
@@ -455,6 +445,30 @@ class AutoDiffHybrid : public HybridSystem {
 
   detail::WithGuards<F> f_;
 };
+
+// Out of the class body, so not inline: an `extern template class
+// AutoDiffHybrid<F>;` declaration then keeps their instantiation, and with it
+// the systems they build (parameters in the state, the tangent lift and the
+// lift of the lift, each with its own Jet and Taylor passes), out of every
+// file that uses a model's flow but the one that instantiates it
+// (models/triple_pendulum.cpp: 26 s against 320 s of compilation for a test
+// file that builds the pendulum's flow).
+template <class F>
+std::shared_ptr<const HybridSystem> AutoDiffHybrid<F>::with_parameters_in_state(
+    const std::vector<std::string>& names, const std::vector<int>& angles) const {
+  if constexpr (Parameterized<F>)
+    return std::make_shared<AutoDiffHybrid<ParametersInState<F>>>(ParametersInState<F>(f_, names, angles));
+  return HybridSystem::with_parameters_in_state(names, angles);
+}
+
+template <class F>
+std::shared_ptr<const HybridSystem> AutoDiffHybrid<F>::tangent_lifted() const {
+  if constexpr (!tangent_liftable_v<F>)
+    return HybridSystem::tangent_lifted();
+  else
+    return std::make_shared<AutoDiffHybrid<TangentLifted<detail::WithGuards<F>>>>(
+        TangentLifted<detail::WithGuards<F>>(f_));
+}
 
 template <class F>
 std::shared_ptr<AutoDiffHybrid<F>> make_hybrid(F functor) {

@@ -14,11 +14,13 @@ using namespace saltus::flow;
 namespace {
 
 // The bouncing ball written as a mechanical system: M = 1, f = -g,
-// h = q - A sin(omega t) (the table's motion in the constraint).
+// h = q - A sin(omega t) (the table's motion in the constraint). Its sizes
+// are compile-time constants, so that flow::Mechanical instantiates one set
+// of matrix sizes, not one per size it might meet at run time.
 struct BallOnTable {
   double g = 9.81, A = 0.05, omega = 2 * M_PI, e = 0.9;
-  int dof() const { return 1; }
-  int constraint_count() const { return 1; }
+  static constexpr int dof() { return 1; }
+  static constexpr int constraint_count() { return 1; }
   double restitution(int) const { return e; }
   template <class T>
   void mass(const T*, const T&, T* M) const {

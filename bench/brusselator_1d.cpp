@@ -61,6 +61,14 @@
 // +74%); with 6 eigenvalues instead of 10 (one run): 71.8, 89.1 (+24%) and
 // 119 ms (+66%). Three later runs (load 6 falling to 2): 74.7/107/142,
 // 82.8/93.9/137, 79.2/93.7/128 ms (+43%, +13%, +18%; Hopf +90%, +65%, +62%).
+// A plain Rayleigh-Ritz step before the block solve (2026-11-27: one sparse
+// product with F_x, which certifies every point of this branch, where the
+// tracked subspace does not turn): instructions of one branch (callgrind)
+// 1052 M, 1321 M (+25.6%) and 1715 M (+63%); CPU time, medians of 40
+// interleaved repetitions on the idle machine (cv 15%): 142 and 179 ms
+// (+26%). The dense n x k work of the Ritz step is now the largest part of
+// the monitoring (115 M instructions), then the first Arnoldi run and the
+// audits.
 
 #include "models/brusselator_1d.h"
 

@@ -254,6 +254,7 @@ TEST_CASE(
   for (const auto& point : branch.points) {
     const auto sparse = smallest(equilibrium_eigenvalues(problem, point.y, 8, nullptr, &warm), 8);
     const auto dense = smallest(equilibrium_eigenvalues(problem, point.y), 8);
+    REQUIRE(sparse.size() == 8);
     for (int i = 0; i < 8; ++i)
       CHECK(std::abs(std::abs(sparse[i]) - std::abs(dense[i])) < 1e-8 * std::abs(dense[i]));
   }

@@ -51,7 +51,8 @@ class ContinuationProblem {
   Vector residual(const Vector& y) const;
   Vector residual_alone(const Vector& y) const;  // System::residual_alone for F
   bool prefers_chord() const { return system_->prefers_chord(); }
-  Matrix jacobian(const Vector& y) const;  // m x (m + 1)
+  double accuracy() const { return system_->accuracy(); }  // System::accuracy
+  Matrix jacobian(const Vector& y) const;                  // m x (m + 1)
   bool is_sparse() const { return system_->is_sparse(); }
   SparseMatrix sparse_jacobian(const Vector& y) const;
   // The second derivative of the base equations F in directions a, b of y-space:

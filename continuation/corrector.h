@@ -16,7 +16,8 @@ struct Correction {
   bool converged = false;
   Vector y;
   int iterations = 0;
-  double residual_norm = 0.0;  // |G(y)|_inf at the returned y
+  double residual_norm = 0.0;  // |G(y)|_inf at the returned y (a chord corrector's may be an
+                               // estimate: correct())
   std::string message;         // why it failed
 };
 
@@ -36,6 +37,8 @@ struct KnownJacobian {
 // superlinear where plain chord is linear): no Jacobian at all at the new
 // point, which for shooting saves a pass of the variational equations per
 // point. A step that shrinks by less than half still takes a fresh Jacobian.
+// A chord corrector ends without a last residual where the contraction
+// predicts one within the tolerances (corrector.cpp).
 Correction correct(const ContinuationProblem& problem, const Vector& y_pred, const Vector& r,
                    const ContinuationOptions& options, BorderedJacobian* workspace = nullptr,
                    const KnownJacobian* known = nullptr);

@@ -42,6 +42,11 @@ class BoundTest : public TestFunction {
   }
   bool stops_branch() const override { return true; }
   bool reads_eigenvalues() const override { return false; }
+  int index() const { return index_; }
+  // The bound that y is past (or nearer to).
+  double crossed(const Vector& y) const {
+    return y[index_] - bound_.min < bound_.max - y[index_] ? bound_.min : bound_.max;
+  }
 
  private:
   int index_;
@@ -52,6 +57,7 @@ class BoundTest : public TestFunction {
 struct Evaluated {
   Vector y, tangent;
   double value = 0.0;
+  Matrix G_y;  // at y, for a dense chord corrector's Broyden start (else empty)
 };
 
 // The eigenvalues of F_x at y when the branch monitors them, else none.
@@ -66,12 +72,15 @@ Eigen::VectorXcd monitored_eigenvalues(const ContinuationProblem& problem, const
 
 // The zero of one test function between y0 (s = 0) and the next point (s = s1),
 // on corrected points y(s) with t0.(y - y0) = s.
+// `known1`: G_y at y1, when the branch keeps it (a dense chord problem).
 SpecialPoint locate(const ContinuationProblem& problem, const TestFunction& test, const Vector& y0,
                     const Vector& t0, double s1, double tau0, double tau1, const ContinuationOptions& options,
-                    const Vector& y1, const Vector& t1, EigenvalueWarmStart* warm) {
+                    const Vector& y1, const Vector& t1, const KnownJacobian* known1,
+                    EigenvalueWarmStart* warm) {
   std::map<double, Evaluated> seen;
-  seen[0.0] = {y0, t0, tau0};
-  seen[s1] = {y1, t1, tau1};
+  seen[0.0] = {y0, t0, tau0, {}};
+  seen[s1] = {y1, t1, tau1, known1 ? known1->G_y : Matrix()};
+  const bool broyden = options.chord && problem.prefers_chord() && !problem.is_sparse();
   BorderedJacobian jacobian;
   auto phi = [&](double s) {
     // Predict from the nearest point already on the branch, along its
@@ -82,13 +91,19 @@ SpecialPoint locate(const ContinuationProblem& problem, const TestFunction& test
     if (near == seen.end() || (near != seen.begin() && s - std::prev(near)->first < near->first - s)) --near;
     const Evaluated& e = near->second;
     const double alpha = (s - t0.dot(e.y - y0)) / t0.dot(e.tangent);
-    Correction c = correct(problem, e.y + alpha * e.tangent, t0, options, &jacobian);
+    // From the nearest point's Jacobian by Broyden's update, as a branch step
+    // starts (corrector.h): no Jacobian at the predicted point.
+    const KnownJacobian near_known{e.y, e.G_y};
+    Correction c = correct(problem, e.y + alpha * e.tangent, t0, options, &jacobian,
+                           e.G_y.size() > 0 ? &near_known : nullptr);
     if (!c.converged) throw std::runtime_error(c.message);
     Vector t;
     // At a singular point (the branch point itself) keep t0: the determinant
     // there is zero, which is what the bracket is after.
     const bool factored = tangent_at(problem, c.y, t0, &jacobian, &t);
     if (!factored) t = t0;
+    Matrix G_y;
+    if (factored && broyden) G_y = jacobian.dense_matrix().topRows(problem.equations());
     // Near a branch point the hyperplane t0.(y - y0) = s also cuts the
     // crossing branch, and Newton may land there: its tangent turns away
     // from t0 by far more than the followed branch does between y0 and y1.
@@ -98,7 +113,7 @@ SpecialPoint locate(const ContinuationProblem& problem, const TestFunction& test
     if (test.reads_eigenvalues())
       lambda = monitored_eigenvalues(problem, c.y, options, factored ? &jacobian : nullptr, warm);
     const double v = test.value(PointContext{problem, c.y, t, jacobian, lambda});
-    seen[s] = {c.y, t, v};
+    seen[s] = {c.y, t, v, std::move(G_y)};
     return v;
   };
   SpecialPoint sp;
@@ -137,6 +152,36 @@ SpecialPoint locate(const ContinuationProblem& problem, const TestFunction& test
   sp.tangent = best.tangent;
   sp.test_value = best.value;
   sp.precision = std::abs(b - a);
+  return sp;
+}
+
+// A bound is reached where its component equals it: one corrector solve
+// with the component fixed (the border e_k), from the chord between y0 and
+// y1 (the test is linear in y: its zero needs no bracketing). Nothing when
+// the corrector fails there (the branch turning in that component): the
+// caller brackets then. `known1`: as for locate().
+std::optional<SpecialPoint> reach_bound(const ContinuationProblem& problem, const BoundTest& test,
+                                        const Vector& y0, const Vector& t0, const Vector& y1,
+                                        const ContinuationOptions& options, const KnownJacobian* known1) {
+  const int k = test.index();
+  const double target = test.crossed(y1);
+  if (!(y1[k] != y0[k])) return std::nullopt;
+  Vector y_pred = y0 + (target - y0[k]) / (y1[k] - y0[k]) * (y1 - y0);
+  y_pred[k] = target;
+  Vector e = Vector::Zero(y0.size());
+  e[k] = 1.0;
+  BorderedJacobian jacobian;
+  const Correction c = correct(problem, y_pred, e, options, &jacobian, known1);
+  if (!c.converged) return std::nullopt;
+  SpecialPoint sp;
+  sp.type = test.type();
+  sp.name = test.name();
+  sp.status = EventStatus::kLocated;
+  sp.y = c.y;
+  sp.tangent = t0;
+  const Eigen::VectorXcd none;  // the test reads y alone
+  sp.test_value = test.value(PointContext{problem, c.y, t0, jacobian, none});
+  sp.precision = 0.0;  // solved for, not bracketed
   return sp;
 }
 
@@ -275,6 +320,7 @@ Branch continue_branch(const ContinuationProblem& problem, const Vector& y_start
   // which the next corrector starts by a Broyden update (corrector.h).
   const bool broyden = options.chord && problem.prefers_chord() && !problem.is_sparse();
   std::optional<KnownJacobian> known;
+  Vector tangent_before;  // at the regular point before the last (none yet)
   int regular_points = 1;
   // Everything the problem throws from here on ends the branch with what it
   // has (the points so far stay valid), rather than losing them.
@@ -287,8 +333,21 @@ Branch continue_branch(const ContinuationProblem& problem, const Vector& y_start
       }
       const BranchPoint last = branch.points.back();  // a copy: events append to points
       const bool from_known = known && known->y == last.y;
-      Correction c = correct(problem, last.y + ds * last.tangent, last.tangent, options, &jacobian,
-                             from_known ? &*known : nullptr);
+      // The predictor: along the tangent, and with the branch's curvature
+      // once two regular points give it, y'' ~ (t_last - t_before) / ds_last:
+      //   y_pred = y + ds t + ds^2 / 2 y'',
+      // whose error is O(ds^3) where the tangent's is O(ds^2), so that the
+      // corrector starts closer (for shooting, each of its iterations is an
+      // integration of the orbit). Not where the tangent turned so fast that
+      // the term would exceed half the step (near a branch point the
+      // difference of tangents is no curvature).
+      Vector y_pred = last.y + ds * last.tangent;
+      if (tangent_before.size() == last.tangent.size() && last.ds > 0) {
+        const Vector bend = (0.5 * ds * ds / last.ds) * (last.tangent - tangent_before);
+        if (bend.norm() <= 0.5 * ds) y_pred += bend;
+      }
+      Correction c =
+          correct(problem, y_pred, last.tangent, options, &jacobian, from_known ? &*known : nullptr);
       Vector t_new;
       bool accepted = c.converged && tangent_at(problem, c.y, last.tangent, &jacobian, &t_new) &&
                       t_new.dot(last.tangent) >= options.min_tangent_cosine;
@@ -326,8 +385,13 @@ Branch continue_branch(const ContinuationProblem& problem, const Vector& y_start
         const bool crossed =
             (a > 0 && b <= 0) || (a < 0 && b >= 0) || (tests[k]->stops_branch() && a == 0 && b < 0);
         if (!crossed) continue;
-        SpecialPoint sp =
-            locate(fine, *tests[k], last.y, last.tangent, ds, a, b, options, next.y, next.tangent, &warm);
+        const KnownJacobian* known_next = known ? &*known : nullptr;
+        std::optional<SpecialPoint> reached;
+        if (const auto* bound = dynamic_cast<const BoundTest*>(tests[k].get()))
+          reached = reach_bound(fine, *bound, last.y, last.tangent, next.y, options, known_next);
+        SpecialPoint sp = reached ? std::move(*reached)
+                                  : locate(fine, *tests[k], last.y, last.tangent, ds, a, b, options, next.y,
+                                           next.tangent, known_next, &warm);
         events.push_back({last.tangent.dot(sp.y - last.y), k, std::move(sp)});
       }
       first_from_singular = false;
@@ -349,6 +413,7 @@ Branch continue_branch(const ContinuationProblem& problem, const Vector& y_start
         }
       }
       if (stop) break;
+      tangent_before = last.tangent;
       branch.points.push_back(std::move(next));
       ++regular_points;
       problem.accept(branch.points.back().y);

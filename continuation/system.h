@@ -60,6 +60,11 @@ class System {
   // ShootingOptions::stepping_tolerance): the engine locates special points
   // on this copy. Null (the default) when the system has one accuracy.
   virtual std::shared_ptr<const System> refined() const { return nullptr; }
+  // The relative accuracy of residual() while stepping (0, the default:
+  // exact to rounding; a shooting system with a stepping tolerance: that
+  // tolerance). The corrector asks no finer convergence than this of the
+  // steps between special points; refined() computes to the options' own.
+  virtual double accuracy() const { return 0.0; }
 
   // Called by the continuation engine at each accepted point u; a system
   // whose equations move with the branch (a shooting problem's Poincare

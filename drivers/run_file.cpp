@@ -107,7 +107,9 @@ const char* const kRunFileMoreKeys =
     stepping_tolerance number  the integration tolerance of the steps between special points,
                           looser than simulation's, which then serve the located points (and
                           their multipliers) only; the branch only carries the accuracy that
-                          keeps the corrector on it (default 0: simulation's throughout)
+                          keeps the corrector on it (whose tolerances are no finer there),
+                          and so does from_simulation's guess (default 0: simulation's
+                          throughout)
     from_simulation {transient (50), max_period (10), return_tolerance (0.01)}: the guess
                           from a simulation started at "start": after the transient, the first
                           return near its end point gives x and the period

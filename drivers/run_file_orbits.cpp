@@ -147,6 +147,10 @@ void read_periodic(const Json& object, const std::shared_ptr<const flow::HybridS
     if (!shooting.autonomous)
       fail(path, "'periodic.from_simulation' is for autonomous orbits; a forced one starts from 'start'");
     p.from_simulation = read_orbit_guess(object["from_simulation"], shooting.simulation, path);
+    // The guess only has to land in Newton's basin: the branch's accuracy.
+    if (shooting.stepping_tolerance > 0)
+      p.from_simulation->simulation.absolute_tolerance = p.from_simulation->simulation.relative_tolerance =
+          shooting.stepping_tolerance;
   }
   double period = 1.0;  // replaced by the simulation's when from_simulation
   if (object.contains("period"))

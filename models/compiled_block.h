@@ -17,15 +17,16 @@
 // headers it includes (embedded in saltus at build time), compiles it with
 // the compiler that built saltus into a shared object, and dlopens it. The
 // object is cached under the hash of its source, the headers, the flags
-// and saltus' version (in $SALTUS_CACHE_DIR, else $XDG_CACHE_HOME/saltus,
+// and the versions of saltus and Ceres (in $SALTUS_CACHE_DIR, else $XDG_CACHE_HOME/saltus,
 // else ~/.cache/saltus): a run file compiles once (the pendulum's: 1.8 s of
 // CPU), and every later run, and any run of the same expressions with other
 // parameter values, initial state or options, loads it in milliseconds.
-// Compiled are the scalars of a simulation without variational equations
-// (double, Taylor<double, 1>, Taylor<double, 2>); Jets keep the loop. The
-// pendulum's run file went from 1.58x the built-in to 1.31x on the state
-// (one run of bench/user_model.cpp; 1.35x and 1.34x with the variational
-// equations, which stay interpreted).
+// Compiled are the scalars of a simulation (double, Taylor<double, 1>,
+// Taylor<double, 2>) and the Jet of its variational equations
+// (ExpressionBlock::CompiledJet, with the parameters plain and with every
+// input a Jet); other Jets keep the loop. The pendulum's run file went from
+// 1.58x the built-in to 1.31x on the state (one run of
+// bench/user_model.cpp, before the Jets were compiled).
 //
 // Fallback. Without a compiler (or a cache directory, or when the compiler
 // fails), compile_blocks() returns false and the blocks keep the

@@ -251,15 +251,16 @@ std::string literal(double value) {
 
 }  // namespace
 
-std::string ExpressionBlock::source(const std::string& name) const {
+std::string ExpressionBlock::source(const std::string& name, bool split) const {
   // The order of run(): constants, the code on doubles, the promotions,
   // the code on T; a register k of the double file is the local dk, of
   // the T file rk. Each instruction is the handler's own call.
-  const Program& program = split_;
+  const Program& program = split ? split_ : all_;
   std::ostringstream out;
-  out << "template <class T>\nvoid " << name << "(T* r, const double* d) {\n";
+  out << "template <class T>\nvoid " << name << "(T* r, [[maybe_unused]] const double* d) {\n";
   std::vector<bool> plain(inputs_, false);
-  for (std::int32_t i : plain_inputs_) plain[i] = true;
+  if (split)
+    for (std::int32_t i : plain_inputs_) plain[i] = true;
   for (int i = 0; i < inputs_; ++i)
     out << (plain[i] ? "  const double d" : "  const T r") << i << " = " << (plain[i] ? "d[" : "r[") << i
         << "];\n";

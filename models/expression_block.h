@@ -30,9 +30,14 @@
 // straight-line C++ (each instruction the same apply_instruction call, so
 // the values are the interpreter's bit for bit), and
 // models/compiled_block.h compiles it once with the system compiler into a
-// cached shared object that attach() plugs in for the scalars of a plain
-// simulation (double, and the Taylor series of the constraint kinematics);
-// other scalars, and any block that could not be compiled, keep the loop.
+// cached shared object that attach() plugs in for the scalars of a
+// simulation: double, the Taylor series of the constraint kinematics, and
+// the Jet of the flow's variational passes (CompiledJet), the last both
+// with the plain inputs and with every input a Jet (a parameter carried in
+// a shooting state makes the model's parameters Jets); other scalars, and
+// any block that could not be compiled, keep the loop.
+
+#include <ceres/jet_fwd.h>
 
 #include <array>
 #include <cmath>
@@ -121,18 +126,24 @@ class ExpressionBlock {
   // Instructions on T after sharing (for tests); `split`: with the plain inputs.
   std::size_t program_size(bool split = false) const { return (split ? split_ : all_).code.size(); }
 
-  // The program with the plain inputs as doubles as C++: a function
-  // template `name`<T>(T* r, const double* d) that reads the input registers
-  // evaluate() loads (r[i], and d[i] for the plain inputs), computes every
-  // instruction in order into locals and leaves the outputs in their T
-  // registers.
-  std::string source(const std::string& name) const;
-  // That program compiled, per scalar (null: the interpreter's loop).
+  // The program as C++: a function template `name`<T>(T* r, const double*
+  // d) that reads the input registers evaluate() loads (r[i], and with
+  // `split` d[i] for the plain inputs), computes every instruction in order
+  // into locals and leaves the outputs in their T registers. `split`: the
+  // plain inputs as doubles; else every input a T (d unread).
+  std::string source(const std::string& name, bool split = true) const;
+  // The Jet of the flow's derivative passes: AutoDiffHybrid's kStride lanes
+  // (continuation/flow/hybrid_system.h; models/expression_system.h checks
+  // that they agree).
+  using CompiledJet = ceres::Jet<double, 4>;
+  // Those programs compiled, per scalar (null: the interpreter's loop).
   struct Compiled {
     void (*on_double)(double*, const double*) = nullptr;
     void (*on_taylor1)(series::Taylor<double, 1>*, const double*) = nullptr;
     void (*on_taylor2)(series::Taylor<double, 2>*, const double*) = nullptr;
-    std::shared_ptr<const void> library;  // keeps the shared object loaded
+    void (*on_jet)(CompiledJet*, const double*) = nullptr;
+    void (*all_on_jet)(CompiledJet*, const double*) = nullptr;  // every input a Jet
+    std::shared_ptr<const void> library;                        // keeps the shared object loaded
   };
   void attach(Compiled compiled) { compiled_ = std::move(compiled); }
   bool is_compiled() const { return compiled_.on_double != nullptr; }
@@ -178,13 +189,18 @@ class ExpressionBlock {
   bool has_plain_ = false;
   std::vector<std::int32_t> plain_inputs_;
   Program all_, split_;  // every input a T; the plain inputs as doubles
-  Compiled compiled_;    // split_ compiled, if it was
+  Compiled compiled_;    // split_ (and all_ on Jets) compiled, if they were
 
   template <class T>
   using CompiledFunction = void (*)(T*, const double*);
+  // `split`: split_ with the plain inputs, else all_ (compiled for Jets only).
   template <class T>
-  CompiledFunction<T> compiled_for() const {
-    if constexpr (std::is_same_v<T, double>)
+  CompiledFunction<T> compiled_for(bool split) const {
+    if constexpr (std::is_same_v<T, CompiledJet>)
+      return split ? compiled_.on_jet : compiled_.all_on_jet;
+    else if (!split)
+      return nullptr;
+    else if constexpr (std::is_same_v<T, double>)
       return compiled_.on_double;
     else if constexpr (std::is_same_v<T, series::Taylor<double, 1>>)
       return compiled_.on_taylor1;
@@ -257,15 +273,14 @@ void ExpressionBlock::evaluate(Load&& load, const double* plain, Store&& store) 
     d = plain_heap.data();
   }
   load(r);
-  if (plain) {
-    if (const CompiledFunction<T> compiled = compiled_for<T>()) {
-      compiled(r, plain);  // reads the plain inputs in place
-      for (std::size_t j = 0; j < program.outputs.size(); ++j)
-        store(static_cast<int>(j), r[program.outputs[j]]);
-      return;
-    }
-    for (std::int32_t i : plain_inputs_) d[i] = plain[i];
+  if (const CompiledFunction<T> compiled = compiled_for<T>(plain != nullptr)) {
+    compiled(r, plain);  // reads the plain inputs in place
+    for (std::size_t j = 0; j < program.outputs.size(); ++j)
+      store(static_cast<int>(j), r[program.outputs[j]]);
+    return;
   }
+  if (plain)
+    for (std::int32_t i : plain_inputs_) d[i] = plain[i];
   run(program, r, d, store);
 }
 

@@ -1,9 +1,11 @@
 #include "models/expression_system.h"
 
+#include <algorithm>
 #include <set>
 #include <stdexcept>
 
 #include "continuation/autodiff_system.h"
+#include "models/compiled_block.h"
 
 namespace saltus::models {
 
@@ -67,10 +69,35 @@ std::shared_ptr<flow::AutoDiffHybrid<ExpressionOde>> make_expression_ode(
   }
   std::vector<const Expression*> outputs;
   for (const auto& e : spec->rates) outputs.push_back(&e);
-  spec->block = ExpressionBlock(static_cast<int>(names.size()), Definitions{}, outputs);
+  std::vector<bool> plain(names.size(), false);
+  for (std::size_t i = 0; i < parameters.size(); ++i) plain[unknowns.size() + i] = true;
+  spec->block = ExpressionBlock(static_cast<int>(names.size()), Definitions{}, outputs, plain);
+  compile_blocks({&spec->block});  // else the interpreter, with the same values
   ExpressionOde ode{std::move(spec), {}};
   ode.p.assign(values.begin(), values.end());
   return flow::make_hybrid(std::move(ode));
 }
 
 }  // namespace saltus::models
+
+namespace saltus::flow {
+
+template <>
+std::shared_ptr<const HybridSystem> AutoDiffHybrid<models::ExpressionOde>::with_parameters_in_state(
+    const std::vector<std::string>& names, const std::vector<int>& angles) const {
+  // The generic form checks the names (unknown, twice, tied but unequal)
+  // and serves the wrapped angles.
+  ParametersInState<models::ExpressionOde> generic(functor(), names, angles);
+  if (!angles.empty()) return std::make_shared<AutoDiffHybrid<decltype(generic)>>(std::move(generic));
+  const models::ExpressionOde& ode = functor();
+  models::ExpressionOdeInState carried{ode.spec, {ode.p.begin(), ode.p.end()}, {}, names};
+  carried.slot.assign(ode.p.size(), -1);
+  const auto& all = ode.spec->parameters;
+  for (std::size_t j = 0; j < names.size(); ++j)
+    for (const std::string& name : tied_names(names[j]))
+      carried.slot[std::find(all.begin(), all.end(), name) - all.begin()] =
+          ode.dimension() + static_cast<int>(j);
+  return make_hybrid(std::move(carried));
+}
+
+}  // namespace saltus::flow

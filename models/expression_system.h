@@ -65,7 +65,9 @@ struct OdeSpec {
   std::vector<std::string> unknowns;
   std::vector<std::string> parameters;
   std::vector<Expression> rates;  // one per unknown
-  ExpressionBlock block;          // the rates compiled together over (x, p, t)
+  // The rates together over (x, p, t), the parameters plain (compiled with
+  // the system compiler when it could be: models/compiled_block.h).
+  ExpressionBlock block;
 };
 
 template <class P = double>
@@ -89,14 +91,26 @@ struct ExpressionOdeT {
   int dimension() const { return static_cast<int>(spec->unknowns.size()); }
   std::vector<std::string> state_names() const { return spec->unknowns; }
   std::string mode_name(int) const { return "smooth"; }
+  // Parameters of type double (all but one carried in a shooting state)
+  // go in as plain doubles, as in models/mechanical_expression.h.
   template <class T>
   void field(int, const T& t, const T* x, T* f) const {
     const int n = dimension(), q = static_cast<int>(p.size());
-    ValueArray<T> values(n + q + 1);  // (x, p, t): on the stack for small systems
-    std::copy(x, x + n, values.data());
-    for (int i = 0; i < q; ++i) values[n + i] = T(p[i]);
-    values[n + q] = t;
-    spec->block.evaluate(values.data(), f);
+    constexpr bool plain = std::is_same_v<P, double>;
+    const auto load = [&](T* r) {
+      for (int i = 0; i < n; ++i) ::new (static_cast<void*>(r + i)) T(x[i]);
+      if constexpr (!plain)
+        for (int i = 0; i < q; ++i) ::new (static_cast<void*>(r + n + i)) T(p[i]);
+      ::new (static_cast<void*>(r + n + q)) T(t);
+    };
+    const auto store = [&](int j, const T& v) { f[j] = v; };
+    if constexpr (plain) {
+      ValueArray<double> values(n + q + 1);  // read at the parameters only
+      std::copy(p.begin(), p.end(), values.data() + n);
+      spec->block.template evaluate<T>(load, values.data(), store);
+    } else {
+      spec->block.template evaluate<T>(load, nullptr, store);
+    }
   }
   // True when some rate uses "t" (the ODE is forced).
   bool uses_time() const {
@@ -110,6 +124,50 @@ struct ExpressionOdeT {
 
 using ExpressionOde = ExpressionOdeT<double>;
 
+// An expression ODE with parameters carried in its state, (x, p_c) with
+// p_c' = 0: what flow::ParametersInState makes of any functor, made here
+// by the expressions themselves (ExpressionOde's with_parameters_in_state,
+// for unwrapped states). The generic form casts the functor to the state's
+// scalar at every evaluation; around rates as small as Lorenz's, compiled,
+// that cast cost ten times the rates (bench/lorenz_cascade.cpp). Here the
+// block reads the carried values from the state: on doubles as plain
+// inputs, on Jets through its program with every input a Jet.
+struct ExpressionOdeInState {
+  std::shared_ptr<const OdeSpec> spec;
+  std::vector<double> p;            // every parameter's value (a carried one's is read from the state)
+  std::vector<int> slot;            // per parameter: its state component, or -1
+  std::vector<std::string> labels;  // per carried component: its name ("c1=c2" for tied ones)
+
+  int dimension() const { return static_cast<int>(spec->unknowns.size() + labels.size()); }
+  std::vector<std::string> state_names() const {
+    std::vector<std::string> names = spec->unknowns;
+    names.insert(names.end(), labels.begin(), labels.end());
+    return names;
+  }
+  std::string mode_name(int) const { return "smooth"; }
+  template <class T>
+  void field(int, const T& t, const T* x, T* f) const {
+    const int n = static_cast<int>(spec->unknowns.size()), q = static_cast<int>(p.size());
+    constexpr bool plain = std::is_same_v<T, double>;
+    const auto load = [&](T* r) {
+      for (int i = 0; i < n; ++i) ::new (static_cast<void*>(r + i)) T(x[i]);
+      if constexpr (!plain)
+        for (int k = 0; k < q; ++k)
+          ::new (static_cast<void*>(r + n + k)) T(slot[k] >= 0 ? x[slot[k]] : T(p[k]));
+      ::new (static_cast<void*>(r + n + q)) T(t);
+    };
+    const auto store = [&](int j, const T& v) { f[j] = v; };
+    if constexpr (plain) {
+      ValueArray<double> values(n + q + 1);  // read at the parameters only
+      for (int k = 0; k < q; ++k) values[n + k] = slot[k] >= 0 ? x[slot[k]] : p[k];
+      spec->block.template evaluate<T>(load, values.data(), store);
+    } else {
+      spec->block.template evaluate<T>(load, nullptr, store);
+    }
+    for (int j = n; j < dimension(); ++j) f[j] = T(0.0);
+  }
+};
+
 // Parses the rates (names: unknowns, parameters, "t"); `values` are the
 // parameters' values. Throws like make_expression_system (ExpressionError
 // names the equation; a parameter or unknown called "t" is refused: it
@@ -117,5 +175,22 @@ using ExpressionOde = ExpressionOdeT<double>;
 std::shared_ptr<flow::AutoDiffHybrid<ExpressionOde>> make_expression_ode(
     const std::vector<std::string>& unknowns, const std::vector<std::string>& parameters,
     const std::vector<double>& values, const std::vector<std::string>& rates);
+
+}  // namespace saltus::models
+
+namespace saltus::flow {
+
+// Without wrapped angles, an expression ODE carries its parameters as an
+// ExpressionOdeInState (above); with them, as every functor does.
+template <>
+std::shared_ptr<const HybridSystem> AutoDiffHybrid<models::ExpressionOde>::with_parameters_in_state(
+    const std::vector<std::string>& names, const std::vector<int>& angles) const;
+
+}  // namespace saltus::flow
+
+namespace saltus::models {
+
+static_assert(std::is_same_v<ExpressionBlock::CompiledJet, flow::AutoDiffHybrid<ExpressionOde>::Jet>,
+              "compiled blocks serve the flow's Jet passes");
 
 }  // namespace saltus::models

@@ -204,8 +204,6 @@ class Dop853 {
     y_old_.resize(n);
     y_new_.resize(n);
     y_stage_.resize(n);
-    e5_.resize(n);
-    e3_.resize(n);
     for (auto& r : r_) r.resize(n);
     have_f_ = false;
     stepped_ = false;
@@ -286,54 +284,61 @@ class Dop853 {
     ++evaluations_;
   }
 
-  // out = y + h sum_{j < i} a[i][j] k_j over the stages with a nonzero
-  // weight, in one pass over the components: shooting's states are small
-  // (3 to 50 components), where a copy and a loop per stage cost more than
-  // the arithmetic.
-  void combine(const State& y, int i, double h, State& out) const {
-    std::array<const double*, detail::dop853::kDenseStages> k;
-    std::array<double, detail::dop853::kDenseStages> w;
-    int used = 0;
-    for (int j = 0; j < i; ++j)
-      if (const double c = h * detail::dop853::a[i][j]; c != 0.0) k[used] = k_[j].data(), w[used++] = c;
-    for (std::size_t m = 0; m < y.size(); ++m) {
-      double s = y[m];
-      for (int q = 0; q < used; ++q) s += w[q] * k[q][m];
-      out[m] = s;
+  // out = y + h sum_{j < i} a[i][j] k_j, the stages with a zero weight
+  // left out at compile time and the others added in order of j (the sums
+  // of the run-time loop this replaced, bit for bit), in one pass over the
+  // components: for the small states of shooting (3 to 50 components) the
+  // bookkeeping of a loop over the stages, or of one loop per stage, cost
+  // more than the arithmetic.
+  template <int i>
+  void combine(const State& y, double h, State& out) const {
+    [&]<std::size_t... j>(std::index_sequence<j...>) {
+      const std::array<double, sizeof...(j)> w{h * detail::dop853::a[i][j]...};
+      const std::array<const double*, sizeof...(j)> k{k_[j].data()...};
+      const std::size_t n = y.size();
+      for (std::size_t m = 0; m < n; ++m) {
+        double sum = y[m];
+        const auto add = [&]<std::size_t jj>() {
+          if constexpr (detail::dop853::a[i][jj] != 0.0) sum += w[jj] * k[jj][m];
+        };
+        (add.template operator()<j>(), ...);
+        out[m] = sum;
+      }
     }
+    (std::make_index_sequence<i>{});
   }
 
   // Stages k_2..k_12 and y_new from (t_, y_, k_[0]); returns the error norm
   // (inf when not finite, so that the step is rejected and shrunk).
   double attempt(double h) {
     namespace c = detail::dop853;
-    for (int i = 1; i < c::kStages; ++i) {
-      combine(y_, i, h, y_stage_);
-      call(k_[i], y_stage_, t_ + c::c[i] * h);
+    [&]<int... i>(std::integer_sequence<int, i...>) {
+      ((combine<i + 1>(y_, h, y_stage_), call(k_[i + 1], y_stage_, t_ + c::c[i + 1] * h)), ...);
     }
-    combine(y_, 12, h, y_new_);  // row 12 of a is b
-    // err5 and err3 without the factor h, over the controlled components.
+    (std::make_integer_sequence<int, c::kStages - 1>{});
+    combine<12>(y_, h, y_new_);  // row 12 of a is b
+    // err5 and err3 without the factor h, over the controlled components,
+    // their zero weights left out at compile time as in combine().
     const std::size_t n = std::min(opt_.controlled, y_.size());
-    std::fill(e5_.begin(), e5_.begin() + n, 0.0);
-    std::fill(e3_.begin(), e3_.begin() + n, 0.0);
-    for (int j = 0; j < c::kStages; ++j) {
-      const double w5 = c::e5[j], w3 = c::e3[j];
-      if (w5 == 0.0 && w3 == 0.0) continue;
-      const double* k = k_[j].data();
+    double err5 = 0.0, err3 = 0.0;
+    [&]<std::size_t... j>(std::index_sequence<j...>) {
+      const std::array<const double*, sizeof...(j)> k{k_[j].data()...};
       for (std::size_t m = 0; m < n; ++m) {
-        e5_[m] += w5 * k[m];
-        e3_[m] += w3 * k[m];
+        double e5 = 0.0, e3 = 0.0;
+        const auto add = [&]<std::size_t jj>() {
+          if constexpr (c::e5[jj] != 0.0) e5 += c::e5[jj] * k[jj][m];
+          if constexpr (c::e3[jj] != 0.0) e3 += c::e3[jj] * k[jj][m];
+        };
+        (add.template operator()<j>(), ...);
+        const double w = opt_.absolute_tolerance +
+                         opt_.relative_tolerance * (std::abs(y_[m]) + std::abs(h) * std::abs(k_[0][m]));
+        // Written so that a NaN wins (std::max would drop it): a step with a
+        // non-finite error is rejected.
+        if (const double v = std::abs(e5) / w; !(v <= err5)) err5 = v;
+        if (const double v = std::abs(e3) / w; !(v <= err3)) err3 = v;
       }
     }
-    double err5 = 0.0, err3 = 0.0;
-    for (std::size_t m = 0; m < n; ++m) {
-      const double w = opt_.absolute_tolerance +
-                       opt_.relative_tolerance * (std::abs(y_[m]) + std::abs(h) * std::abs(k_[0][m]));
-      // Written so that a NaN wins (std::max would drop it): a step with a
-      // non-finite error is rejected.
-      if (const double v = std::abs(e5_[m]) / w; !(v <= err5)) err5 = v;
-      if (const double v = std::abs(e3_[m]) / w; !(v <= err3)) err3 = v;
-    }
+    (std::make_index_sequence<c::kStages>{});
     if (err5 == 0.0 && err3 == 0.0) return 0.0;
     const double err = std::abs(h) * err5 * err5 / std::sqrt(err5 * err5 + 0.01 * err3 * err3);
     return std::isfinite(err) ? err : std::numeric_limits<double>::infinity();
@@ -354,10 +359,10 @@ class Dop853 {
     const double h = t_ - t_old_;
     const std::size_t n = y_.size();
     // The extra stages start from the step's y0: y_old_.
-    for (int i = 13; i < c::kDenseStages; ++i) {
-      combine(y_old_, i, h, y_stage_);
-      call(k_[i], y_stage_, t_old_ + c::c[i] * h);
+    [&]<int... i>(std::integer_sequence<int, i...>) {
+      ((combine<13 + i>(y_old_, h, y_stage_), call(k_[13 + i], y_stage_, t_old_ + c::c[13 + i] * h)), ...);
     }
+    (std::make_integer_sequence<int, c::kDenseStages - 13>{});
     for (std::size_t m = 0; m < n; ++m) {
       const double dy = y_[m] - y_old_[m], bspl = h * k_[0][m] - dy;
       r_[0][m] = dy;
@@ -378,7 +383,7 @@ class Dop853 {
   }
 
   Dop853Options opt_;
-  State y_, y_old_, y_new_, y_stage_, e5_, e3_;
+  State y_, y_old_, y_new_, y_stage_;
   std::array<State, detail::dop853::kDenseStages> k_;
   std::array<State, 7> r_;
   double t_ = 0.0, t_old_ = 0.0, h_ = 0.0;

@@ -54,7 +54,8 @@ struct ShootingOptions {
   // tolerances, and their multipliers come from it). Between special points
   // a branch needs only the accuracy that keeps the corrector on it and the
   // test functions' signs right; the located points keep the accuracy asked.
-  // 0 (the default): one tolerance throughout.
+  // The corrector's tolerances between special points are no finer than it
+  // either (System::accuracy). 0 (the default): one tolerance throughout.
   double stepping_tolerance = 0.0;
   std::string check() const;  // empty when valid, else names the bad field
 };
@@ -88,6 +89,7 @@ class ShootingSystem : public System {
   // Autonomous: the phase condition's plane moves to u (see above).
   void accept(const Vector& u) const override;
   std::shared_ptr<const System> refined() const override { return refined_shooting(); }
+  double accuracy() const override { return options_.stepping_tolerance; }  // 0 on the refined copy
   // The copy at simulation's tolerances, with this one's phase plane; null
   // without a stepping_tolerance or when this is that copy.
   std::shared_ptr<const ShootingSystem> refined_shooting() const;

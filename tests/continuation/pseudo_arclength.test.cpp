@@ -54,9 +54,12 @@ TEST_CASE("cusp normal form: both folds located to 1e-10", "[continuation]") {
     CHECK(f.status == EventStatus::kLocated);
     CHECK(f.precision <= options.event_tolerance);
   }
-  // The branch ends at the bound mu = 2 on the upper branch.
-  CHECK(branch.points.back().y[1] == Approx(2.0).margin(1e-12));
+  // The branch ends at the bound mu = 2 on the upper branch, solved for
+  // (mu fixed at 2 in the corrector), not bracketed.
+  CHECK(std::abs(branch.points.back().y[1] - 2.0) < 1e-14);
   CHECK(branch.points.back().label == "EP");
+  CHECK(branch.special_points.back().status == EventStatus::kLocated);
+  CHECK(branch.special_points.back().precision == 0.0);
 }
 
 TEST_CASE("cusp: the fold curve from an LP passes through the cusp at (0, 0)", "[continuation]") {

@@ -1,5 +1,6 @@
 #include "models/compiled_block.h"
 
+#include <ceres/jet.h>
 #include <unistd.h>
 
 #include <bit>
@@ -26,6 +27,7 @@ using saltus::models::Expression;
 using saltus::models::ExpressionBlock;
 using Taylor1 = saltus::series::Taylor<double, 1>;
 using Taylor2 = saltus::series::Taylor<double, 2>;
+using Jet = ExpressionBlock::CompiledJet;
 
 // An environment variable set (or unset: nullopt) for one scope.
 class ScopedEnvironment {
@@ -98,6 +100,11 @@ template <class T>
 T input(double value, std::mt19937& random) {
   if constexpr (std::is_same_v<T, double>) {
     return value;
+  } else if constexpr (std::is_same_v<T, Jet>) {
+    std::uniform_real_distribution<double> lane(-1.0, 1.0);
+    T v(value);
+    for (int k = 0; k < T::DIMENSION; ++k) v.v[k] = lane(random);
+    return v;
   } else {
     std::uniform_real_distribution<double> coefficient(-1.0, 1.0);
     T v = T::variable(value, T::capacity);
@@ -106,20 +113,29 @@ T input(double value, std::mt19937& random) {
   }
 }
 
-// Every part of the block's outputs at (x, y; a, b).
+// Every part of the block's outputs at (x, y; a, b): a and b plain, or
+// (`split` false) inputs of type T too.
 template <class T>
-std::vector<double> outputs(const ExpressionBlock& block, const T& x, const T& y, double a, double b) {
+std::vector<double> outputs(const ExpressionBlock& block, const T& x, const T& y, double a, double b,
+                            bool split) {
   const double plain[4] = {0.0, 0.0, a, b};
   std::vector<double> parts;
   block.evaluate<T>(
       [&](T* r) {
         ::new (static_cast<void*>(r)) T(x);
         ::new (static_cast<void*>(r + 1)) T(y);
+        if (!split) {
+          ::new (static_cast<void*>(r + 2)) T(a);
+          ::new (static_cast<void*>(r + 3)) T(b);
+        }
       },
-      plain,
+      split ? plain : nullptr,
       [&](int, const T& v) {
         if constexpr (std::is_same_v<T, double>) {
           parts.push_back(v);
+        } else if constexpr (std::is_same_v<T, Jet>) {
+          parts.push_back(v.a);
+          for (int k = 0; k < T::DIMENSION; ++k) parts.push_back(v.v[k]);
         } else {
           for (int k = 0; k <= v.order(); ++k) parts.push_back(v[k]);
         }
@@ -129,13 +145,15 @@ std::vector<double> outputs(const ExpressionBlock& block, const T& x, const T& y
 
 // Compiled and interpreted copies of one block give the same values, every bit.
 template <class T>
-void check_same(const ExpressionBlock& compiled, const ExpressionBlock& interpreted, int samples) {
+void check_same(const ExpressionBlock& compiled, const ExpressionBlock& interpreted, int samples,
+                bool split = true) {
   std::mt19937 random(12);
   std::uniform_real_distribution<double> xs(0.2, 1.5), ys(-1.5, 1.5), parameters(0.5, 2.0);
   for (int i = 0; i < samples; ++i) {
     const T x = input<T>(xs(random), random), y = input<T>(ys(random), random);
     const double a = parameters(random), b = parameters(random);
-    const auto expected = outputs(interpreted, x, y, a, b), actual = outputs(compiled, x, y, a, b);
+    const auto expected = outputs(interpreted, x, y, a, b, split),
+               actual = outputs(compiled, x, y, a, b, split);
     REQUIRE(expected.size() == actual.size());
     for (std::size_t j = 0; j < expected.size(); ++j) {
       INFO("sample " << i << ", part " << j);
@@ -148,9 +166,10 @@ void check_same(const ExpressionBlock& compiled, const ExpressionBlock& interpre
 
 // The compiled straight-line program is the register loop's: each
 // instruction the same apply_instruction call (models/expression_block.h),
-// so every value and every Taylor coefficient agrees to the last bit.
+// so every value, Taylor coefficient and Jet lane agrees to the last bit;
+// on Jets also the program with every input a Jet (a carried parameter).
 TEMPLATE_TEST_CASE("compiled expression block: the register loop's values bit for bit on random inputs",
-                   "[models][expression][compiled]", double, Taylor1, Taylor2) {
+                   "[models][expression][compiled]", double, Taylor1, Taylor2, Jet) {
   const ScopedEnvironment cache("SALTUS_CACHE_DIR",
                                 fs::path(SALTUS_BINARY_DIR) / "compiled-block-tests" / "cache");
   const ScopedEnvironment compiler("SALTUS_CXX", std::nullopt), enabled("SALTUS_COMPILE", std::nullopt);
@@ -160,6 +179,7 @@ TEMPLATE_TEST_CASE("compiled expression block: the register loop's values bit fo
   CHECK(compiled.is_compiled());
   CHECK_FALSE(interpreted.block.is_compiled());
   check_same<TestType>(compiled, interpreted.block, 200);
+  if constexpr (std::is_same_v<TestType, Jet>) check_same<TestType>(compiled, interpreted.block, 200, false);
 }
 
 // No compiler: compile_blocks says so and the block keeps the loop, with

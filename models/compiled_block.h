@@ -21,6 +21,10 @@
 // else ~/.cache/saltus): a run file compiles once (the pendulum's: 1.8 s of
 // CPU), and every later run, and any run of the same expressions with other
 // parameter values, initial state or options, loads it in milliseconds.
+// The headers every block includes (Eigen, ceres' Jet) are precompiled once
+// per cache (a 100 MB prelude-*/prelude.h.gch, about 5 s): a new run file's
+// blocks then compile without parsing them (the Lorenz rates: about 1.5 s of
+// CPU instead of 4).
 // Compiled are the scalars of a simulation (double, Taylor<double, 1>,
 // Taylor<double, 2>) and the Jet of its variational equations
 // (ExpressionBlock::CompiledJet, with the parameters plain and with every

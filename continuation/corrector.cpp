@@ -119,7 +119,7 @@ Correction correct(const ContinuationProblem& problem, const Vector& y_pred, con
     // for shooting): with the contraction theta = |dy_k| / |dy_k-1| of a
     // converging iteration, the residual after this step is about theta
     // |G| (Deuflhard, Newton Methods for Nonlinear Problems, Springer 2004,
-    // Sec. 2.1.2, the a-posteriori estimates of a contracting iteration).
+    // ch. 2: the contraction of an iteration and its a-posteriori estimates).
     // Trusted only where a contraction was measured (a step before) and it
     // is fast, theta <= 1/8.
     const double theta = step / last_step;

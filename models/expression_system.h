@@ -11,6 +11,7 @@
 #include <boost/container/small_vector.hpp>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "continuation/flow/hybrid_system.h"
@@ -68,6 +69,30 @@ struct OdeSpec {
   // The rates together over (x, p, t), the parameters plain (compiled with
   // the system compiler when it could be: models/compiled_block.h).
   ExpressionBlock block;
+
+  // f = the rates at (x, p, t) with p_k = parameter(k). Parameters of type
+  // double go in as plain doubles (as in models/mechanical_expression.h);
+  // of type T (one carried in a shooting state makes all of them T) through
+  // the program with every input a T.
+  template <class T, class Parameter>
+  void evaluate(const T& t, const T* x, Parameter&& parameter, T* f) const {
+    const int n = static_cast<int>(unknowns.size()), q = static_cast<int>(parameters.size());
+    constexpr bool plain = std::is_same_v<std::decay_t<decltype(parameter(0))>, double>;
+    const auto load = [&](T* r) {
+      for (int i = 0; i < n; ++i) ::new (static_cast<void*>(r + i)) T(x[i]);
+      if constexpr (!plain)
+        for (int k = 0; k < q; ++k) ::new (static_cast<void*>(r + n + k)) T(parameter(k));
+      ::new (static_cast<void*>(r + n + q)) T(t);
+    };
+    const auto store = [&](int j, const T& v) { f[j] = v; };
+    if constexpr (plain) {
+      ValueArray<double> values(n + q + 1);  // read at the parameters only
+      for (int k = 0; k < q; ++k) values[n + k] = parameter(k);
+      block.template evaluate<T>(load, values.data(), store);
+    } else {
+      block.template evaluate<T>(load, nullptr, store);
+    }
+  }
 };
 
 template <class P = double>
@@ -91,26 +116,10 @@ struct ExpressionOdeT {
   int dimension() const { return static_cast<int>(spec->unknowns.size()); }
   std::vector<std::string> state_names() const { return spec->unknowns; }
   std::string mode_name(int) const { return "smooth"; }
-  // Parameters of type double (all but one carried in a shooting state)
-  // go in as plain doubles, as in models/mechanical_expression.h.
   template <class T>
   void field(int, const T& t, const T* x, T* f) const {
-    const int n = dimension(), q = static_cast<int>(p.size());
-    constexpr bool plain = std::is_same_v<P, double>;
-    const auto load = [&](T* r) {
-      for (int i = 0; i < n; ++i) ::new (static_cast<void*>(r + i)) T(x[i]);
-      if constexpr (!plain)
-        for (int i = 0; i < q; ++i) ::new (static_cast<void*>(r + n + i)) T(p[i]);
-      ::new (static_cast<void*>(r + n + q)) T(t);
-    };
-    const auto store = [&](int j, const T& v) { f[j] = v; };
-    if constexpr (plain) {
-      ValueArray<double> values(n + q + 1);  // read at the parameters only
-      std::copy(p.begin(), p.end(), values.data() + n);
-      spec->block.template evaluate<T>(load, values.data(), store);
-    } else {
-      spec->block.template evaluate<T>(load, nullptr, store);
-    }
+    spec->evaluate(
+        t, x, [&](int k) -> const P& { return p[k]; }, f);
   }
   // True when some rate uses "t" (the ODE is forced).
   bool uses_time() const {
@@ -147,24 +156,9 @@ struct ExpressionOdeInState {
   std::string mode_name(int) const { return "smooth"; }
   template <class T>
   void field(int, const T& t, const T* x, T* f) const {
-    const int n = static_cast<int>(spec->unknowns.size()), q = static_cast<int>(p.size());
-    constexpr bool plain = std::is_same_v<T, double>;
-    const auto load = [&](T* r) {
-      for (int i = 0; i < n; ++i) ::new (static_cast<void*>(r + i)) T(x[i]);
-      if constexpr (!plain)
-        for (int k = 0; k < q; ++k)
-          ::new (static_cast<void*>(r + n + k)) T(slot[k] >= 0 ? x[slot[k]] : T(p[k]));
-      ::new (static_cast<void*>(r + n + q)) T(t);
-    };
-    const auto store = [&](int j, const T& v) { f[j] = v; };
-    if constexpr (plain) {
-      ValueArray<double> values(n + q + 1);  // read at the parameters only
-      for (int k = 0; k < q; ++k) values[n + k] = slot[k] >= 0 ? x[slot[k]] : p[k];
-      spec->block.template evaluate<T>(load, values.data(), store);
-    } else {
-      spec->block.template evaluate<T>(load, nullptr, store);
-    }
-    for (int j = n; j < dimension(); ++j) f[j] = T(0.0);
+    spec->evaluate(
+        t, x, [&](int k) -> T { return slot[k] >= 0 ? x[slot[k]] : T(p[k]); }, f);
+    for (int j = static_cast<int>(spec->unknowns.size()); j < dimension(); ++j) f[j] = T(0.0);
   }
 };
 

@@ -11,6 +11,7 @@
 #include "continuation/corrector.h"
 #include "continuation/eigenvalues.h"
 #include "continuation/locate.h"
+#include "continuation/predictor.h"
 
 namespace saltus {
 
@@ -320,6 +321,7 @@ Branch continue_branch(const ContinuationProblem& problem, const Vector& y_start
   // which the next corrector starts by a Broyden update (corrector.h).
   const bool broyden = options.chord && problem.prefers_chord() && !problem.is_sparse();
   std::optional<KnownJacobian> known;
+  Matrix G_before;        // G_y at the regular point before known's (none yet)
   Vector tangent_before;  // at the regular point before the last (none yet)
   int regular_points = 1;
   // Everything the problem throws from here on ends the branch with what it
@@ -333,26 +335,31 @@ Branch continue_branch(const ContinuationProblem& problem, const Vector& y_start
       }
       const BranchPoint last = branch.points.back();  // a copy: events append to points
       const bool from_known = known && known->y == last.y;
-      // The predictor: along the tangent, and with the branch's curvature
-      // once two regular points give it, y'' ~ (t_last - t_before) / ds_last:
-      //   y_pred = y + ds t + ds^2 / 2 y'',
-      // whose error is O(ds^3) where the tangent's is O(ds^2), so that the
-      // corrector starts closer (for shooting, each of its iterations is an
-      // integration of the orbit). Not where the tangent turned so fast that
-      // the term would exceed half the step (near a branch point the
-      // difference of tangents is no curvature).
-      Vector y_pred = last.y + ds * last.tangent;
-      if (tangent_before.size() == last.tangent.size() && last.ds > 0) {
-        const Vector bend = (0.5 * ds * ds / last.ds) * (last.tangent - tangent_before);
-        if (bend.norm() <= 0.5 * ds) y_pred += bend;
+      const Vector y_pred = predict(last.y, last.tangent, tangent_before, last.ds, ds);
+      // The corrector's first Jacobian: the last point's, extrapolated along
+      // the branch by the drift since the point before (G_y(s + ds) = G_y(s)
+      // + ds (G_y(s) - G_y(s - ds_last)) / ds_last + O(ds^2), where the last
+      // point's alone is O(ds) off), then Broyden's update to the prediction.
+      // Not where the drift term exceeds a tenth of G_y: a Jacobian that
+      // turns that fast in one step (a hybrid orbit near grazing, where it
+      // grows like 1 / sqrt) does not drift linearly (on the Lorenz cascade
+      // the term stays below 0.04).
+      std::optional<KnownJacobian> start;
+      if (from_known) {
+        start = *known;
+        if (G_before.size() == known->G_y.size() && last.ds > 0) {
+          const Matrix drift = (ds / last.ds) * (known->G_y - G_before);
+          if (drift.norm() <= 0.1 * known->G_y.norm()) start->G_y += drift;
+        }
       }
-      Correction c =
-          correct(problem, y_pred, last.tangent, options, &jacobian, from_known ? &*known : nullptr);
+      Correction c = correct(problem, y_pred, last.tangent, options, &jacobian, start ? &*start : nullptr);
       Vector t_new;
       bool accepted = c.converged && tangent_at(problem, c.y, last.tangent, &jacobian, &t_new) &&
                       t_new.dot(last.tangent) >= options.min_tangent_cosine;
-      if (accepted && broyden)
+      if (accepted && broyden) {
+        G_before = from_known ? std::move(known->G_y) : Matrix();
         known = KnownJacobian{c.y, jacobian.dense_matrix().topRows(problem.equations())};
+      }
       if (!accepted) {
         if (ds * options.step_cut < options.ds_min) {
           branch.stop_reason = StopReason::kStepTooSmall;

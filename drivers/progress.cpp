@@ -67,6 +67,15 @@ class ReportingSystem : public flow::HybridSystem {
     progress_->at(t);
     inner_->field_and_tangent(mode, t, x, Phi_top, f, dPhi_top);
   }
+  void field_in_place(int mode, double t, const double* x, double* f) const override {
+    progress_->at(t);
+    inner_->field_in_place(mode, t, x, f);
+  }
+  void field_and_tangent_in_place(int mode, double t, const double* x, int m, const double* Phi_top,
+                                  double* f, double* dPhi_top) const override {
+    progress_->at(t);
+    inner_->field_and_tangent_in_place(mode, t, x, m, Phi_top, f, dPhi_top);
+  }
   int guard_count(int mode) const override { return inner_->guard_count(mode); }
   std::string guard_name(int mode, int k) const override { return inner_->guard_name(mode, k); }
   flow::Crossing crossing(int mode, int k) const override { return inner_->crossing(mode, k); }

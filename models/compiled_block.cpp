@@ -104,10 +104,10 @@ std::string source_of(const std::vector<ExpressionBlock*>& blocks) {
     const std::string name = "block" + std::to_string(i);
     source += blocks[i]->source(name) + blocks[i]->source(name + "_all", false);
     for (const char* type : {"double", "Taylor1", "Taylor2", "Jet"})
-      source += "EXPORT void saltus_" + name + "_" + type + "(" + type + "* r, const double* d) { " + name +
-                "(r, d); }\n";
-    source +=
-        "EXPORT void saltus_" + name + "_all_Jet(Jet* r, const double* d) { " + name + "_all(r, d); }\n";
+      source += "EXPORT void saltus_" + name + "_" + type + "(const " + type + "* in, const double* d, " +
+                type + "* out) { " + name + "(in, d, out); }\n";
+    source += "EXPORT void saltus_" + name + "_all_Jet(const Jet* in, const double* d, Jet* out) { " + name +
+              "_all(in, d, out); }\n";
   }
   return source;
 }

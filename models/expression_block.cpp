@@ -257,12 +257,12 @@ std::string ExpressionBlock::source(const std::string& name, bool split) const {
   // the T file rk. Each instruction is the handler's own call.
   const Program& program = split ? split_ : all_;
   std::ostringstream out;
-  out << "template <class T>\nvoid " << name << "(T* r, [[maybe_unused]] const double* d) {\n";
+  out << "template <class T>\nvoid " << name << "(const T* in, [[maybe_unused]] const double* d, T* out) {\n";
   std::vector<bool> plain(inputs_, false);
   if (split)
     for (std::int32_t i : plain_inputs_) plain[i] = true;
   for (int i = 0; i < inputs_; ++i)
-    out << (plain[i] ? "  const double d" : "  const T r") << i << " = " << (plain[i] ? "d[" : "r[") << i
+    out << (plain[i] ? "  const double d" : "  const T r") << i << " = " << (plain[i] ? "d[" : "in[") << i
         << "];\n";
   for (const auto& [k, c] : program.constants) out << "  const double d" << k << " = " << literal(c) << ";\n";
   const auto emit = [&](const std::vector<Instruction>& code, const char* type, char file) {
@@ -283,8 +283,8 @@ std::string ExpressionBlock::source(const std::string& name, bool split) const {
   emit(program.plain_code, "double", 'd');
   for (const auto& [k, c] : program.promoted) out << "  const T r" << k << " = constant<T>(d" << c << ");\n";
   emit(program.code, "T", 'r');
-  for (std::int32_t k : program.outputs)
-    if (k >= inputs_) out << "  ::new (static_cast<void*>(r + " << k << ")) T(r" << k << ");\n";
+  for (std::size_t j = 0; j < program.outputs.size(); ++j)
+    out << "  ::new (static_cast<void*>(out + " << j << ")) T(r" << program.outputs[j] << ");\n";
   out << "}\n";
   return out.str();
 }

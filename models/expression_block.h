@@ -120,17 +120,32 @@ class ExpressionBlock {
   template <class T, class Load, class Store>
   void evaluate(Load&& load, const double* plain, Store&& store) const;
 
+  // The compiled program straight on the caller's arrays: input i from
+  // in[i], or (`plain` not null: the split program) from plain[i] for the
+  // plain ones; output j constructed in out[j] (out may be in). False, and
+  // nothing done, where the block has no compiled program for T: the
+  // caller then calls evaluate(). For a caller whose inputs already lie in
+  // one array (an ODE's state, parameters and time): no copies in or out.
+  template <class T>
+  bool evaluate_compiled(const T* in, const double* plain, T* out) const {
+    const CompiledFunction<T> compiled = compiled_for<T>(plain != nullptr);
+    if (!compiled) return false;
+    compiled(in, plain, out);
+    return true;
+  }
+
   int input_count() const { return inputs_; }
   int output_count() const { return static_cast<int>(all_.outputs.size()); }
   bool has_plain() const { return has_plain_; }
   // Instructions on T after sharing (for tests); `split`: with the plain inputs.
   std::size_t program_size(bool split = false) const { return (split ? split_ : all_).code.size(); }
 
-  // The program as C++: a function template `name`<T>(T* r, const double*
-  // d) that reads the input registers evaluate() loads (r[i], and with
-  // `split` d[i] for the plain inputs), computes every instruction in order
-  // into locals and leaves the outputs in their T registers. `split`: the
-  // plain inputs as doubles; else every input a T (d unread).
+  // The program as C++: a function template `name`<T>(const T* in, const
+  // double* d, T* out) that reads input i from in[i] (and with `split` the
+  // plain ones from d[i]), computes every instruction in order into locals
+  // and constructs output j in out[j] (after the last read of in, so out
+  // may be in). `split`: the plain inputs as doubles; else every input a T
+  // (d unread).
   std::string source(const std::string& name, bool split = true) const;
   // The Jet of the flow's derivative passes: AutoDiffHybrid's kStride lanes
   // (continuation/flow/hybrid_system.h; models/expression_system.h checks
@@ -138,12 +153,12 @@ class ExpressionBlock {
   using CompiledJet = ceres::Jet<double, 4>;
   // Those programs compiled, per scalar (null: the interpreter's loop).
   struct Compiled {
-    void (*on_double)(double*, const double*) = nullptr;
-    void (*on_taylor1)(series::Taylor<double, 1>*, const double*) = nullptr;
-    void (*on_taylor2)(series::Taylor<double, 2>*, const double*) = nullptr;
-    void (*on_jet)(CompiledJet*, const double*) = nullptr;
-    void (*all_on_jet)(CompiledJet*, const double*) = nullptr;  // every input a Jet
-    std::shared_ptr<const void> library;                        // keeps the shared object loaded
+    void (*on_double)(const double*, const double*, double*) = nullptr;
+    void (*on_taylor1)(const series::Taylor<double, 1>*, const double*, series::Taylor<double, 1>*) = nullptr;
+    void (*on_taylor2)(const series::Taylor<double, 2>*, const double*, series::Taylor<double, 2>*) = nullptr;
+    void (*on_jet)(const CompiledJet*, const double*, CompiledJet*) = nullptr;
+    void (*all_on_jet)(const CompiledJet*, const double*, CompiledJet*) = nullptr;  // every input a Jet
+    std::shared_ptr<const void> library;  // keeps the shared object loaded
   };
   void attach(Compiled compiled) { compiled_ = std::move(compiled); }
   bool is_compiled() const { return compiled_.on_double != nullptr; }
@@ -192,7 +207,7 @@ class ExpressionBlock {
   Compiled compiled_;    // split_ (and all_ on Jets) compiled, if they were
 
   template <class T>
-  using CompiledFunction = void (*)(T*, const double*);
+  using CompiledFunction = void (*)(const T*, const double*, T*);
   // `split`: split_ with the plain inputs, else all_ (compiled for Jets only).
   template <class T>
   CompiledFunction<T> compiled_for(bool split) const {
@@ -261,8 +276,10 @@ void ExpressionBlock::evaluate(Load&& load, const double* plain, Store&& store) 
   } storage;
   std::vector<T> heap;
   T* r = storage.slots;
-  if (static_cast<std::size_t>(program.registers) > kInline) {
-    heap.resize(program.registers);
+  // The compiled program's outputs land in r[0], r[1], ...
+  const std::size_t slots = std::max<std::size_t>(program.registers, program.outputs.size());
+  if (slots > kInline) {
+    heap.resize(slots);
     r = heap.data();
   }
   std::array<double, kPlainInline> plain_storage;
@@ -274,9 +291,8 @@ void ExpressionBlock::evaluate(Load&& load, const double* plain, Store&& store) 
   }
   load(r);
   if (const CompiledFunction<T> compiled = compiled_for<T>(plain != nullptr)) {
-    compiled(r, plain);  // reads the plain inputs in place
-    for (std::size_t j = 0; j < program.outputs.size(); ++j)
-      store(static_cast<int>(j), r[program.outputs[j]]);
+    compiled(r, plain, r);  // reads the plain inputs in place; the outputs over the inputs
+    for (std::size_t j = 0; j < program.outputs.size(); ++j) store(static_cast<int>(j), r[j]);
     return;
   }
   if (plain)

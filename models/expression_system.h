@@ -78,20 +78,32 @@ struct OdeSpec {
   void evaluate(const T& t, const T* x, Parameter&& parameter, T* f) const {
     const int n = static_cast<int>(unknowns.size()), q = static_cast<int>(parameters.size());
     constexpr bool plain = std::is_same_v<std::decay_t<decltype(parameter(0))>, double>;
-    const auto load = [&](T* r) {
-      for (int i = 0; i < n; ++i) ::new (static_cast<void*>(r + i)) T(x[i]);
-      if constexpr (!plain)
-        for (int k = 0; k < q; ++k) ::new (static_cast<void*>(r + n + k)) T(parameter(k));
-      ::new (static_cast<void*>(r + n + q)) T(t);
-    };
-    const auto store = [&](int j, const T& v) { f[j] = v; };
-    if constexpr (plain) {
-      ValueArray<double> values(n + q + 1);  // read at the parameters only
+    // The inputs (x, p, t) in one array, where the compiled program reads
+    // them and writes f with no copies in or out (at every Runge-Kutta
+    // stage, beside rates as small as Lorenz's the copies cost more than
+    // the rates). On double the array holds the plain parameters too; on
+    // another T they go in `values`, and their slots in `in` stay unset.
+    flow::detail::UninitializedJets<T, 32> inputs(n + q + 1);
+    T* in = inputs.data();
+    for (int i = 0; i < n; ++i) ::new (static_cast<void*>(in + i)) T(x[i]);
+    ::new (static_cast<void*>(in + n + q)) T(t);
+    ValueArray<double> values(plain && !std::is_same_v<T, double> ? n + q + 1 : 0);
+    const double* d = nullptr;
+    if constexpr (std::is_same_v<T, double>) {
+      for (int k = 0; k < q; ++k) in[n + k] = parameter(k);
+      d = in;
+    } else if constexpr (plain) {
       for (int k = 0; k < q; ++k) values[n + k] = parameter(k);
-      block.template evaluate<T>(load, values.data(), store);
+      d = values.data();
     } else {
-      block.template evaluate<T>(load, nullptr, store);
+      for (int k = 0; k < q; ++k) ::new (static_cast<void*>(in + n + k)) T(parameter(k));
     }
+    if (block.evaluate_compiled<T>(in, d, f)) return;
+    const auto load = [&](T* r) {
+      for (int i = 0; i < n + q + 1; ++i)
+        if (!plain || i < n || i == n + q) ::new (static_cast<void*>(r + i)) T(in[i]);
+    };
+    block.template evaluate<T>(load, d, [&](int j, const T& v) { f[j] = v; });
   }
 };
 
@@ -158,7 +170,8 @@ struct ExpressionOdeInState {
   void field(int, const T& t, const T* x, T* f) const {
     spec->evaluate(
         t, x, [&](int k) -> T { return slot[k] >= 0 ? x[slot[k]] : T(p[k]); }, f);
-    for (int j = static_cast<int>(spec->unknowns.size()); j < dimension(); ++j) f[j] = T(0.0);
+    const int n = static_cast<int>(spec->unknowns.size());
+    for (std::size_t j = 0; j < labels.size(); ++j) f[n + j] = T(0.0);
   }
 };
 

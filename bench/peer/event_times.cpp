@@ -48,6 +48,10 @@ class Counting : public flow::HybridSystem {
     ++fields;
     s_.field(mode, t, x, f);
   }
+  void field_in_place(int mode, double t, const double* x, double* f) const override {
+    ++fields;
+    s_.field_in_place(mode, t, x, f);
+  }
   void field_jacobian(int mode, double t, const Vector& x, Matrix* A) const override {
     s_.field_jacobian(mode, t, x, A);
   }

@@ -1,5 +1,6 @@
 #include "continuation/flow/hybrid_system.h"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
@@ -13,7 +14,54 @@ std::string known_parameters(const HybridSystem& system) {
   return known.empty() ? "the system has no parameters" : "known: " + known;
 }
 
+// x and f of the in-place entries' defaults, per thread and kept between
+// calls (the same size allocates nothing); a field that calls them again
+// before it returns (a nested simulation) gets copies of its own.
+struct InPlaceScratch {
+  Vector x, f;
+  bool busy = false;
+};
+
+class ScratchLease {
+ public:
+  ScratchLease() {
+    thread_local InPlaceScratch shared;
+    if (!shared.busy) {
+      scratch_ = &shared;
+      shared.busy = true;
+    }
+  }
+  ~ScratchLease() {
+    if (scratch_ != &own_) scratch_->busy = false;
+  }
+  ScratchLease(const ScratchLease&) = delete;
+  ScratchLease& operator=(const ScratchLease&) = delete;
+  Vector& x() { return scratch_->x; }
+  Vector& f() { return scratch_->f; }
+
+ private:
+  InPlaceScratch own_;
+  InPlaceScratch* scratch_ = &own_;
+};
+
 }  // namespace
+
+void HybridSystem::field_in_place(int mode, double t, const double* x, double* f) const {
+  ScratchLease scratch;
+  scratch.x() = Eigen::Map<const Vector>(x, dimension());
+  field(mode, t, scratch.x(), &scratch.f());
+  std::copy(scratch.f().data(), scratch.f().data() + scratch.f().size(), f);
+}
+
+void HybridSystem::field_and_tangent_in_place(int mode, double t, const double* x, int m,
+                                              const double* Phi_top, double* f, double* dPhi_top) const {
+  const int n = dimension();
+  ScratchLease scratch;
+  scratch.x() = Eigen::Map<const Vector>(x, n);
+  field_and_tangent(mode, t, scratch.x(), Eigen::Map<const Matrix>(Phi_top, m, n), &scratch.f(),
+                    Eigen::Map<Matrix>(dPhi_top, m, n));
+  std::copy(scratch.f().data(), scratch.f().data() + scratch.f().size(), f);
+}
 
 std::shared_ptr<const HybridSystem> HybridSystem::with_parameters(
     const std::map<std::string, double>& values) const {

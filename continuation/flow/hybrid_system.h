@@ -56,6 +56,15 @@ class HybridSystem {
   // A Phi off as directional derivatives (no A, no product).
   virtual void field_and_tangent(int mode, double t, const Vector& x, const Eigen::Ref<const Matrix>& Phi_top,
                                  Vector* f, Eigen::Ref<Matrix> dPhi_top) const;
+  // field() and field_and_tangent() on the integrator's state in place: x
+  // and f of dimension() doubles, Phi_top and dPhi_top m x n column-major
+  // with leading dimension m. The simulator calls these at every stage,
+  // where copying into Vectors and back would cost more than a field as
+  // small as Lorenz's. The defaults copy and call the two above;
+  // AutoDiffHybrid evaluates in place.
+  virtual void field_in_place(int mode, double t, const double* x, double* f) const;
+  virtual void field_and_tangent_in_place(int mode, double t, const double* x, int m, const double* Phi_top,
+                                          double* f, double* dPhi_top) const;
 
   virtual int guard_count(int mode) const = 0;
   virtual std::string guard_name(int mode, int k) const { return "guard " + std::to_string(k); }
@@ -278,6 +287,9 @@ class AutoDiffHybrid : public HybridSystem {
     f->resize(dimension());
     f_.template field<double>(mode, t, x.data(), f->data());
   }
+  void field_in_place(int mode, double t, const double* x, double* f) const override {
+    f_.template field<double>(mode, t, x, f);
+  }
 
   void field_jacobian(int mode, double t, const Vector& x, Matrix* A) const override {
     jacobian_passes(mode, t, x, nullptr, A);
@@ -287,51 +299,15 @@ class AutoDiffHybrid : public HybridSystem {
     jacobian_passes(mode, t, x, f, A);
   }
 
-  // f and A Phi in passes of kStride columns of Phi = (P; 0 I): lane c of
-  // the seed of x_i is Phi(i, start + c), so the derivative part of f_i is
-  // row i of A Phi, exact (forward-mode derivatives are linear in the
-  // seeds). The same passes as field_and_jacobian(), with neither A nor the
-  // product. (Wider Jets, one pass for 6 states, were slower: a field with
-  // Eigen solves on Jet<8> ran at half the speed of two passes of Jet<4>.)
-  // Beside a field as small as Lorenz's the copies in and out are half the
-  // cost, hence raw pointers (through the Refs the strides are reloaded)
-  // and lane loops of the fixed width kStride (unrolled, where a runtime
-  // width costs a mispredicted loop exit per row).
   void field_and_tangent(int mode, double t, const Vector& x, const Eigen::Ref<const Matrix>& P, Vector* f,
                          Eigen::Ref<Matrix> dP) const override {
-    const int n = dimension();
-    const int m = static_cast<int>(P.rows());
-    f->resize(n);
-    const double* P_data = P.data();
-    double* dP_data = dP.data();
-    const Eigen::Index P_stride = P.outerStride(), dP_stride = dP.outerStride();
-    // Constructed here, not zeroed in advance: values once, lanes per pass.
-    detail::UninitializedJets<Jet> zs(n), rs(n);
-    Jet* z = zs.data();
-    Jet* r = rs.data();
-    for (int i = 0; i < n; ++i) {
-      new (z + i) Jet(x[i]);
-      new (r + i) Jet;
-    }
-    for (int start = 0; start < n; start += kStride) {
-      const int width = std::min(kStride, n - start);
-      // Lanes past the last column (width < kStride) are zero.
-      for (int i = 0; i < m; ++i) {
-        const double* row = P_data + i + start * P_stride;
-        for (int c = 0; c < kStride; ++c) z[i].v[c] = c < width ? row[c * P_stride] : 0.0;
-      }
-      // The constant components: their rows of Phi are unit vectors e_i.
-      for (int i = m; i < n; ++i)
-        for (int c = 0; c < kStride; ++c) z[i].v[c] = i == start + c ? 1.0 : 0.0;
-      f_.template field<Jet>(mode, Jet(t), z, r);
-      if (start == 0)
-        for (int i = 0; i < n; ++i) (*f)[i] = r[i].a;
-      for (int i = 0; i < m; ++i) {
-        double* row = dP_data + i + start * dP_stride;
-        for (int c = 0; c < kStride; ++c)
-          if (c < width) row[c * dP_stride] = r[i].v[c];
-      }
-    }
+    f->resize(dimension());
+    tangent_passes(mode, t, x.data(), static_cast<int>(P.rows()), P.data(), P.outerStride(), f->data(),
+                   dP.data(), dP.outerStride());
+  }
+  void field_and_tangent_in_place(int mode, double t, const double* x, int m, const double* P, double* f,
+                                  double* dP) const override {
+    tangent_passes(mode, t, x, m, P, m, f, dP, m);
   }
 
   double guard(int mode, int k, double t, const Vector& x) const override {
@@ -440,6 +416,48 @@ class AutoDiffHybrid : public HybridSystem {
       for (int i = 0; i < n; ++i)
         for (int k = 0; k < width; ++k) (*A)(i, start + k) = r[i].v[k];
       for (int k = 0; k < width; ++k) z[start + k].v[k] = 0.0;
+    }
+  }
+
+  // f and A Phi in passes of kStride columns of Phi = (P; 0 I), P (m x n)
+  // and dP with leading dimensions P_stride and dP_stride: lane c of the
+  // seed of x_i is Phi(i, start + c), so the derivative part of f_i is row i
+  // of A Phi, exact (forward-mode derivatives are linear in the seeds). The
+  // same passes as field_and_jacobian(), with neither A nor the product.
+  // (Wider Jets, one pass for 6 states, were slower: a field with Eigen
+  // solves on Jet<8> ran at half the speed of two passes of Jet<4>.) Beside
+  // a field as small as Lorenz's the copies in and out are half the cost,
+  // hence lane loops of the fixed width kStride (unrolled, where a runtime
+  // width costs a mispredicted loop exit per row).
+  void tangent_passes(int mode, double t, const double* x, int m, const double* P, Eigen::Index P_stride,
+                      double* f, double* dP, Eigen::Index dP_stride) const {
+    const int n = dimension();
+    // Constructed here, not zeroed in advance: values once, lanes per pass.
+    detail::UninitializedJets<Jet> zs(n), rs(n);
+    Jet* z = zs.data();
+    Jet* r = rs.data();
+    for (int i = 0; i < n; ++i) {
+      new (z + i) Jet(x[i]);
+      new (r + i) Jet;
+    }
+    for (int start = 0; start < n; start += kStride) {
+      const int width = std::min(kStride, n - start);
+      // Lanes past the last column (width < kStride) are zero.
+      for (int i = 0; i < m; ++i) {
+        const double* row = P + i + start * P_stride;
+        for (int c = 0; c < kStride; ++c) z[i].v[c] = c < width ? row[c * P_stride] : 0.0;
+      }
+      // The constant components: their rows of Phi are unit vectors e_i.
+      for (int i = m; i < n; ++i)
+        for (int c = 0; c < kStride; ++c) z[i].v[c] = i == start + c ? 1.0 : 0.0;
+      f_.template field<Jet>(mode, Jet(t), z, r);
+      if (start == 0)
+        for (int i = 0; i < n; ++i) f[i] = r[i].a;
+      for (int i = 0; i < m; ++i) {
+        double* row = dP + i + start * dP_stride;
+        for (int c = 0; c < kStride; ++c)
+          if (c < width) row[c * dP_stride] = r[i].v[c];
+      }
     }
   }
 

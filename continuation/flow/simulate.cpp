@@ -171,18 +171,13 @@ class Simulator {
   // Phi = (P; 0 I), P = (P_1 P_2) and A = (A_11 A_12) in the top rows,
   //   P' = A_11 P + (0 A_12):
   // the constant rows cost neither products nor error control. The system
-  // writes P' straight into dz (HybridSystem::field_and_tangent: for
-  // AutoDiffHybrid directional derivatives, no A and no product).
-  // The system takes `const Vector&`: x is copied into a member of the right
-  // size (no allocation) rather than converted from a Map (one per call).
+  // writes f and P' straight into dz (HybridSystem::field_and_tangent_in_place:
+  // for AutoDiffHybrid directional derivatives, no A and no product).
   void rhs(const State& z, State& dz, double t) const {
-    rhs_x_ = Eigen::Map<const Vector>(z.data(), n_);
     if (opt_.variational)
-      sys_.field_and_tangent(mode_, t, rhs_x_, Eigen::Map<const Matrix>(z.data() + n_, m_, n_), &f_,
-                             Eigen::Map<Matrix>(dz.data() + n_, m_, n_));
+      sys_.field_and_tangent_in_place(mode_, t, z.data(), m_, z.data() + n_, dz.data(), dz.data() + n_);
     else
-      sys_.field(mode_, t, rhs_x_, &f_);
-    std::copy(f_.data(), f_.data() + n_, dz.begin());
+      sys_.field_in_place(mode_, t, z.data(), dz.data());
   }
   Vector x_of(const State& z) const { return Eigen::Map<const Vector>(z.data(), n_); }
   // The full n x n Phi from the ODE state: the integrated rows, then (0 I).
@@ -216,8 +211,7 @@ class Simulator {
   const int n_;
   const int m_;  // the rows of Phi integrated
   int mode_ = 0;
-  mutable Vector f_;
-  mutable Vector rhs_x_, guard_x_;
+  mutable Vector guard_x_;
 };
 
 Trajectory Simulator::run(int mode0, double t0, const Vector& x0, double t1) {
@@ -248,7 +242,6 @@ Trajectory Simulator::run_with(Stepper& stepper, int mode0, double t0, const Vec
   mode_ = mode0;
   const int size = opt_.variational ? n_ + m_ * n_ : n_;
   State z(size, 0.0), z_tmp(size), zb(size), zm(size);
-  rhs_x_.resize(n_);
   guard_x_.resize(n_);
   std::copy(x0.data(), x0.data() + n_, z.begin());
   if (opt_.variational)

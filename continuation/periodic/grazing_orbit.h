@@ -76,6 +76,13 @@ class ContactSuppressed : public flow::HybridSystem {
                          Eigen::Ref<Matrix> dP) const override {
     system_->field_and_tangent(mode, t, x, P, f, dP);
   }
+  void field_in_place(int mode, double t, const double* x, double* f) const override {
+    system_->field_in_place(mode, t, x, f);
+  }
+  void field_and_tangent_in_place(int mode, double t, const double* x, int m, const double* P, double* f,
+                                  double* dP) const override {
+    system_->field_and_tangent_in_place(mode, t, x, m, P, f, dP);
+  }
   int guard_count(int mode) const override { return system_->guard_count(mode); }
   std::string guard_name(int mode, int k) const override { return system_->guard_name(mode, k); }
   flow::Crossing crossing(int mode, int k) const override { return system_->crossing(mode, k); }

@@ -1,5 +1,6 @@
 // HybridSystem::field_and_tangent: f and the top m rows of A Phi for
-// Phi = (P; 0 I), checked against field_and_jacobian() times Phi. The
+// Phi = (P; 0 I), checked against field_and_jacobian() times Phi, and its
+// in-place form (and field_in_place) against it, bit for bit. The
 // override of AutoDiffHybrid seeds its Jets with the columns of Phi; the
 // default multiplies. Both are exact, so they agree to rounding: 1e-13
 // relative in the Frobenius norm (the product sums at most n = 20 terms of
@@ -56,6 +57,16 @@ void check_tangent(const flow::HybridSystem& system, int mode, double t, const V
   REQUIRE(dP.allFinite());
   REQUIRE(expected.norm() > 0.0);
   CHECK((dP - expected).norm() <= 1e-13 * expected.norm());
+
+  // The simulator's entries on raw arrays: the same values bit for bit.
+  Vector f_in_place(n), f_alone(n), f_field;
+  Matrix dP_in_place = Matrix::Constant(m, n, NAN);
+  system.field_and_tangent_in_place(mode, t, x.data(), m, P.data(), f_in_place.data(), dP_in_place.data());
+  CHECK((f_in_place.array() == f.array()).all());
+  CHECK((dP_in_place.array() == dP.array()).all());
+  system.field_in_place(mode, t, x.data(), f_alone.data());
+  system.field(mode, t, x, &f_field);
+  CHECK((f_alone.array() == f_field.array()).all());
 }
 
 // The same system without its field_and_tangent override: HybridSystem's

@@ -105,6 +105,10 @@ std::shared_ptr<const flow::Trajectory> ShootingSystem::trajectory(const Vector&
   if (variational) {  // only these serve jacobian() too
     cached_ = shared;
     cached_u_ = u;
+    monodromies_.emplace_back(u, shared->transition_matrix.topLeftCorner(n_, n_));
+    const std::size_t doubles = static_cast<std::size_t>(u.size() + n_ * n_);
+    if (monodromies_.size() > std::clamp<std::size_t>((std::size_t{1} << 20) / doubles, 16, 4096))
+      monodromies_.pop_front();
   }
   return shared;
 }
@@ -185,6 +189,11 @@ void ShootingSystem::accept(const Vector& u) const {
 }
 
 Matrix ShootingSystem::monodromy(const Vector& u) const {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (auto it = monodromies_.rbegin(); it != monodromies_.rend(); ++it)
+      if (it->first.size() == u.size() && it->first == u) return it->second;
+  }
   return trajectory(u)->transition_matrix.topLeftCorner(n_, n_);
 }
 

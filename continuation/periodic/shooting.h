@@ -25,10 +25,12 @@
 // eigenvalues are the Floquet multipliers.
 
 #include <complex>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <utility>
 
 #include "continuation/flow/simulate.h"
 #include "continuation/system.h"
@@ -127,6 +129,11 @@ class ShootingSystem : public System {
   mutable std::mutex mutex_;
   mutable Vector cached_u_;
   mutable std::shared_ptr<const flow::Trajectory> cached_;
+  // The monodromies of the last periods simulated with the variational
+  // equations, by u, oldest out first (at most 4096, and 8 MB): a branch's
+  // stability read after the continuation (the drivers' figures, a point
+  // at a time) is then found, not integrated again.
+  mutable std::deque<std::pair<Vector, Matrix>> monodromies_;
 };
 
 // Eigenvalues of the monodromy matrix, largest modulus first.

@@ -57,3 +57,25 @@ TEST_CASE("Lorenz: the first three period doublings of the cascade from rho = 28
   WARN("tightened: " << std::setprecision(12) << tight[0] << ", " << tight[1] << ", " << tight[2]);
   for (int i = 0; i < 3; ++i) CHECK(std::abs(tight[i] - pd[i]) < 1e-6);
 }
+
+TEST_CASE("shooting: a monodromy of a recent variational period is found, not integrated again",
+          "[periodic][shooting]") {
+  // Jacobians at two orbits' u1 and u2 (the second leaves its trajectory in
+  // the shooting system's one-period cache); the monodromy at u1 then comes
+  // from memory: the cached trajectory stays u2's, and the value is the one
+  // a fresh system integrates, bit for bit.
+  flow::SimulationOptions simulation;
+  simulation.absolute_tolerance = simulation.relative_tolerance = 1e-9;
+  const models::LorenzBranchStart start = models::lorenz_branch_start(simulation);
+  const Vector u1 = start.problem->u(start.y);
+  Vector u2 = u1;
+  u2[0] += 1e-3;
+  Matrix J;
+  start.system->jacobian(u1.data(), &J);
+  start.system->jacobian(u2.data(), &J);
+  const auto cached = start.system->trajectory(u2);
+  const Matrix M1 = start.system->monodromy(u1);
+  CHECK(start.system->trajectory(u2) == cached);
+  const models::LorenzBranchStart fresh = models::lorenz_branch_start(simulation);
+  CHECK((M1.array() == fresh.system->monodromy(u1).array()).all());
+}

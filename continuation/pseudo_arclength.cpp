@@ -81,7 +81,7 @@ SpecialPoint locate(const ContinuationProblem& problem, const TestFunction& test
   std::map<double, Evaluated> seen;
   seen[0.0] = {y0, t0, tau0, {}};
   seen[s1] = {y1, t1, tau1, known1 ? known1->G_y : Matrix()};
-  const bool broyden = options.chord && problem.prefers_chord() && !problem.is_sparse();
+  const bool broyden = known1 != nullptr;  // the branch keeps G_y: so do the bracket's points
   BorderedJacobian jacobian;
   auto phi = [&](double s) {
     // Predict from the nearest point already on the branch, along its

@@ -113,13 +113,34 @@ T input(double value, std::mt19937& random) {
   }
 }
 
+// Every part of v: a value, its Jet lanes or its Taylor coefficients.
+template <class T>
+void append_parts(const T& v, std::vector<double>* parts) {
+  if constexpr (std::is_same_v<T, double>) {
+    parts->push_back(v);
+  } else if constexpr (std::is_same_v<T, Jet>) {
+    parts->push_back(v.a);
+    for (int k = 0; k < T::DIMENSION; ++k) parts->push_back(v.v[k]);
+  } else {
+    for (int k = 0; k <= v.order(); ++k) parts->push_back(v[k]);
+  }
+}
+
 // Every part of the block's outputs at (x, y; a, b): a and b plain, or
-// (`split` false) inputs of type T too.
+// (`split` false) inputs of type T too. `direct`: by evaluate_compiled, on
+// an input array and an output array of the caller's, else by evaluate().
 template <class T>
 std::vector<double> outputs(const ExpressionBlock& block, const T& x, const T& y, double a, double b,
-                            bool split) {
+                            bool split, bool direct = false) {
   const double plain[4] = {0.0, 0.0, a, b};
   std::vector<double> parts;
+  if (direct) {
+    const T in[4] = {x, y, T(a), T(b)};
+    std::vector<T> out(block.output_count());
+    REQUIRE(block.evaluate_compiled<T>(in, split ? plain : nullptr, out.data()));
+    for (const T& v : out) append_parts(v, &parts);
+    return parts;
+  }
   block.evaluate<T>(
       [&](T* r) {
         ::new (static_cast<void*>(r)) T(x);
@@ -129,21 +150,12 @@ std::vector<double> outputs(const ExpressionBlock& block, const T& x, const T& y
           ::new (static_cast<void*>(r + 3)) T(b);
         }
       },
-      split ? plain : nullptr,
-      [&](int, const T& v) {
-        if constexpr (std::is_same_v<T, double>) {
-          parts.push_back(v);
-        } else if constexpr (std::is_same_v<T, Jet>) {
-          parts.push_back(v.a);
-          for (int k = 0; k < T::DIMENSION; ++k) parts.push_back(v.v[k]);
-        } else {
-          for (int k = 0; k <= v.order(); ++k) parts.push_back(v[k]);
-        }
-      });
+      split ? plain : nullptr, [&](int, const T& v) { append_parts(v, &parts); });
   return parts;
 }
 
-// Compiled and interpreted copies of one block give the same values, every bit.
+// Compiled and interpreted copies of one block give the same values, every
+// bit; a compiled one also through evaluate_compiled on separate arrays.
 template <class T>
 void check_same(const ExpressionBlock& compiled, const ExpressionBlock& interpreted, int samples,
                 bool split = true) {
@@ -152,12 +164,15 @@ void check_same(const ExpressionBlock& compiled, const ExpressionBlock& interpre
   for (int i = 0; i < samples; ++i) {
     const T x = input<T>(xs(random), random), y = input<T>(ys(random), random);
     const double a = parameters(random), b = parameters(random);
-    const auto expected = outputs(interpreted, x, y, a, b, split),
-               actual = outputs(compiled, x, y, a, b, split);
-    REQUIRE(expected.size() == actual.size());
-    for (std::size_t j = 0; j < expected.size(); ++j) {
-      INFO("sample " << i << ", part " << j);
-      CHECK(std::bit_cast<std::uint64_t>(actual[j]) == std::bit_cast<std::uint64_t>(expected[j]));
+    const auto expected = outputs(interpreted, x, y, a, b, split);
+    for (const bool direct : {false, true}) {
+      if (direct && !compiled.is_compiled()) continue;
+      const auto actual = outputs(compiled, x, y, a, b, split, direct);
+      REQUIRE(expected.size() == actual.size());
+      for (std::size_t j = 0; j < expected.size(); ++j) {
+        INFO("sample " << i << ", part " << j << (direct ? ", evaluate_compiled" : ""));
+        CHECK(std::bit_cast<std::uint64_t>(actual[j]) == std::bit_cast<std::uint64_t>(expected[j]));
+      }
     }
   }
 }
@@ -178,6 +193,11 @@ TEMPLATE_TEST_CASE("compiled expression block: the register loop's values bit fo
   REQUIRE(compile_blocks({&compiled}));  // the compiler that built saltus is here
   CHECK(compiled.is_compiled());
   CHECK_FALSE(interpreted.block.is_compiled());
+  const TestType none[4] = {};
+  const double plain[4] = {};
+  TestType out[16];
+  CHECK_FALSE(
+      interpreted.block.evaluate_compiled<TestType>(none, plain, out));  // the caller's cue to evaluate()
   check_same<TestType>(compiled, interpreted.block, 200);
   if constexpr (std::is_same_v<TestType, Jet>) check_same<TestType>(compiled, interpreted.block, 200, false);
 }

@@ -522,12 +522,9 @@ std::vector<fs::path> write_outputs(const RunFile& run, const std::vector<NamedB
   for (const auto& nb : branches)
     if (nb.name != "fold_curve" && nb.name != "hopf_curve" && nb.branch.points.size() > 0)
       one_parameter.push_back(&nb);
-  std::string warning;
-  auto add = [&](const Figure& f, const std::string& stem) {
-    if (f.series.empty()) return;  // nothing to draw (a branch that did not start)
-    warning.clear();
-    for (auto& p : draw(f, dir, stem, &warning)) files.push_back(p);
-    if (!warning.empty() && warnings) warnings->push_back(warning);
+  std::vector<Drawing> drawings;
+  auto add = [&](Figure f, const std::string& stem) {
+    if (!f.series.empty()) drawings.push_back({stem, std::move(f)});  // else a branch that did not start
   };
   add(branch_figure(run, one_parameter), "branch");
   if (run.periodic || run.hopf_cycles) add(orbits_figure(run, branches), "orbits");
@@ -551,6 +548,7 @@ std::vector<fs::path> write_outputs(const RunFile& run, const std::vector<NamedB
                   curves),
         "curves");
   }
+  for (auto& p : draw(drawings, dir, warnings)) files.push_back(p);
   return files;
 }
 

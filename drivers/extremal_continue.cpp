@@ -199,19 +199,19 @@ int extremal_continue_command(const ExtremalRun& run, const fs::path& dir, bool 
   write_branches(result.fold_curves, dir, "fold_curve", &files);
   write_branches(result.cusp_curves, dir, "cusp_curve", &files);
 
-  std::string warning;
-  auto add = [&](const std::vector<fs::path>& made) { files.insert(files.end(), made.begin(), made.end()); };
-  add(draw(branch_figure(result.branches, spec.parameter, "s1", result.folds,
-                         run.name + ": extremal points against " + spec.parameter + ", folds marked"),
-           dir, "branch", &warning));
+  std::vector<Drawing> drawings{
+      {"branch", branch_figure(result.branches, spec.parameter, "s1", result.folds,
+                               run.name + ": extremal points against " + spec.parameter + ", folds marked")}};
   if (spec.fold_curve && !result.fold_curves.empty())
-    add(draw(branch_figure(result.fold_curves, (*spec.fold_curve)[0], (*spec.fold_curve)[1], result.cusps,
-                           run.name + ": fold curve, cusps marked"),
-             dir, "fold_curve", &warning));
+    drawings.push_back(
+        {"fold_curve", branch_figure(result.fold_curves, (*spec.fold_curve)[0], (*spec.fold_curve)[1],
+                                     result.cusps, run.name + ": fold curve, cusps marked")});
   if (spec.cusp_curve && !result.cusp_curves.empty())
-    add(draw(branch_figure(result.cusp_curves, "x", "y", result.swallowtails,
-                           run.name + ": cusp curve (x, y projection), swallowtails marked"),
-             dir, "cusp_curve", &warning));
+    drawings.push_back(
+        {"cusp_curve", branch_figure(result.cusp_curves, "x", "y", result.swallowtails,
+                                     run.name + ": cusp curve (x, y projection), swallowtails marked")});
+  std::vector<std::string> warnings;
+  for (auto& p : draw(drawings, dir, &warnings)) files.push_back(p);
 
   Json summary;
   summary["name"] = run.name;
@@ -236,7 +236,7 @@ int extremal_continue_command(const ExtremalRun& run, const fs::path& dir, bool 
   const fs::path summary_file = dir / "continue.json";
   write_file_atomically(summary_file, [&](std::ostream& o) { o << summary.dump(2) << '\n'; });
   files.push_back(summary_file);
-  if (!warning.empty()) err << "saltus extremal continue: warning: " << warning << '\n';
+  for (const auto& w : warnings) err << "saltus extremal continue: warning: " << w << '\n';
 
   if (json) {
     out << summary.dump(2) << '\n';

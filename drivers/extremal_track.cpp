@@ -139,9 +139,8 @@ Figure component_figure(const ExtremalRun& run, const ContactTrack& track, int c
 // track.csv, the two component figures and three snapshots per event.
 std::vector<fs::path> write_track_files(const ExtremalRun& run, const TrackSpec& spec,
                                         const ContactTrack& track, const fs::path& dir,
-                                        std::string* warning) {
+                                        std::vector<std::string>* warnings) {
   std::vector<fs::path> files;
-  auto add = [&](const std::vector<fs::path>& made) { files.insert(files.end(), made.begin(), made.end()); };
   const fs::path csv = dir / "track.csv";
   write_file_atomically(csv, [&](std::ostream& o) {
     o << "curve,t,s1,s2\n";
@@ -150,9 +149,10 @@ std::vector<fs::path> write_track_files(const ExtremalRun& run, const TrackSpec&
       for (const auto& q : track.curves[i]) o << i << ',' << q[0] << ',' << q[1] << ',' << q[2] << '\n';
   });
   files.push_back(csv);
+  std::vector<Drawing> drawings;
   for (int component : {1, 2})
     if (!track.curves.empty())  // gnuplot needs a series
-      add(draw(component_figure(run, track, component), dir, "track_s" + std::to_string(component), warning));
+      drawings.push_back({"track_s" + std::to_string(component), component_figure(run, track, component)});
   const ContactTrackOptions& o = spec.options;
   const double show = std::max(track.delta, 0.02 * (o.t1 - o.t0));
   const auto solutions = [&](double t) {
@@ -162,20 +162,20 @@ std::vector<fs::path> write_track_files(const ExtremalRun& run, const TrackSpec&
     const ContactTrackEvent& e = track.events[k];
     const std::string stem = "event" + std::to_string(k + 1), number = std::to_string(k + 1);
     const double tb = std::max(o.t0, e.t - show), ta = std::min(o.t1, e.t + show);
-    add(draw(snapshot(run, spec, tb, solutions(tb),
-                      run.name + ": before event " + number + ", t = " + models::format_number(tb)),
-             dir, stem + "_before", warning));
+    drawings.push_back({stem + "_before", snapshot(run, spec, tb, solutions(tb),
+                                                   run.name + ": before event " + number +
+                                                       ", t = " + models::format_number(tb))});
     auto at = solutions(e.t);
     at.emplace_back(e.point[0], e.point[1]);
     const std::string type = e.classified ? e.classification.type : "unclassified";
-    add(draw(
-        snapshot(run, spec, e.t, at,
-                 run.name + ": at event " + number + " (" + type + "), t = " + models::format_number(e.t)),
-        dir, stem + "_at", warning));
-    add(draw(snapshot(run, spec, ta, solutions(ta),
-                      run.name + ": after event " + number + ", t = " + models::format_number(ta)),
-             dir, stem + "_after", warning));
+    drawings.push_back({stem + "_at", snapshot(run, spec, e.t, at,
+                                               run.name + ": at event " + number + " (" + type +
+                                                   "), t = " + models::format_number(e.t))});
+    drawings.push_back({stem + "_after", snapshot(run, spec, ta, solutions(ta),
+                                                  run.name + ": after event " + number +
+                                                      ", t = " + models::format_number(ta))});
   }
+  for (auto& p : draw(drawings, dir, warnings)) files.push_back(p);
   return files;
 }
 
@@ -233,13 +233,13 @@ int extremal_track_command(const ExtremalRun& run, const fs::path& dir, bool jso
   const TrackSpec spec = read_track(run);
   const ContactTrack track = track_contacts(run.problem, run.curve1, run.curve2, spec.motion, spec.options);
   fs::create_directories(dir);
-  std::string warning;
-  std::vector<fs::path> files = write_track_files(run, spec, track, dir, &warning);
+  std::vector<std::string> warnings;
+  std::vector<fs::path> files = write_track_files(run, spec, track, dir, &warnings);
   const Json summary = track_summary(run, spec, track);
   const fs::path summary_file = dir / "track.json";
   write_file_atomically(summary_file, [&](std::ostream& o) { o << summary.dump(2) << '\n'; });
   files.push_back(summary_file);
-  if (!warning.empty()) err << "saltus extremal track: warning: " << warning << '\n';
+  for (const auto& w : warnings) err << "saltus extremal track: warning: " << w << '\n';
   if (json)
     out << summary.dump(2) << '\n';
   else

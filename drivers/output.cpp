@@ -44,11 +44,11 @@ std::string shell_quoted(const std::string& s) {
   for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
   return out + "'";
 }
-}  // namespace
 
-std::vector<fs::path> draw(const Figure& figure, const fs::path& dir, const std::string& stem,
-                           std::string* warning) {
-  std::vector<fs::path> made;
+// <stem>.dat and <stem>.gp; the script writes <stem>.png and <stem>.svg under
+// temporary names (suffix), renamed into place once gnuplot succeeds.
+void write_figure_files(const Figure& figure, const fs::path& dir, const std::string& stem,
+                        const std::string& suffix, std::vector<fs::path>& made) {
   const fs::path data = dir / (stem + ".dat");
   write_file_atomically(data, [&](std::ostream& out) {
     out << std::setprecision(12);
@@ -64,9 +64,9 @@ std::vector<fs::path> draw(const Figure& figure, const fs::path& dir, const std:
   made.push_back(data);
 
   const fs::path script = dir / (stem + ".gp");
-  const std::string tmp_suffix = ".tmp" + std::to_string(::getpid());
   write_file_atomically(script, [&](std::ostream& out) {
     out << "# gnuplot script written by saltus; run `gnuplot " << stem << ".gp` in this folder\n"
+        << "reset\n"  // one gnuplot process draws a run's figures in turn: nothing carries over
         << "set title " << quoted(figure.title) << " noenhanced\n"
         << "set xlabel " << quoted(figure.xlabel) << " noenhanced\n"
         << "set ylabel " << quoted(figure.ylabel) << " noenhanced\n"
@@ -78,7 +78,7 @@ std::vector<fs::path> draw(const Figure& figure, const fs::path& dir, const std:
         << "do for [format in 'png svg'] {\n"
         << "  if (format eq 'png') { set terminal pngcairo size 960,640 font ',11' }\n"
         << "  else { set terminal svg size 960,640 font 'sans,11' }\n"
-        << "  set output sprintf('%s.%s" << tmp_suffix << "', " << quoted(stem) << ", format)\n"
+        << "  set output sprintf('%s.%s" << suffix << "', " << quoted(stem) << ", format)\n"
         << "  plot ";
     for (std::size_t i = 0; i < figure.series.size(); ++i)
       out << (i ? ", " : "") << quoted(stem + ".dat") << " index " << i << " using 1:2 with "
@@ -95,25 +95,64 @@ std::vector<fs::path> draw(const Figure& figure, const fs::path& dir, const std:
     out << "\n  unset output\n}\n";
   });
   made.push_back(script);
+}
 
-  const std::string command =
-      "cd " + shell_quoted(dir.string()) + " && gnuplot " + shell_quoted(stem + ".gp") + " 2>&1";
+// Runs `gnuplot a.gp b.gp ...` in dir; false, with gnuplot's words in *output,
+// when a script fails (gnuplot stops there).
+bool run_gnuplot(const fs::path& dir, const std::vector<std::string>& stems, std::string* output) {
+  std::string command = "cd " + shell_quoted(dir.string()) + " && gnuplot";
+  for (const auto& stem : stems) command += ' ' + shell_quoted(stem + ".gp");
+  command += " 2>&1";
+  output->clear();
+  FILE* pipe = ::popen(command.c_str(), "r");
+  if (!pipe) return false;
+  char buffer[256];
+  while (std::fgets(buffer, sizeof buffer, pipe)) *output += buffer;
+  return ::pclose(pipe) == 0;
+}
+
+}  // namespace
+
+std::vector<fs::path> draw(const std::vector<Drawing>& drawings, const fs::path& dir,
+                           std::vector<std::string>* warnings) {
+  std::vector<fs::path> made;
+  if (drawings.empty()) return made;
+  const std::string suffix = ".tmp" + std::to_string(::getpid());
+  std::vector<std::string> stems;
+  for (const auto& d : drawings) {
+    write_figure_files(d.figure, dir, d.stem, suffix, made);
+    stems.push_back(d.stem);
+  }
   std::string output;
-  if (FILE* pipe = ::popen(command.c_str(), "r")) {
-    char buffer[256];
-    while (std::fgets(buffer, sizeof buffer, pipe)) output += buffer;
-    const int status = ::pclose(pipe);
-    if (status == 0) {
-      for (const char* format : {"png", "svg"}) {
-        const fs::path final = dir / (stem + "." + format);
-        fs::rename(dir / (stem + "." + format + tmp_suffix), final);
-        made.push_back(final);
-      }
-      return made;
+  std::vector<bool> drawn(drawings.size(), run_gnuplot(dir, stems, &output));
+  if (!drawn[0]) {
+    // gnuplot stopped at the first script that failed: draw each alone, to
+    // keep the others and to name the figures that are missing.
+    for (std::size_t i = 0; i < drawings.size(); ++i) {
+      drawn[i] = drawings.size() > 1 && run_gnuplot(dir, {stems[i]}, &output);
+      if (!drawn[i] && warnings)
+        warnings->push_back("gnuplot failed, figure " + stems[i] + " not drawn: " + output);
     }
   }
-  for (const char* format : {"png", "svg"}) fs::remove(dir / (stem + "." + format + tmp_suffix));
-  if (warning) *warning = "gnuplot failed, figure " + stem + " not drawn: " + output;
+  for (std::size_t i = 0; i < drawings.size(); ++i)
+    for (const char* format : {"png", "svg"}) {
+      const fs::path temporary = dir / (stems[i] + "." + format + suffix);
+      if (!drawn[i]) {
+        fs::remove(temporary);
+        continue;
+      }
+      const fs::path final = dir / (stems[i] + "." + format);
+      fs::rename(temporary, final);
+      made.push_back(final);
+    }
+  return made;
+}
+
+std::vector<fs::path> draw(const Figure& figure, const fs::path& dir, const std::string& stem,
+                           std::string* warning) {
+  std::vector<std::string> warnings;
+  auto made = draw({Drawing{stem, figure}}, dir, &warnings);
+  if (warning && !warnings.empty()) *warning = warnings.front();
   return made;
 }
 

@@ -40,4 +40,15 @@ struct Figure {
 std::vector<std::filesystem::path> draw(const Figure& figure, const std::filesystem::path& dir,
                                         const std::string& stem, std::string* warning);
 
+// The figures of one run, drawn as above by a single gnuplot process: its
+// start-up and the cairo terminal's font set-up are about a third of a small
+// figure's cost. A figure gnuplot cannot draw keeps its data files and adds
+// a warning; the others are drawn all the same.
+struct Drawing {
+  std::string stem;
+  Figure figure;
+};
+std::vector<std::filesystem::path> draw(const std::vector<Drawing>& drawings,
+                                        const std::filesystem::path& dir, std::vector<std::string>* warnings);
+
 }  // namespace saltus::drivers

@@ -316,7 +316,17 @@ Branch continue_branch(const ContinuationProblem& problem, const Vector& y_start
     }
 
   double ds = options.ds;
-  bool first_from_singular = start_tangent != nullptr;
+  // From a singular start (a branch point, given its tangent), the tests
+  // other than the stopping ones are not compared over the first two steps.
+  // The first point lies ds off the branch point, where the bordered
+  // Jacobian's smallest singular value is O(ds): the corrector places it
+  // only to (tolerance / ds) along the other branch, and its tangent's
+  // components there are noise (at a Lorenz PD, ds = 0.001: rho off by up to
+  // 5e-4 where the branch moves by 2e-5, the LPC test of either sign). From
+  // the second point on the values are the branch's.
+  int unreliable_steps = start_tangent != nullptr ? 2 : 0;
+  ContinuationOptions newton_options = options;
+  newton_options.chord = false;
   // Dense chord problems (shooting): the Jacobian at the last point, from
   // which the next corrector starts by a Broyden update (corrector.h).
   const bool broyden = options.chord && problem.prefers_chord() && !problem.is_sparse();
@@ -352,7 +362,21 @@ Branch continue_branch(const ContinuationProblem& problem, const Vector& y_start
           if (drift.norm() <= 0.1 * known->G_y.norm()) start->G_y += drift;
         }
       }
-      Correction c = correct(problem, y_pred, last.tangent, options, &jacobian, start ? &*start : nullptr);
+      // A trial point the problem cannot evaluate (an orbit's period driven
+      // negative by a wild iterate) fails this step, not the branch: a
+      // shorter one is tried, as after any corrector failure.
+      // Near a branch point the Jacobian's smallest singular value changes by
+      // O(1) relative to itself between iterates, so a chord corrector's
+      // fixed Jacobian does not contract there: Newton's steps while the
+      // branch leaves a singular start.
+      const ContinuationOptions& step_options = unreliable_steps > 0 ? newton_options : options;
+      Correction c;
+      try {
+        c = correct(problem, y_pred, last.tangent, step_options, &jacobian, start ? &*start : nullptr);
+      } catch (const std::runtime_error& e) {
+        c.converged = false;
+        c.message = e.what();
+      }
       Vector t_new;
       bool accepted = c.converged && tangent_at(problem, c.y, last.tangent, &jacobian, &t_new) &&
                       t_new.dot(last.tangent) >= options.min_tangent_cosine;
@@ -387,7 +411,7 @@ Branch continue_branch(const ContinuationProblem& problem, const Vector& y_start
       // Special points at the full accuracy (ContinuationProblem::refined).
       const ContinuationProblem fine = problem.refined();
       for (std::size_t k = 0; k < tests.size(); ++k) {
-        if (first_from_singular && !tests[k]->stops_branch()) continue;
+        if (unreliable_steps > 0 && !tests[k]->stops_branch()) continue;
         const double a = last.tests[k], b = next.tests[k];
         const bool crossed =
             (a > 0 && b <= 0) || (a < 0 && b >= 0) || (tests[k]->stops_branch() && a == 0 && b < 0);
@@ -401,7 +425,7 @@ Branch continue_branch(const ContinuationProblem& problem, const Vector& y_start
                                            next.tangent, known_next, &warm);
         events.push_back({last.tangent.dot(sp.y - last.y), k, std::move(sp)});
       }
-      first_from_singular = false;
+      if (unreliable_steps > 0) --unreliable_steps;
       std::sort(events.begin(), events.end(), [](const Found& p, const Found& q) { return p.s < q.s; });
       bool stop = false;
       for (auto& [s, k, sp] : events) {

@@ -24,19 +24,10 @@
 // so that the two methods read tolerances the same way and the components
 // past `controlled` (say, the state-transition matrix) ride along unchecked.
 //
-// Step-size control as Hairer's, with his stabilization (Lund; DOP853's
-// BETA, HNW I Sec. IV.2 for the PI controller it is): with
-//   fac = err^(1/8 - 0.2 beta) / err_prev^beta / safety
-// clamped to [1 / max_factor, 1 / min_factor], h_new = h / fac, where
-// err_prev is the last accepted step's error (at least 1e-4); a rejected
-// step retries with h / min(1 / min_factor, err^(1/8 - 0.2 beta) / safety),
-// and the step accepted right after a rejection does not grow. beta = 0 is
-// the plain controller and DOP853's default. We take 0.04 (DOPRI5's
-// default): on four periods of the Lorenz orbit at rho = 280, tolerances
-// 1e-8, 1e-10 and 1e-12, the plain controller rejects 26%, 22% and 11% of
-// its attempts (each a growth past the error's limit), beta = 0.04 rejects
-// 15%, 10% and 2.4%, with 8%, 8% and 3% fewer evaluations for errors 19%, 7%
-// and 17% smaller (tests/continuation/flow/dop853.test.cpp). The last stage is FSAL:
+// Step-size control as Hairer's: with fac = err^(1/8) / safety clamped to
+// [1 / max_factor, 1 / min_factor], h_new = h / fac; a rejected step
+// retries with h / min(1 / min_factor, err^(1/8) / safety), and the step
+// accepted right after a rejection does not grow. The last stage is FSAL:
 // k_13 = f(t0 + h, y1) is the next step's k_1 (12 evaluations per accepted
 // step, 11 per rejected one).
 //
@@ -164,7 +155,6 @@ struct Dop853Options {
   double safety = 0.9;         // Hairer's defaults: h_new / h in [min_factor, max_factor]
   double min_factor = 1.0 / 3.0;
   double max_factor = 6.0;
-  double beta = 0.04;        // the controller's stabilization: 0 is Hairer's plain one (see above)
   int max_rejections = 500;  // in a row: then do_step throws (odeint's failed_step_checker does the same)
 
   // Empty when valid, else a message naming the first bad field and value.
@@ -182,8 +172,6 @@ struct Dop853Options {
       why << "min_factor = " << min_factor << " must be in (0, 1]";
     else if (!(max_factor >= 1))
       why << "max_factor = " << max_factor << " must be >= 1";
-    else if (!(beta >= 0 && beta <= 0.2))
-      why << "beta = " << beta << " must be in [0, 0.2]";
     else if (max_rejections < 1)
       why << "max_rejections = " << max_rejections << " must be >= 1";
     return why.str();
@@ -220,7 +208,6 @@ class Dop853 {
     have_f_ = false;
     stepped_ = false;
     dense_ready_ = false;
-    err_prev_ = 1e-4;
   }
 
   // One accepted step under error control: retries with smaller steps until
@@ -232,12 +219,10 @@ class Dop853 {
     for (int rejections = 0;; ++rejections) {
       const double h = std::min(h_, opt_.max_step);
       const double err = attempt(h);
-      const double fac11 = std::pow(err, 1.0 / 8.0 - 0.2 * opt_.beta);  // inf when err is inf
+      const double fac11 = std::pow(err, 1.0 / 8.0);  // inf when err is inf
       if (err <= 1.0) {
-        double factor = std::clamp(opt_.safety / fac11 * std::pow(err_prev_, opt_.beta), opt_.min_factor,
-                                   opt_.max_factor);
+        double factor = std::clamp(opt_.safety / fac11, opt_.min_factor, opt_.max_factor);
         if (rejected) factor = std::min(factor, 1.0);
-        err_prev_ = std::max(err, 1e-4);
         accept(h);
         h_ = h * factor;
         return {t_old_, t_};
@@ -247,7 +232,6 @@ class Dop853 {
                                  " rejected steps in a row at t = " + std::to_string(t_) +
                                  " (h = " + std::to_string(h) + ")");
       rejected = true;
-      ++rejections_;
       h_ = h * std::max(opt_.safety / fac11, opt_.min_factor);
     }
   }
@@ -266,7 +250,6 @@ class Dop853 {
   double current_time_step() const { return h_; }    // the next step's size
   double last_step() const { return t_ - t_old_; }   // the last accepted step
   long evaluations() const { return evaluations_; }  // calls of the system so far
-  long rejections() const { return rejections_; }    // rejected attempts so far
 
   // The order-7 interpolant of the last accepted step at t (t in [t_old, t_new]).
   void calc_state(double t, State& out) {
@@ -404,11 +387,10 @@ class Dop853 {
   std::array<State, detail::dop853::kDenseStages> k_;
   std::array<State, 7> r_;
   double t_ = 0.0, t_old_ = 0.0, h_ = 0.0;
-  double err_prev_ = 1e-4;  // the last accepted step's error, for the stabilized control
   bool have_f_ = false, stepped_ = false, dense_ready_ = false;
   void* system_ = nullptr;
   Rhs rhs_ = nullptr;
-  long evaluations_ = 0, rejections_ = 0;
+  long evaluations_ = 0;
 };
 
 }  // namespace saltus::flow

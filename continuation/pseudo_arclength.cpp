@@ -316,15 +316,19 @@ Branch continue_branch(const ContinuationProblem& problem, const Vector& y_start
     }
 
   double ds = options.ds;
-  // From a singular start (a branch point, given its tangent), the tests
-  // other than the stopping ones are not compared over the first two steps.
-  // The first point lies ds off the branch point, where the bordered
-  // Jacobian's smallest singular value is O(ds): the corrector places it
-  // only to (tolerance / ds) along the other branch, and its tangent's
-  // components there are noise (at a Lorenz PD, ds = 0.001: rho off by up to
-  // 5e-4 where the branch moves by 2e-5, the LPC test of either sign). From
-  // the second point on the values are the branch's.
-  int unreliable_steps = start_tangent != nullptr ? 2 : 0;
+  // Leaving a singular start (a branch point, given its tangent). The first
+  // point lies ds off the branch point, where the bordered Jacobian's
+  // smallest singular value is O(ds): the corrector places it only to
+  // (tolerance / ds) along the other branch, and its tangent's components
+  // there are noise (a Lorenz PD at stepping tolerance 1e-7, ds = 0.001: rho
+  // off by 8e-4 where the doubled branch moves by 2e-5, the LPC test of
+  // either sign over three points). So the first two steps are corrected on
+  // the refined problem (System::refined, the simulation's own tolerance)
+  // by Newton (a chord corrector's fixed Jacobian does not contract where
+  // the smallest singular value changes by O(1) relative to itself between
+  // iterates), and the tests other than the stopping ones are compared from
+  // the second point on.
+  int leaving_steps = start_tangent != nullptr ? 2 : 0;
   ContinuationOptions newton_options = options;
   newton_options.chord = false;
   // Dense chord problems (shooting): the Jacobian at the last point, from
@@ -362,23 +366,24 @@ Branch continue_branch(const ContinuationProblem& problem, const Vector& y_start
           if (drift.norm() <= 0.1 * known->G_y.norm()) start->G_y += drift;
         }
       }
+      // Special points, and the steps leaving a singular start, at the full
+      // accuracy (ContinuationProblem::refined).
+      const ContinuationProblem fine = problem.refined();
+      const bool leaving = leaving_steps > 0;
+      const ContinuationProblem& on = leaving ? fine : problem;
       // A trial point the problem cannot evaluate (an orbit's period driven
       // negative by a wild iterate) fails this step, not the branch: a
       // shorter one is tried, as after any corrector failure.
-      // Near a branch point the Jacobian's smallest singular value changes by
-      // O(1) relative to itself between iterates, so a chord corrector's
-      // fixed Jacobian does not contract there: Newton's steps while the
-      // branch leaves a singular start.
-      const ContinuationOptions& step_options = unreliable_steps > 0 ? newton_options : options;
       Correction c;
       try {
-        c = correct(problem, y_pred, last.tangent, step_options, &jacobian, start ? &*start : nullptr);
+        c = correct(on, y_pred, last.tangent, leaving ? newton_options : options, &jacobian,
+                    start ? &*start : nullptr);
       } catch (const std::runtime_error& e) {
         c.converged = false;
         c.message = e.what();
       }
       Vector t_new;
-      bool accepted = c.converged && tangent_at(problem, c.y, last.tangent, &jacobian, &t_new) &&
+      bool accepted = c.converged && tangent_at(on, c.y, last.tangent, &jacobian, &t_new) &&
                       t_new.dot(last.tangent) >= options.min_tangent_cosine;
       if (accepted && broyden) {
         G_before = from_known ? std::move(known->G_y) : Matrix();
@@ -396,7 +401,7 @@ Branch continue_branch(const ContinuationProblem& problem, const Vector& y_start
         ds *= options.step_cut;
         continue;
       }
-      BranchPoint next = point_at(problem, c.y, t_new, ds, c.iterations, jacobian, "");
+      BranchPoint next = point_at(on, c.y, t_new, ds, c.iterations, jacobian, "");
 
       // Events between last and next, in order of arclength. A sign change
       // counts, and so does a value that reaches exactly zero at next; a zero at
@@ -408,10 +413,8 @@ Branch continue_branch(const ContinuationProblem& problem, const Vector& y_start
         SpecialPoint point;
       };
       std::vector<Found> events;
-      // Special points at the full accuracy (ContinuationProblem::refined).
-      const ContinuationProblem fine = problem.refined();
       for (std::size_t k = 0; k < tests.size(); ++k) {
-        if (unreliable_steps > 0 && !tests[k]->stops_branch()) continue;
+        if (leaving && !tests[k]->stops_branch()) continue;
         const double a = last.tests[k], b = next.tests[k];
         const bool crossed =
             (a > 0 && b <= 0) || (a < 0 && b >= 0) || (tests[k]->stops_branch() && a == 0 && b < 0);
@@ -425,7 +428,7 @@ Branch continue_branch(const ContinuationProblem& problem, const Vector& y_start
                                            next.tangent, known_next, &warm);
         events.push_back({last.tangent.dot(sp.y - last.y), k, std::move(sp)});
       }
-      if (unreliable_steps > 0) --unreliable_steps;
+      if (leaving) --leaving_steps;
       std::sort(events.begin(), events.end(), [](const Found& p, const Found& q) { return p.s < q.s; });
       bool stop = false;
       for (auto& [s, k, sp] : events) {

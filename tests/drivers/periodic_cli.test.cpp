@@ -97,6 +97,23 @@ TEST_CASE("examples/lorenz.json: the first three PDs of the cascade, unmoved by 
   for (int i = 0; i < 3; ++i)
     CHECK(std::abs(pd[i]["parameters"]["rho"].get<double>() -
                    pd_uniform[i]["parameters"]["rho"].get<double>()) < 1e-9);
+  // Looser steps between the special points (the PDs still located at
+  // 1e-10): each doubled branch starts, and leaves its PD without a spurious
+  // special point (the first points off a branch point are corrected at the
+  // full accuracy: at 1e-7 the doubled1 start used to fail, at 3e-8 an LPC
+  // appeared where doubled1 left its PD).
+  for (double stepping : {1e-7, 3e-8}) {
+    INFO("stepping_tolerance " << stepping);
+    json loose = json::parse(std::ifstream(example("lorenz.json")));
+    loose["periodic"]["stepping_tolerance"] = stepping;
+    std::ofstream(tight_file / "loose.json") << loose.dump(2);
+    const json s = continue_json(tight_file / "loose.json", out / "loose");
+    for (const auto& sp : s["special_points"]) CHECK((sp["type"] == "PD" || sp["type"] == "EP"));
+    const std::vector<json> pd_loose = period_doublings(s);
+    REQUIRE(pd_loose.size() == 3);
+    for (int i = 0; i < 3; ++i)
+      CHECK(std::abs(pd_loose[i]["parameters"]["rho"].get<double>() - autos[i]) < 1e-7);
+  }
   fs::remove_all(out);
   fs::remove_all(tight_file);
 }

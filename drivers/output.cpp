@@ -124,8 +124,9 @@ std::vector<fs::path> draw(const std::vector<Drawing>& drawings, const fs::path&
     stems.push_back(d.stem);
   }
   std::string output;
-  std::vector<bool> drawn(drawings.size(), run_gnuplot(dir, stems, &output));
-  if (!drawn[0]) {
+  const bool all = run_gnuplot(dir, stems, &output);
+  std::vector<bool> drawn(drawings.size(), all);
+  if (!all) {
     // gnuplot stopped at the first script that failed: draw each alone, to
     // keep the others and to name the figures that are missing.
     for (std::size_t i = 0; i < drawings.size(); ++i) {

@@ -125,13 +125,7 @@ void draw_trajectory(const HybridRun& run, const flow::Trajectory& tr, const fs:
   // Label events only while they stay readable.
   if (tr.events.size() <= 40)
     for (const auto& e : tr.events) time.labels.push_back({e.t, e.x_before[0], ""});
-  auto draw_warn = [&](const Figure& f, const std::string& stem) {
-    std::string warning;
-    draw(f, dir, stem, &warning);
-    if (!warning.empty()) err << "saltus simulate: warning: " << warning << '\n';
-  };
-  draw_warn(phase, "phase");
-  draw_warn(time, "time");
+  std::vector<Drawing> drawings{{"phase", std::move(phase)}, {"time", std::move(time)}};
   if (run.section && !tr.section_hits.empty()) {
     Figure section{
         run.name + ": Poincare section " + run.section->variable + " = " + std::to_string(run.section->value),
@@ -141,8 +135,11 @@ void draw_trajectory(const HybridRun& run, const flow::Trajectory& tr, const fs:
         {}};
     for (const auto& h : tr.section_hits)
       section.series[0].points.emplace_back(shown(h.x, ix), shown(h.x, iy));
-    draw_warn(section, "section");
+    drawings.push_back({"section", std::move(section)});
   }
+  std::vector<std::string> warnings;
+  draw(drawings, dir, &warnings);
+  for (const auto& w : warnings) err << "saltus simulate: warning: " << w << '\n';
 }
 
 }  // namespace
@@ -534,7 +531,9 @@ bool continue_orbit(const PeriodicContext& c, const Vector& orbit, const fs::pat
   if (!c.run.periodic->curves.empty()) {
     std::vector<GrazingStart> grazings;
     for (const auto& g : through.crossings) grazings.push_back({g.orbit.y, g.orbit.contact});
-    ok = two_parameter_curves(c.run, c.start, grazings, b, dir, summary, why);
+    std::vector<std::string> warnings;
+    ok = two_parameter_curves(c.run, c.start, grazings, b, dir, summary, &warnings, why);
+    for (const auto& w : warnings) err << "saltus periodic: warning: " << w << '\n';
   }
   write_file_atomically(dir / "summary.json", [&](std::ostream& o) { o << summary->dump(2) << '\n'; });
   return ok;

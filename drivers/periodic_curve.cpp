@@ -195,7 +195,8 @@ void check_curve_map(const PeriodicSpec& spec, const fs::path& csv) {
 
 bool two_parameter_curves(const HybridRun& run, const ShootingStart& start,
                           const std::vector<GrazingStart>& grazings, const Branch& branch,
-                          const fs::path& dir, Json* summary, std::string* why) {
+                          const fs::path& dir, Json* summary, std::vector<std::string>* warnings,
+                          std::string* why) {
   const auto& specs = run.periodic->curves;
   const bool list = run.periodic->curve_list;
   std::vector<Figure::Series> map;  // --over-map (checked by check_curve_map)
@@ -222,6 +223,7 @@ bool two_parameter_curves(const HybridRun& run, const ShootingStart& start,
   std::map<std::pair<std::string, std::string>, std::vector<std::size_t>> pairs;
   for (std::size_t k = 0; k < specs.size(); ++k) pairs[{specs[k].first, specs[k].second}].push_back(k);
   const int m = start.system->state_size();
+  std::vector<Drawing> drawings;
   for (const auto& [pair, members] : pairs) {
     std::vector<const CurveSpec*> s;
     std::vector<const Branch*> b;
@@ -231,9 +233,9 @@ bool two_parameter_curves(const HybridRun& run, const ShootingStart& start,
     for (auto& line : f.series)
       if (!under.empty()) line.style_options += " lw 2.5";
     f.series.insert(f.series.begin(), under.begin(), under.end());
-    std::string warning;
-    draw(f, dir, list ? "curves_" + pair.first + "_" + pair.second : "curve", &warning);
+    drawings.push_back({list ? "curves_" + pair.first + "_" + pair.second : "curve", std::move(f)});
   }
+  draw(drawings, dir, warnings);
   return true;
 }
 

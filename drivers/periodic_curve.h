@@ -32,11 +32,14 @@ struct GrazingStart {
   periodic::Contact contact;
 };
 
-// The run's curves from the branch's located points. False with *why when a
-// curve has no point of its kind to start from, or cannot start.
+// The run's curves from the branch's located points, their files and one
+// figure per parameter pair (a figure gnuplot cannot draw adds to *warnings).
+// False with *why when a curve has no point of its kind to start from, or
+// cannot start.
 bool two_parameter_curves(const HybridRun& run, const ShootingStart& start,
                           const std::vector<GrazingStart>& grazings, const Branch& branch,
-                          const std::filesystem::path& dir, Json* summary, std::string* why);
+                          const std::filesystem::path& dir, Json* summary, std::vector<std::string>* warnings,
+                          std::string* why);
 
 // `saltus periodic --over-map`: csv is a map.csv of `saltus map` over the
 // two parameters (either way round) of at least one of the spec's curves,

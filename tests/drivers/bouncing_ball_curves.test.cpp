@@ -6,6 +6,7 @@
 
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <iomanip>
 #include <map>
@@ -98,6 +99,42 @@ TEST_CASE(
   CHECK(std::filesystem::exists(out / "curves_A_omega.png"));
   CHECK(std::filesystem::exists(out / "curves_A_e.png"));
   std::filesystem::remove_all(out);
+}
+
+// A gnuplot that refuses every script: the run's data files are all written,
+// and every figure it could not draw is named in a warning (the curves'
+// figures were once dropped without a word).
+TEST_CASE("saltus periodic: figures gnuplot cannot draw are warnings, the data stays",
+          "[cli][periodic][curve][output]") {
+  const auto dir = saltus::testing::scratch("ball-curves-nognuplot");
+  std::filesystem::create_directories(dir / "bin");
+  {
+    std::ofstream fake(dir / "bin" / "gnuplot");
+    fake << "#!/bin/sh\necho 'refused by the test'\nexit 1\n";
+  }
+  std::filesystem::permissions(dir / "bin" / "gnuplot", std::filesystem::perms::owner_all);
+  auto run = nlohmann::json::parse(std::ifstream(saltus::testing::example("bouncing_ball_curves.json")));
+  auto& curves = run["periodic"]["curve"];
+  curves = nlohmann::json::array({curves[0], curves[2]});  // (A, omega) and (A, e)
+  for (auto& c : curves) c["max_points"] = 4;
+  std::ofstream(dir / "ball.json") << run.dump(2);
+
+  const std::string path = std::getenv("PATH");
+  ::setenv("PATH", ((dir / "bin").string() + ":" + path).c_str(), 1);
+  const auto r = saltus::testing::run_saltus(
+      {"periodic", (dir / "ball.json").string(), "--out", (dir / "out").string()});
+  ::setenv("PATH", path.c_str(), 1);
+  INFO(r.out << r.err);
+  CHECK(r.code == 0);
+  for (const char* stem : {"orbit", "branch", "curves_A_omega", "curves_A_e"}) {
+    INFO(stem);
+    CHECK(r.err.find(std::string("figure ") + stem + " not drawn: refused by the test") != std::string::npos);
+    CHECK(std::filesystem::exists(dir / "out" / (std::string(stem) + ".dat")));
+    CHECK(!std::filesystem::exists(dir / "out" / (std::string(stem) + ".png")));
+  }
+  for (const char* file : {"branch.csv", "curve_1.csv", "curve_2.csv", "summary.json"})
+    CHECK(std::filesystem::exists(dir / "out" / file));
+  std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("saltus periodic: LPC and PD curves asked badly are clear errors",

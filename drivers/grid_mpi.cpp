@@ -1,89 +1,81 @@
 #include "drivers/grid_mpi.h"
 
-#include <cstdlib>
+#include <dlfcn.h>
 
-#ifdef SALTUS_WITH_MPI
-#include <mpi.h>
-#endif
+#include <cstdlib>
+#include <filesystem>
+#include <stdexcept>
+
+#include "drivers/mpi_module.h"
 
 namespace saltus::drivers::mpi {
-
-#ifdef SALTUS_WITH_MPI
+namespace fs = std::filesystem;
 
 namespace {
 
 // Open MPI's mpirun (and PMIx launchers) set these in every rank's
-// environment; a plain `saltus` run then never touches MPI.
+// environment; a plain `saltus` run never loads MPI.
 bool under_mpirun() {
   for (const char* v : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_SIZE"})
     if (std::getenv(v)) return true;
   return false;
 }
 
-void finalize() {
-  int finalized = 0;
-  MPI_Finalized(&finalized);
-  if (!finalized) MPI_Finalize();
+// libsaltus_mpi.so beside the executable (the build tree), else where
+// `cmake --install` puts it relative to the executable's folder.
+const Module* load() {
+  std::error_code error;
+  const fs::path bin = fs::read_symlink("/proc/self/exe", error).parent_path();
+  std::vector<fs::path> places{bin / "libsaltus_mpi.so"};
+#ifdef SALTUS_MPI_MODULE_FROM_BIN
+  places.push_back(bin / SALTUS_MPI_MODULE_FROM_BIN / "libsaltus_mpi.so");
+#endif
+  std::string looked;
+  for (const auto& place : places) {
+    if (!fs::exists(place)) {
+      looked += (looked.empty() ? "" : ", ") + place.lexically_normal().string();
+      continue;
+    }
+    // RTLD_GLOBAL: the components Open MPI dlopens resolve symbols of libmpi.
+    void* handle = dlopen(place.c_str(), RTLD_NOW | RTLD_GLOBAL);
+    const auto entry =
+        handle ? reinterpret_cast<const Module* (*)()>(dlsym(handle, "saltus_mpi_module")) : nullptr;
+    if (!entry) {
+      const char* why = dlerror();
+      throw std::runtime_error("mpirun started saltus, but its MPI module " + place.string() +
+                               " does not load (" + (why ? why : "no saltus_mpi_module") +
+                               "): rebuild saltus");
+    }
+    return entry();
+  }
+  throw std::runtime_error(
+      "mpirun started saltus, but it has no MPI module (looked for " + looked +
+      "): saltus was built without MPI (Debian: apt-get install libopenmpi-dev openmpi-bin, then "
+      "rebuild), or the module was moved; without mpirun the study runs on this machine's threads");
+}
+
+// Null when mpirun did not start the process: one rank.
+const Module* module() {
+  if (!under_mpirun()) return nullptr;
+  static const Module* const m = load();  // on a throw, the next call tries again
+  return m;
 }
 
 }  // namespace
 
-World world() {
-  static const World w = [] {
-    World w;
-    if (!under_mpirun()) return w;
-    int initialized = 0;
-    MPI_Initialized(&initialized);
-    if (!initialized) {
-      int provided = 0;  // only the main thread calls MPI (the workers compute)
-      MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
-      std::atexit(finalize);
-    }
-    MPI_Comm_rank(MPI_COMM_WORLD, &w.rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &w.size);
-    return w;
-  }();
-  return w;
-}
+World world() { return module() ? module()->world() : World{}; }
 
 std::vector<std::string> gather_lines(const std::vector<std::string>& mine) {
-  const World w = world();
-  if (w.size == 1) return mine;
-  std::string packed;  // the lines, each ended by '\n' (journal lines hold none)
-  for (const auto& l : mine) packed += l + '\n';
-  int length = static_cast<int>(packed.size());
-  std::vector<int> lengths(w.size), offsets(w.size);
-  MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
-  std::string all;
-  if (w.rank == 0) {
-    long long total = 0;
-    for (int r = 0; r < w.size; ++r) offsets[r] = static_cast<int>(total), total += lengths[r];
-    all.resize(total);
-  }
-  MPI_Gatherv(packed.data(), length, MPI_CHAR, all.data(), lengths.data(), offsets.data(), MPI_CHAR, 0,
-              MPI_COMM_WORLD);
-  std::vector<std::string> lines;
-  for (std::size_t at = 0, end; (end = all.find('\n', at)) != std::string::npos; at = end + 1)
-    lines.push_back(all.substr(at, end - at));
-  return lines;
+  return module() ? module()->gather_lines(mine) : mine;
 }
 
 void barrier() {
-  if (world().size > 1) MPI_Barrier(MPI_COMM_WORLD);
+  if (module()) module()->barrier();
 }
 
 void abort(int code) {
-  if (world().size > 1) MPI_Abort(MPI_COMM_WORLD, code);
+  if (module()) module()->abort(code);
   std::exit(code);
 }
-
-#else
-
-World world() { return {}; }
-std::vector<std::string> gather_lines(const std::vector<std::string>& mine) { return mine; }
-void barrier() {}
-void abort(int code) { std::exit(code); }
-
-#endif
 
 }  // namespace saltus::drivers::mpi

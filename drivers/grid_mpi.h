@@ -1,9 +1,10 @@
 #pragma once
 // The grid runner's ranks (drivers/grid_runner.h): under `mpirun -n N` the
 // blocks of a study are split over N processes (threads within each), the
-// records gathered on rank 0, which alone writes the files. Built with MPI
-// when CMake finds it (SALTUS_WITH_MPI); without it, or when the process
-// was not started by mpirun, there is one rank and these are no-ops.
+// records gathered on rank 0, which alone writes the files. MPI is in a
+// module of its own (drivers/mpi_module.h), built when CMake finds MPI and
+// loaded only when mpirun started the process; otherwise there is one rank
+// and these are no-ops. Under mpirun without the module, world() throws.
 
 #include <string>
 #include <vector>

@@ -193,3 +193,23 @@ TEST_CASE("saltus sweep killed (SIGKILL) or stopped (SIGINT) as a process, then 
   }
   fs::remove_all(dir);
 }
+
+// As if mpirun had started this process (its environment variable set): the
+// test binary has no MPI module beside it (drivers/grid_mpi.h), so the study
+// must not run as an unsplit copy on every rank, writing the same files N
+// times over, but stop with what to do.
+TEST_CASE("saltus sweep under mpirun without saltus's MPI module is a clear error", "[grid][cli][mpi]") {
+  const fs::path dir = scratch("sweep-no-mpi-module");
+  const fs::path run = small_sweep(dir, 4);
+  ::setenv("OMPI_COMM_WORLD_SIZE", "2", 1);
+  const Run r = run_saltus({"sweep", run.string(), "--out", (dir / "out").string()});
+  ::unsetenv("OMPI_COMM_WORLD_SIZE");
+  INFO(r.err);
+  CHECK(r.code == 1);
+  CHECK_THAT(r.err, Catch::Contains(run.string()) && Catch::Contains("mpirun started saltus") &&
+                        Catch::Contains("libsaltus_mpi.so") && Catch::Contains("built without MPI"));
+  CHECK(!fs::exists(dir / "out" / "sweep.csv"));
+  // Without mpirun the same run works.
+  CHECK(run_saltus({"sweep", run.string(), "--out", (dir / "out").string()}).code == 0);
+  fs::remove_all(dir);
+}

@@ -1,0 +1,26 @@
+#pragma once
+// libsaltus_mpi.so: the only part of saltus linked with MPI. drivers/grid_mpi.cpp
+// loads it only when mpirun started the process: linking MPI into saltus
+// itself made every start load libmpi and its six libraries (about 4 ms of
+// CPU a process, a twentieth of the Lorenz example's run), for the runs that
+// never use it too.
+
+#include <string>
+#include <vector>
+
+#include "drivers/grid_mpi.h"
+
+namespace saltus::drivers::mpi {
+
+// What grid_mpi.h promises, under MPI (MPI_Init on the first world()).
+struct Module {
+  World (*world)();
+  std::vector<std::string> (*gather_lines)(const std::vector<std::string>& mine);
+  void (*barrier)();
+  void (*abort)(int code);  // MPI_Abort: does not return
+};
+
+}  // namespace saltus::drivers::mpi
+
+// The module's one exported symbol.
+extern "C" const saltus::drivers::mpi::Module* saltus_mpi_module();

@@ -105,10 +105,13 @@ std::shared_ptr<const flow::Trajectory> ShootingSystem::trajectory(const Vector&
   if (variational) {  // only these serve jacobian() too
     cached_ = shared;
     cached_u_ = u;
-    monodromies_.emplace_back(u, shared->transition_matrix.topLeftCorner(n_, n_));
+    std::lock_guard<std::mutex> memory(monodromies_->mutex);
+    auto& entries = monodromies_->entries;
+    entries.push_back(
+        {u, shared->transition_matrix.topLeftCorner(n_, n_), !(options_.stepping_tolerance > 0.0)});
     const std::size_t doubles = static_cast<std::size_t>(u.size() + n_ * n_);
-    if (monodromies_.size() > std::clamp<std::size_t>((std::size_t{1} << 20) / doubles, 16, 4096))
-      monodromies_.pop_front();
+    if (entries.size() > std::clamp<std::size_t>((std::size_t{1} << 20) / doubles, 16, 4096))
+      entries.pop_front();
   }
   return shared;
 }
@@ -175,7 +178,8 @@ ShootingSystem::ShootingSystem(const ShootingSystem& coarse, Refined)
       q_(coarse.q_),
       x_ref_(coarse.x_ref_),
       f_ref_(coarse.f_ref_),
-      options_(coarse.options_) {
+      options_(coarse.options_),
+      monodromies_(coarse.monodromies_) {
   options_.stepping_tolerance = 0.0;  // the simulation's tolerance throughout
 }
 
@@ -190,9 +194,11 @@ void ShootingSystem::accept(const Vector& u) const {
 
 Matrix ShootingSystem::monodromy(const Vector& u) const {
   {
-    std::lock_guard<std::mutex> lock(mutex_);
-    for (auto it = monodromies_.rbegin(); it != monodromies_.rend(); ++it)
-      if (it->first.size() == u.size() && it->first == u) return it->second;
+    const bool fine = !(options_.stepping_tolerance > 0.0);
+    std::lock_guard<std::mutex> lock(monodromies_->mutex);
+    const auto& entries = monodromies_->entries;
+    for (auto it = entries.rbegin(); it != entries.rend(); ++it)
+      if (it->fine == fine && it->u.size() == u.size() && it->u == u) return it->M;
   }
   return trajectory(u)->transition_matrix.topLeftCorner(n_, n_);
 }

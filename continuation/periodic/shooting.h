@@ -132,8 +132,21 @@ class ShootingSystem : public System {
   // The monodromies of the last periods simulated with the variational
   // equations, by u, oldest out first (at most 4096, and 8 MB): a branch's
   // stability read after the continuation (the drivers' figures, a point
-  // at a time) is then found, not integrated again.
-  mutable std::deque<std::pair<Vector, Matrix>> monodromies_;
+  // at a time) is then found, not integrated again. One memory serves a
+  // system and all its refined copies, so that a special point's
+  // multipliers, asked on a fresh copy, are those its location computed.
+  // Each takes only the entries integrated at its own tolerance (`fine`:
+  // the simulation's): the same numbers it would integrate, bit for bit.
+  struct Monodromies {
+    struct Entry {
+      Vector u;
+      Matrix M;
+      bool fine;
+    };
+    std::mutex mutex;
+    std::deque<Entry> entries;
+  };
+  std::shared_ptr<Monodromies> monodromies_ = std::make_shared<Monodromies>();
 };
 
 // Eigenvalues of the monodromy matrix, largest modulus first.

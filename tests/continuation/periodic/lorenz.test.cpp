@@ -79,3 +79,36 @@ TEST_CASE("shooting: a monodromy of a recent variational period is found, not in
   const models::LorenzBranchStart fresh = models::lorenz_branch_start(simulation);
   CHECK((M1.array() == fresh.system->monodromy(u1).array()).all());
 }
+
+TEST_CASE("shooting: the refined copies share one monodromy memory, each tolerance its own entries",
+          "[periodic][shooting]") {
+  // A refined copy's Jacobian at u1 leaves its monodromy for every later
+  // refined copy (a special point's multipliers, asked on a fresh copy, are
+  // those its location computed): the second copy finds it while its own
+  // cached trajectory stays u2's. The system at the looser stepping
+  // tolerance does not take it: its monodromy is the one it integrates, bit
+  // for bit.
+  flow::SimulationOptions simulation;
+  simulation.absolute_tolerance = simulation.relative_tolerance = 1e-10;
+  const models::LorenzBranchStart start = models::lorenz_branch_start(simulation);
+  ShootingOptions options = start.system->options();
+  options.stepping_tolerance = 1e-6;
+  const Vector u1 = start.problem->u(start.y);
+  Vector u2 = u1;
+  u2[0] += 1e-3;
+  const Vector reference = start.system->hybrid_state(u1);
+  const auto coarse = std::make_shared<ShootingSystem>(start.system->hybrid(), 3, options, reference);
+  Matrix J;
+  coarse->refined_shooting()->jacobian(u1.data(), &J);
+  const auto second = coarse->refined_shooting();
+  second->jacobian(u2.data(), &J);
+  const auto cached = second->trajectory(u2);
+  const Matrix fine = second->monodromy(u1);
+  CHECK(second->trajectory(u2) == cached);
+  CHECK((fine.array() == start.system->monodromy(u1).array()).all());  // 1e-10 throughout
+
+  const Matrix loose = coarse->monodromy(u1);
+  CHECK((loose.array() != fine.array()).any());
+  const ShootingSystem alone(start.system->hybrid(), 3, options, reference);
+  CHECK((loose.array() == alone.monodromy(u1).array()).all());
+}

@@ -102,7 +102,8 @@ HybridRun reporting(HybridRun run, const std::string& command, std::ostream& err
                     double t_end = 0) {
   auto progress = std::make_shared<TimeProgress>(err, "saltus " + command + ": " + run.path.string());
   progress->set_span(t_begin, t_end);
-  run.system = with_progress(run.system, std::move(progress));
+  run.system = with_progress(run.system, progress);
+  run.progress = std::move(progress);
   return run;
 }
 

@@ -12,6 +12,7 @@
 #include "drivers/output.h"
 #include "drivers/periodic_curve.h"
 #include "drivers/periodic_orbit.h"
+#include "drivers/progress.h"
 #include "testfunctions/floquet.h"
 #include "testfunctions/fold.h"
 #include "testfunctions/grazing.h"
@@ -485,8 +486,10 @@ grazing::ThroughGrazing follow_branch(const PeriodicContext& c, const Vector& or
   // orbit's events. With "grazing": "continue" it goes on with the new
   // event sequence.
   grazing::ThroughGrazing through;
+  const ContinuationOptions options =
+      staging_points(spec.options, c.run.progress, "branch", {spec.parameter});
   if (!spec.grazing) {
-    through.branch = continue_branch(c.problem, orbit, spec.options, tests);
+    through.branch = continue_branch(c.problem, orbit, options, tests);
     return through;
   }
   const auto set = [&] {
@@ -494,7 +497,7 @@ grazing::ThroughGrazing follow_branch(const PeriodicContext& c, const Vector& or
     t.push_back(std::make_shared<GrazingTest>());
     return t;
   };
-  return grazing::continue_through_grazing(c.problem, orbit, spec.options, set, spec.grazing_continue);
+  return grazing::continue_through_grazing(c.problem, orbit, options, set, spec.grazing_continue);
 }
 
 // The orbit's branch in the run's parameter with LPC, PD, NS (and GR)
@@ -504,6 +507,7 @@ grazing::ThroughGrazing follow_branch(const PeriodicContext& c, const Vector& or
 bool continue_orbit(const PeriodicContext& c, const Vector& orbit, const fs::path& dir, Json* summary,
                     std::ostream& err, std::string* why) {
   const grazing::ThroughGrazing through = follow_branch(c, orbit);
+  if (c.run.progress) c.run.progress->set_stage("branch: its orbits, files and figure");
   const Branch& b = through.branch;
   fs::create_directories(dir);
   write_file_atomically(dir / "branch.csv",

@@ -107,8 +107,11 @@ struct PeriodicSpec {
   ContinuationOptions options;
 };
 
+class TimeProgress;  // drivers/progress.h
+
 struct HybridRun {
   std::filesystem::path path;
+  std::shared_ptr<TimeProgress> progress;  // the CLI's progress line, which `system` reports to (or null)
   std::string name;
   std::string description;
   std::string model;  // the registered model's name (models/registry.h)

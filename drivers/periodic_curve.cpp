@@ -10,6 +10,7 @@
 #include "continuation/pseudo_arclength.h"
 #include "drivers/map_command.h"
 #include "drivers/output.h"
+#include "drivers/progress.h"
 #include "models/expression.h"
 #include "testfunctions/cycle_codim2.h"
 
@@ -113,7 +114,10 @@ bool follow(const HybridRun& run, const ShootingStart& start, const CurveSpec& c
     }
   }
   const ContinuationProblem problem(system, Vector::Constant(1, u[u.size() - 1]), {cs.second});
-  *curve = continue_branch(problem, u, cs.options, cycle_curve_tests(cs.kind));
+  const std::string label = cs.kind + " curve in (" + cs.first + ", " + cs.second + ")";
+  if (run.progress) run.progress->set_stage(label + ": starting");
+  *curve = continue_branch(problem, u, staging_points(cs.options, run.progress, label, {cs.first, cs.second}),
+                           cycle_curve_tests(cs.kind));
   if (!curve->usable()) {
     *why = "'periodic.curve': the " + kind_text(cs.kind) + " curve could not start: " + curve->message;
     return false;

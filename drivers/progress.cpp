@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <iomanip>
+#include <sstream>
 
 namespace saltus::drivers {
 
@@ -26,6 +27,10 @@ void TimeProgress::at(double t) {
 
 void TimeProgress::print() {
   const double elapsed = std::chrono::duration<double>(last_ - start_).count();
+  if (!stage_.empty()) {
+    err_ << what_ << ": " << stage_ << ", " << std::setprecision(3) << elapsed << " s\n" << std::flush;
+    return;
+  }
   err_ << what_ << ": simulating, t = " << std::setprecision(6) << t_max_;
   if (end_ > begin_) {
     const double fraction = std::clamp((t_max_ - begin_) / (end_ - begin_), 0.0, 1.0);
@@ -37,6 +42,22 @@ void TimeProgress::print() {
     err_ << ", " << std::setprecision(3) << elapsed << " s";
   }
   err_ << '\n' << std::flush;
+}
+
+ContinuationOptions staging_points(ContinuationOptions options, std::shared_ptr<TimeProgress> progress,
+                                   std::string label, std::vector<std::string> shown) {
+  if (!progress) return options;
+  options.callback = [progress, label, shown, previous = options.callback](const Branch& branch) {
+    std::ostringstream stage;
+    stage << label << ": point " << branch.points.size() << std::setprecision(8);
+    const Vector& y = branch.points.back().y;
+    for (const auto& name : shown)
+      for (std::size_t i = 0; i < branch.names.size(); ++i)
+        if (branch.names[i] == name) stage << ", " << name << " = " << y[i];
+    progress->set_stage(stage.str());
+    return previous ? previous(branch) : true;
+  };
+  return options;
 }
 
 namespace {

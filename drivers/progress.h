@@ -15,8 +15,11 @@
 #include <memory>
 #include <ostream>
 #include <string>
+#include <vector>
 
+#include "continuation/branch.h"
 #include "continuation/flow/hybrid_system.h"
+#include "continuation/options.h"
 
 namespace saltus::drivers {
 
@@ -31,11 +34,15 @@ class TimeProgress {
   void set_span(double t_begin, double t_end);
   // Cheap: a counter, the clock every few hundred calls, a line when due.
   void at(double t);
+  // What the run does now, shown in place of the time reached: a
+  // continuation of orbits integrates one period after another, so the time
+  // stands still while its branch moves. Empty: the time again.
+  void set_stage(std::string stage) { stage_ = std::move(stage); }
 
  private:
   void print();
   std::ostream& err_;
-  std::string what_;
+  std::string what_, stage_;
   double begin_ = 0, end_ = 0;
   double t_max_ = -std::numeric_limits<double>::infinity();
   std::chrono::milliseconds first_, every_;
@@ -48,5 +55,11 @@ class TimeProgress {
 // the returned system and every system made from it).
 std::shared_ptr<const flow::HybridSystem> with_progress(std::shared_ptr<const flow::HybridSystem> system,
                                                         std::shared_ptr<TimeProgress> progress);
+
+// `options` whose every new point sets the stage of `progress` (null: the
+// options unchanged): "<label>: point k, <name> = value" for each of `shown`
+// among the branch's unknowns, before any callback the options had.
+ContinuationOptions staging_points(ContinuationOptions options, std::shared_ptr<TimeProgress> progress,
+                                   std::string label, std::vector<std::string> shown);
 
 }  // namespace saltus::drivers

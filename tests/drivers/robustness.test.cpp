@@ -153,3 +153,29 @@ TEST_CASE("robustness: a long simulation says how far it is", "[cli][fuzz]") {
                             Catch::Contains(" of [0, 10] (") && Catch::Contains("%)") &&
                             Catch::Contains("s left"));
 }
+
+TEST_CASE("robustness: a continuation of orbits says which point it is at, not a time that stands still",
+          "[cli][fuzz]") {
+  // Shooting integrates one period after another from the same t0: the time
+  // reached stands still. Each new point of the branch sets the stage, which
+  // the line shows instead; the options' own callback still runs.
+  std::ostringstream err;
+  auto progress = std::make_shared<saltus::drivers::TimeProgress>(
+      err, "saltus periodic: run.json", std::chrono::milliseconds(0), std::chrono::milliseconds(0));
+  saltus::ContinuationOptions options;
+  int called = 0;
+  options.callback = [&](const saltus::Branch&) { return ++called < 2; };
+  options = saltus::drivers::staging_points(options, progress, "PD curve in (A, w)", {"A", "w", "absent"});
+  saltus::Branch branch;
+  branch.names = {"x", "A", "w"};
+  branch.state_size = 2;
+  branch.points.push_back({});
+  branch.points.back().y = saltus::Vector::LinSpaced(3, 1.0, 3.0);
+  CHECK(options.callback(branch));
+  for (int k = 0; k < 256; ++k) progress->at(0.5);
+  CHECK_THAT(err.str(),
+             Catch::StartsWith("saltus periodic: run.json: PD curve in (A, w): point 1, A = 2, w = 3, "));
+  CHECK_THAT(err.str(), !Catch::Contains("simulating") && !Catch::Contains("absent"));
+  CHECK(!options.callback(branch));  // the options' own answer: stop
+  CHECK(called == 2);
+}

@@ -8,7 +8,9 @@
 // system so that its field evaluations carry the time t to a TimeProgress.
 // Every integration (transients, Lyapunov intervals, shooting, the systems
 // made from it by with_parameters...) is seen, and no algorithm needs a hook.
-// Single-threaded runs only: the line is printed on the evaluating thread.
+// A continuation of orbits, whose time stands still, names its point instead
+// through the continuation's own callback (staging_points). Single-threaded
+// runs only: the line is printed on the evaluating thread.
 
 #include <chrono>
 #include <limits>

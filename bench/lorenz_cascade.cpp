@@ -24,7 +24,8 @@
 #include <map>
 
 #include "drivers/continue_command.h"
-#include "drivers/run_file.h"
+#include "drivers/studies.h"
+#include "studies/run_file.h"
 
 using namespace saltus;
 

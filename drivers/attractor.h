@@ -8,7 +8,8 @@
 #include <vector>
 
 #include "continuation/flow/simulate.h"
-#include "drivers/json_input.h"
+#include "drivers/studies.h"
+#include "studies/json_input.h"
 
 namespace saltus::drivers {
 

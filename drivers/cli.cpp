@@ -74,8 +74,9 @@ int continue_command(const std::string& file, const std::string& out_dir,
   if (json) {
     out << summarize(run, branches).dump(2) << '\n';
   } else {
-    for (const auto& [name, branch, shooting] : branches) {
-      out << name << ": " << branch.points.size() << " points, " << to_string(branch.stop_reason) << " ("
+    for (const NamedBranch& nb : branches) {
+      const Branch& branch = nb.branch;
+      out << nb.name << ": " << branch.points.size() << " points, " << to_string(branch.stop_reason) << " ("
           << branch.message << ")\n";
       for (const auto& s : branch.special_points) {
         out << "  " << std::setw(2) << s.type << "  " << to_string(s.status);  // "jump": see EventStatus

@@ -10,18 +10,17 @@
 #include <vector>
 
 #include "continuation/branch.h"
-#include "drivers/run_file.h"
+#include "drivers/studies.h"
+#include "studies/run_file.h"
+#include "studies/study.h"
 
 namespace saltus::drivers {
 
-struct NamedBranch {
-  std::string name;  // "branch", "fold_curve", "switched", "cycles"; periodic: "doubled1", ...
-  Branch branch;
-  // A branch of periodic orbits: the shooting problem whose orbits it holds
-  // (for a forced orbit's "doubled<k>" branch, with 2^k times the period).
-  // Null for branches of equilibria.
-  std::shared_ptr<const periodic::ShootingSystem> shooting = nullptr;
-};
+// A branch of the run with what it was computed from (studies/study.h):
+// "branch", "fold_curve", "hopf_curve", "switched", "cycles"; periodic:
+// "doubled1", ... A branch of periodic orbits has its shooting problem (for a
+// forced orbit's "doubled<k>" branch, with 2^k times the period).
+using NamedBranch = studies::BranchResult;
 
 // Called after every point of every branch (for progress lines).
 using Progress = std::function<void(const std::string& branch_name, const Branch& branch)>;

@@ -6,8 +6,9 @@
 #include <stdexcept>
 
 #include "analyses/contact/format.h"
-#include "drivers/run_file.h"
+#include "drivers/studies.h"
 #include "models/expression.h"
+#include "studies/run_file.h"
 
 namespace saltus::drivers {
 

@@ -34,9 +34,10 @@
 #include <string>
 
 #include "analyses/contact/classification.h"
-#include "drivers/json_input.h"
+#include "drivers/studies.h"
 #include "models/extremal.h"
 #include "models/planar_curve.h"
+#include "studies/json_input.h"
 
 namespace saltus::drivers {
 

@@ -5,8 +5,9 @@
 #include <sstream>
 
 #include "analyses/contact/continuation.h"
-#include "drivers/options_json.h"
 #include "drivers/output.h"
+#include "drivers/studies.h"
+#include "studies/options_json.h"
 
 namespace saltus::drivers {
 

@@ -10,9 +10,10 @@
 
 #include "analyses/contact/track.h"
 #include "drivers/extremal_continue.h"
-#include "drivers/options_json.h"
 #include "drivers/output.h"
+#include "drivers/studies.h"
 #include "models/expression.h"
+#include "studies/options_json.h"
 
 namespace saltus::drivers {
 

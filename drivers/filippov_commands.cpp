@@ -10,11 +10,12 @@
 
 #include "analyses/two_fold/continuation.h"
 #include "analyses/two_fold/two_fold.h"
-#include "drivers/json_input.h"
-#include "drivers/options_json.h"
 #include "drivers/output.h"
-#include "drivers/run_file.h"
+#include "drivers/studies.h"
 #include "models/wheel_turntable.h"
+#include "studies/json_input.h"
+#include "studies/options_json.h"
+#include "studies/run_file.h"
 
 namespace saltus::drivers {
 

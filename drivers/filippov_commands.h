@@ -21,9 +21,10 @@
 #include <string>
 
 #include "continuation/system.h"
-#include "drivers/json_input.h"
+#include "drivers/studies.h"
 #include "models/filippov_expression.h"
 #include "models/wheel_turntable.h"
+#include "studies/json_input.h"
 
 namespace saltus::drivers {
 

@@ -25,7 +25,8 @@
 #include <string>
 #include <vector>
 
-#include "drivers/json_input.h"
+#include "drivers/studies.h"
+#include "studies/json_input.h"
 
 namespace saltus::drivers {
 

@@ -5,13 +5,14 @@
 #include <map>
 
 #include "continuation/worker_threads.h"
-#include "drivers/options_json.h"
-#include "drivers/run_file.h"
+#include "drivers/studies.h"
 #include "models/expression.h"
 #include "models/filippov_expression.h"
 #include "models/hybrid_expression.h"
 #include "models/mechanical_expression.h"
 #include "models/registry.h"
+#include "studies/options_json.h"
+#include "studies/run_file.h"
 
 namespace saltus::drivers {
 

@@ -13,7 +13,8 @@
 
 #include "continuation/flow/lyapunov.h"
 #include "continuation/options.h"
-#include "drivers/json_input.h"
+#include "drivers/studies.h"
+#include "studies/json_input.h"
 
 namespace saltus::drivers {
 

@@ -21,8 +21,9 @@
 #include "continuation/branch.h"
 #include "continuation/periodic/grazing_orbit.h"
 #include "drivers/hybrid_run_file.h"
-#include "drivers/json_input.h"
 #include "drivers/periodic_orbit.h"
+#include "drivers/studies.h"
+#include "studies/json_input.h"
 
 namespace saltus::drivers {
 

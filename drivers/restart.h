@@ -21,7 +21,8 @@
 
 #include "continuation/branch.h"
 #include "continuation/continuation_problem.h"
-#include "drivers/run_file.h"
+#include "drivers/studies.h"
+#include "studies/run_file.h"
 
 namespace saltus::drivers {
 

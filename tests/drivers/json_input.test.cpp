@@ -1,4 +1,4 @@
-#include "drivers/json_input.h"
+#include "studies/json_input.h"
 
 #include <catch2/catch.hpp>
 #include <filesystem>
@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "drivers/studies.h"
 #include "run_cli.h"
 
 namespace fs = std::filesystem;

@@ -1,4 +1,4 @@
-#include "drivers/options_json.h"
+#include "studies/options_json.h"
 
 #include <catch2/catch.hpp>
 #include <filesystem>
@@ -7,6 +7,7 @@
 #include <set>
 #include <sstream>
 
+#include "drivers/studies.h"
 #include "run_cli.h"
 
 namespace fs = std::filesystem;

@@ -1,4 +1,4 @@
-#include "drivers/run_file.h"
+#include "studies/run_file.h"
 
 #include <algorithm>
 #include <cctype>
@@ -10,8 +10,8 @@
 #include <sstream>
 
 #include "continuation/autodiff_system.h"
-#include "drivers/options_json.h"
-#include "drivers/run_file_orbits.h"
+#include "studies/options_json.h"
+#include "studies/run_file_orbits.h"
 #include "models/bratu.h"
 #include "models/brusselator_1d.h"
 #include "models/expression_system.h"
@@ -21,7 +21,7 @@
 #include "models/normal_forms.h"
 #include "models/triple_pendulum.h"
 
-namespace saltus::drivers {
+namespace saltus::studies {
 
 namespace {
 
@@ -298,7 +298,7 @@ void read_system(const Json& json, const std::filesystem::path& path, const Json
         // The values follow (read_values); read_periodic puts them in.
         *flow_system =
             models::make_expression_ode(unknowns, parameters, std::vector<double>(parameters.size(), 0.0),
-                                        strings(json["equations"], path, "equations"));
+                                        run->equations = strings(json["equations"], path, "equations"));
       } catch (const std::invalid_argument& e) {
         fail(path, e.what());
       }
@@ -333,8 +333,8 @@ void read_system(const Json& json, const std::filesystem::path& path, const Json
     for (const auto& name : unknowns) check_identifier(name, path, "unknowns");
     for (const auto& name : parameters) check_identifier(name, path, "parameters");
     try {
-      run->system =
-          models::make_expression_system(unknowns, parameters, strings(json["equations"], path, "equations"));
+      run->equations = strings(json["equations"], path, "equations");
+      run->system = models::make_expression_system(unknowns, parameters, run->equations);
     } catch (const std::invalid_argument& e) {
       fail(path, e.what());
     }
@@ -560,7 +560,10 @@ void read_plot(const Json& json, const std::filesystem::path& path, const Names&
 }  // namespace
 
 RunFile parse_run_file(const std::string& text, const std::filesystem::path& path) {
-  const Json json = parse_json(text, path);
+  return parse_run_file(parse_json(text, path), path);
+}
+
+RunFile parse_run_file(const Json& json, const std::filesystem::path& path) {
   if (!json.is_object()) fail(path, "the top level must be an object");
   only_keys(json, {"name",  "description",   "unknowns",     "parameters",  "equations",     "start",
                    "model", "model_options", "continuation", "events",      "fold_curve",    "switch_branch",
@@ -612,4 +615,4 @@ RunFile read_run_file(const std::filesystem::path& path) {
   return parse_run_file(buffer.str(), path);
 }
 
-}  // namespace saltus::drivers
+}  // namespace saltus::studies

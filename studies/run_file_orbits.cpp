@@ -1,13 +1,13 @@
-#include "drivers/run_file_orbits.h"
+#include "studies/run_file_orbits.h"
 
 #include <algorithm>
 #include <map>
 #include <set>
 
-#include "drivers/options_json.h"
+#include "studies/options_json.h"
 #include "models/expression_system.h"
 
-namespace saltus::drivers {
+namespace saltus::studies {
 
 namespace {
 
@@ -117,7 +117,8 @@ void read_periodic(const Json& object, const std::shared_ptr<const flow::HybridS
   std::map<std::string, double> values;
   for (std::size_t i = 0; i < parameters->size(); ++i)
     values[(*parameters)[i]] = run->parameters[static_cast<Eigen::Index>(i)];
-  const auto flow = ode->with_parameters(values)->with_parameters_in_state({carried});
+  const auto all_fixed = ode->with_parameters(values);
+  const auto flow = all_fixed->with_parameters_in_state({carried});
   run->parameters = Vector::Constant(1, values.at(carried));
   *parameters = {carried};
   if (!object.is_object()) fail(path, "'periodic' must be an object");
@@ -126,6 +127,7 @@ void read_periodic(const Json& object, const std::shared_ptr<const flow::HybridS
              "period_doubling", "phase"},
             path, "periodic.");
   PeriodicRun p;
+  p.ode = all_fixed;
   p.flow = flow;
   periodic::ShootingOptions shooting;
   bool forced = false;
@@ -191,4 +193,4 @@ void read_periodic(const Json& object, const std::shared_ptr<const flow::HybridS
   run->periodic = std::move(p);
 }
 
-}  // namespace saltus::drivers
+}  // namespace saltus::studies

@@ -16,10 +16,10 @@
 #include "continuation/periodic/orbit_guess.h"
 #include "continuation/periodic/shooting.h"
 #include "continuation/system.h"
-#include "drivers/json_input.h"
+#include "studies/json_input.h"
 #include "models/expression.h"
 
-namespace saltus::drivers {
+namespace saltus::studies {
 
 // A user test function: a "UZ" point where the expression changes sign.
 struct UserEvent {
@@ -47,7 +47,8 @@ struct Plot {
 // autonomous), so the first branch, its special points and the summary are
 // those of any other run.
 struct PeriodicRun {
-  std::shared_ptr<const flow::HybridSystem> flow;              // the ODE, parameters in its state
+  std::shared_ptr<const flow::HybridSystem> ode;               // the ODE at the run's parameter values
+  std::shared_ptr<const flow::HybridSystem> flow;              // the same, the continued parameter in its state
   std::shared_ptr<periodic::ShootingSystem> shooting;          // the same object as RunFile::system
   std::optional<periodic::OrbitGuessOptions> from_simulation;  // the start from a simulation
   bool detect_lpc = true, detect_pd = true, detect_ns = true;
@@ -74,6 +75,7 @@ struct RunFile {
   std::string name;  // default: the file's stem
   std::string description;
   std::shared_ptr<const System> system;
+  std::vector<std::string> equations;  // the expressions of F, when given as "equations"
   Vector parameters;  // all parameter values, in system order
   Vector start_state;
   std::vector<std::string> continuation_parameters;
@@ -106,7 +108,9 @@ RunFile read_run_file(const std::filesystem::path& path);
 void check_identifier(const std::string& name, const std::filesystem::path& path, const std::string& key);
 void check_run_name(const std::string& name, const std::filesystem::path& path);
 RunFile parse_run_file(const std::string& text, const std::filesystem::path& path);
+// The same keys as an object in memory; `path` names it in errors.
+RunFile parse_run_file(const Json& json, const std::filesystem::path& path);
 
 const std::string& run_file_help();  // the run-file keys, for `saltus continue --help`
 
-}  // namespace saltus::drivers
+}  // namespace saltus::studies

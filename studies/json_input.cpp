@@ -1,11 +1,11 @@
-#include "drivers/json_input.h"
+#include "studies/json_input.h"
 
 #include <cmath>
 #include <fstream>
 #include <sstream>
 #include <vector>
 
-namespace saltus::drivers {
+namespace saltus::studies {
 
 void fail(const std::filesystem::path& path, const std::string& what) {
   throw RunFileError("run file " + path.string() + ": " + what);
@@ -118,4 +118,4 @@ void only_keys(const Json& object, const std::set<std::string>& allowed, const s
     }
 }
 
-}  // namespace saltus::drivers
+}  // namespace saltus::studies

@@ -1,8 +1,8 @@
 #pragma once
-// The orbit blocks of a `saltus continue` run file (drivers/run_file.h):
+// The orbit blocks of a `saltus continue` run file (studies/run_file.h):
 // "periodic" (the shooting problem over the run file's ODE), "hopf_cycles"
 // (the cycles born at a Hopf point) and the user "events" of both. Each
-// reader checks its keys and values and fails (drivers/json_input.h) naming
+// reader checks its keys and values and fails (studies/json_input.h) naming
 // the file, the key and what to do.
 
 #include <filesystem>
@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "continuation/flow/hybrid_system.h"
-#include "drivers/run_file.h"
+#include "studies/run_file.h"
 
-namespace saltus::drivers {
+namespace saltus::studies {
 
 // The two unknowns of an orbit figure (`where`.phase), default the first two.
 std::vector<std::string> read_phase(const Json& object, const std::vector<std::string>& unknowns,
@@ -40,4 +40,4 @@ void read_periodic(const Json& object, const std::shared_ptr<const flow::HybridS
                    const std::vector<std::string>& unknowns, std::vector<std::string>* parameters,
                    RunFile* run);
 
-}  // namespace saltus::drivers
+}  // namespace saltus::studies

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-namespace saltus::drivers {
+namespace saltus::studies {
 
 class RunFileError : public std::runtime_error {
  public:
@@ -41,4 +41,4 @@ bool boolean(const Json& value, const std::filesystem::path& path, const std::st
 void only_keys(const Json& object, const std::set<std::string>& allowed, const std::filesystem::path& path,
                const std::string& where);
 
-}  // namespace saltus::drivers
+}  // namespace saltus::studies

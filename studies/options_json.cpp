@@ -1,10 +1,10 @@
-#include "drivers/options_json.h"
+#include "studies/options_json.h"
 
 #include <charconv>
 #include <cmath>
 #include <sstream>
 
-namespace saltus::drivers {
+namespace saltus::studies {
 
 const OptionTable<ContinuationOptions>& continuation_option_table() {
   using O = ContinuationOptions;
@@ -175,4 +175,4 @@ std::set<std::string> continuation_keys() {
   return keys;
 }
 
-}  // namespace saltus::drivers
+}  // namespace saltus::studies

@@ -15,9 +15,9 @@
 
 #include "continuation/flow/simulate.h"
 #include "continuation/options.h"
-#include "drivers/json_input.h"
+#include "studies/json_input.h"
 
-namespace saltus::drivers {
+namespace saltus::studies {
 
 template <class Options>
 struct OptionKey {
@@ -70,4 +70,4 @@ flow::SimulationOptions read_simulation_options(const Json& object, flow::Simula
 // continuation_option_table()'s keys plus "bounds".
 std::set<std::string> continuation_keys();
 
-}  // namespace saltus::drivers
+}  // namespace saltus::studies

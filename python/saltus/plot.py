@@ -1,0 +1,87 @@
+"""Figures of saltus results on matplotlib axes.
+
+Each helper draws on the axis it is given and returns it; none calls
+``plt.show()``::
+
+    fig, ax = plt.subplots()
+    saltus.plot.branch(ax, orbits, "rho", "T")
+    saltus.plot.branch(ax, doubled, "rho", "T")
+"""
+
+__all__ = ["branch", "curves", "orbit"]
+
+
+def _runs(mask):
+    """Index ranges [i, j] of consecutive equal values of mask (sharing the
+    boundary points, so that the pieces join)."""
+    runs, start = [], 0
+    for i in range(1, len(mask) + 1):
+        if i == len(mask) or mask[i] != mask[start]:
+            runs.append((start, min(i, len(mask) - 1), mask[start]))
+            start = i
+    return runs
+
+
+def _label_points(ax, br, x, y, skip=("EP",), **text):
+    for s in br.special_points:
+        if s.type in skip:
+            continue
+        px, py = s.values.get(x), s.values.get(y)
+        if px is None or py is None:
+            px, py = br[x][s.index], br[y][s.index]
+        ax.plot([px], [py], "o", ms=4, color="black", zorder=5)
+        ax.annotate(s.label, (px, py), textcoords="offset points", xytext=(4, 4), fontsize=8, **text)
+
+
+def branch(ax, br, x=None, y=None, label=None, color=None, specials=True, **style):
+    """A branch against two of its components (default: its parameter and
+    its first state component): stable parts solid, unstable dashed
+    (unknown stability: dotted), special points marked and labelled."""
+    x = x or br.columns[br.state_size]
+    y = y or br.columns[0]
+    xs, ys = br[x], br[y]
+    stable = br.stable
+    line = None
+    for i, j, s in _runs([None if v is None else bool(v) for v in stable]):
+        ls = "-" if s is True else "--" if s is False else ":"
+        kw = dict(style)
+        if line is not None:
+            kw["color"] = line.get_color()
+        elif color is not None:
+            kw["color"] = color
+        (piece,) = ax.plot(xs[i:j + 1], ys[i:j + 1], ls, label=label or br.name if line is None else None, **kw)
+        line = line or piece
+    if specials:
+        _label_points(ax, br, x, y)
+    ax.set_xlabel(x)
+    ax.set_ylabel(y)
+    return ax
+
+
+def curves(ax, *branches, labels=None, **style):
+    """Curves in two parameters (fold, Hopf, PD, LPC, NS curves) in one
+    diagram, with their codimension-2 points labelled."""
+    for k, br in enumerate(branches):
+        p1, p2 = br.curve_parameters if len(br.curve_parameters) == 2 else br.columns[-2:]
+        ax.plot(br[p1], br[p2], "-", label=(labels[k] if labels else br.name), **style)
+        _label_points(ax, br, p1, p2)
+        ax.set_xlabel(p1)
+        ax.set_ylabel(p2)
+    return ax
+
+
+def orbit(ax, br, point, x=None, y=None, samples=400, label=None, **style):
+    """One period of the orbit at a point (index or SpecialPoint) of a branch
+    of orbits in the (x, y) plane, its start marked."""
+    o = br.orbit(point, samples)
+    names = [k for k in o if k != "t"]
+    x = x or names[0]
+    y = y or names[1]
+    if label is None:
+        label = point.label if hasattr(point, "label") else f"point {point}"
+    (line,) = ax.plot(o[x], o[y], label=label, **style)
+    ax.plot([o[x][0]], [o[y][0]], "o", ms=3, color=line.get_color())
+    ax.set_xlabel(x)
+    ax.set_ylabel(y)
+    return ax
+

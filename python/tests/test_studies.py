@@ -1,0 +1,205 @@
+"""The saltus Python module: every study through Python, each against a
+closed form or the command line's own result, the error translation and
+the interrupt. Run by ctest (tests/CMakeLists.txt: python_module) with the
+module of the build tree on PYTHONPATH."""
+import json
+import math
+import os
+import signal
+import subprocess
+import threading
+
+import numpy as np
+import pytest
+
+import saltus
+
+ROOT = os.environ.get("SALTUS_SOURCE_DIR", os.path.join(os.path.dirname(__file__), "..", ".."))
+BUILD = os.environ.get("SALTUS_BINARY_DIR", os.path.join(ROOT, "build"))
+
+
+def example(name):
+    return os.path.join(ROOT, "examples", name)
+
+
+def cli_summary(run_file, tmp_path):
+    """The command line's summary.json of a run file."""
+    out = tmp_path / "cli"
+    subprocess.run([os.path.join(BUILD, "saltus"), "continue", example(run_file), "--out", str(out)],
+                   check=True, capture_output=True, env=dict(os.environ, SALTUS_COMPILE="0"))
+    return json.loads((out / "summary.json").read_text())
+
+
+CUSP = {
+    "name": "cusp",
+    "unknowns": ["x"],
+    "parameters": {"mu": -2, "lambda": 1},
+    "equations": ["mu + lambda*x - x^3"],
+    "start": {"x": -1.5},
+    "continuation": {"parameter": "mu", "bounds": {"mu": [-2, 2]}},
+}
+
+
+def test_branch_as_arrays_and_folds_against_the_closed_form():
+    # f = mu + lambda x - x^3 has folds where f = f_x = 0: x = +-sqrt(lambda/3),
+    # mu = -+2 (lambda/3)^(3/2); at lambda = 1, mu = -+0.3849001794597505.
+    branch = saltus.continuation(CUSP)
+    assert branch.kind == "solutions"
+    assert branch.columns == ["x", "mu"]
+    assert branch.array.shape == (len(branch), 2)
+    np.testing.assert_allclose(branch["mu"] + branch["x"] - branch["x"] ** 3, 0, atol=1e-9)
+    folds = [s for s in branch.special_points if s.type == "LP"]
+    assert len(folds) == 2
+    mu_fold = 2 / (3 * math.sqrt(3))
+    assert sorted(f.mu for f in folds) == pytest.approx([-mu_fold, mu_fold], abs=1e-10)
+    assert folds[0].to_dict()["status"] == "located"
+
+
+def test_fold_curve_from_LP_meets_the_cusp_at_the_origin():
+    # The fold curve is mu = -+2 (lambda/3)^(3/2), x = -+sqrt(lambda/3); its cusp
+    # (the quadratic coefficient of the fold vanishes) is at mu = lambda = 0.
+    branch = saltus.continuation(CUSP)
+    curve = saltus.continue_from(branch, "LP1", parameters=["mu", "lambda"],
+                                 options={"direction": -1, "ds": 0.01, "ds_max": 0.05, "max_points": 400,
+                                          "bounds": {"lambda": [-1, 2]}})
+    assert curve.kind == "fold_curve" and curve.started_from.startswith("LP")
+    lam, mu = curve["lambda"], curve["mu"]
+    on = lam > 0
+    np.testing.assert_allclose(np.abs(mu[on]), 2 * (lam[on] / 3) ** 1.5, atol=1e-8)
+    cusp = curve.point("CP1")
+    assert (cusp.mu, cusp.values["lambda"]) == pytest.approx((0, 0), abs=1e-8)
+
+
+def test_switching_at_BP_follows_the_parabola():
+    # f = lambda x - x^3: the branch x = 0 meets x^2 = lambda at lambda = 0.
+    pitchfork = saltus.load(example("pitchfork.json"))
+    branch = saltus.continuation(pitchfork)
+    switched = saltus.continue_from(branch, "BP1")
+    assert switched.started_from == "BP of branch"
+    x, lam = switched["x"], switched["lambda"]
+    assert np.max(np.abs(x)) > 0.1
+    np.testing.assert_allclose(x ** 2, lam, atol=1e-9)
+
+
+def test_cycles_from_HB_of_van_der_pol():
+    # x'' - (mu - x^2) x' + x = 0: HB at mu = 0, frequency 1, l1 = -1/4
+    # (Kuznetsov's normalization); the cycles are born with period 2 pi.
+    vdp = saltus.load(example("van_der_pol.json"))
+    equilibria = saltus.continuation(vdp)
+    hb = equilibria.point("HB1")
+    assert hb.values["mu"] == pytest.approx(0, abs=1e-10)
+    assert hb.frequency == pytest.approx(1, abs=1e-10)
+    assert hb.l1 == pytest.approx(-0.25, abs=1e-8)
+    cycles = saltus.continue_from(equilibria, hb, amplitude=0.01, options={"max_points": 15, "ds": 0.01})
+    assert cycles.kind == "orbits" and cycles.usable
+    assert cycles["T"][0] == pytest.approx(2 * math.pi, abs=1e-3)
+    assert all(s is True for s in cycles.stable)  # supercritical: stable cycles
+    orbit = cycles.orbit(0, samples=100)
+    assert set(orbit) >= {"t", "x"}
+
+
+def test_hopf_curve_and_BT_follow_ups_equal_the_command_line(tmp_path):
+    cli = cli_summary("lorenz84.json", tmp_path)
+    equilibria = saltus.continuation(saltus.load(example("lorenz84.json")))
+    run = json.load(open(example("lorenz84.json")))
+    fold = saltus.continue_from(equilibria, "LP1", parameters=run["fold_curve"]["parameters"],
+                                options={k: v for k, v in run["fold_curve"].items() if k not in ("from", "parameters")})
+    hopf_keys = {k: v for k, v in run["hopf_curve"].items() if k not in ("from", "from_bt", "parameters")}
+    if run["hopf_curve"].get("from_bt"):
+        hopf = saltus.continue_from(fold, f"BT{run['hopf_curve']['from_bt']}", options=hopf_keys)
+    else:
+        hopf = saltus.continue_from(equilibria, f"HB{run['hopf_curve'].get('from', 1)}", to="curve",
+                                    parameters=run["hopf_curve"]["parameters"], options=hopf_keys)
+    for branch, name in ((fold, "fold_curve"), (hopf, "hopf_curve")):
+        theirs = [s for s in cli["special_points"] if s["branch"] == name]
+        ours = branch.special_points
+        assert [s.type for s in ours] == [s["type"] for s in theirs]
+        for a, b in zip(ours, theirs):
+            assert a.F == pytest.approx(b["parameters"]["F"], abs=1e-10)
+            assert a.T == pytest.approx(b["parameters"]["T"], abs=1e-10)
+
+
+def test_lorenz_cascade_PDs_equal_the_command_line(tmp_path):
+    cli = cli_summary("lorenz.json", tmp_path)
+    cli_pds = [s["parameters"]["rho"] for s in cli["special_points"] if s["type"] == "PD"]
+    branches = [saltus.continuation(saltus.load(example("lorenz.json")))]
+    for _ in range(2):
+        branches.append(saltus.continue_from(branches[-1], "PD1"))
+    pds = [s for b in branches for s in b.special_points if s.type == "PD"]
+    assert len(pds) == len(cli_pds) == 3
+    assert [p.rho for p in pds] == pytest.approx(cli_pds, abs=1e-10)
+    # AUTO-07p's lor demo: 229.4067086, 218.2101279, 215.9659321 (rho).
+    assert [p.rho for p in pds] == pytest.approx([229.40670858, 218.21012779, 215.96593064], abs=1e-6)
+    mu = pds[0].data["multipliers"]
+    assert min(abs(m + 1) for m in mu) < 1e-6
+
+
+def test_PD_curve_of_lorenz_orbits_has_a_multiplier_minus_one_along_it():
+    # An independent check of each curve point: the orbit at its (rho, sigma),
+    # found afresh as a one-point branch, has a Floquet multiplier -1.
+    lorenz = json.load(open(example("lorenz.json")))
+    branch = saltus.continuation(lorenz)
+    curve = saltus.continue_from(branch, "PD1", to="curve", parameters=["rho", "sigma"],
+                                 options={"ds": 0.05, "ds_max": 0.5, "max_points": 6, "bounds": {"sigma": [9, 11]}})
+    assert curve.kind == "cycle_curve" and len(curve) == 6
+    assert curve["sigma"][-1] != pytest.approx(10, abs=1e-3)
+    for i in (0, len(curve) - 1):
+        at = dict(lorenz, parameters=dict(lorenz["parameters"], rho=curve["rho"][i], sigma=curve["sigma"][i]))
+        at["start"] = {k: curve[k][i] for k in ("x", "y", "z")}
+        periodic = {k: v for k, v in lorenz["periodic"].items() if k not in ("from_simulation", "period_doubling")}
+        at["periodic"] = dict(periodic, period=curve["T"][i])
+        at["continuation"] = dict(lorenz["continuation"], max_points=1)
+        orbit = saltus.continuation(at)
+        mu = orbit.multipliers(0)
+        assert np.min(np.abs(mu + 1)) < 1e-6
+
+
+def test_errors_are_value_errors_naming_the_key():
+    with pytest.raises(ValueError, match=r"continuation\.ds"):
+        saltus.load(dict(CUSP, continuation={"parameter": "mu", "ds": "big"}))
+    with pytest.raises(ValueError, match="no such file"):
+        saltus.load("/nonexistent/run.json")
+    branch = saltus.continuation(CUSP)
+    with pytest.raises(ValueError, match="has no HB1"):
+        saltus.continue_from(branch, "HB1")
+    with pytest.raises(ValueError, match="'to' = \"cycles\" is not a follow-up of LP"):
+        saltus.continue_from(branch, "LP1", to="cycles")
+    with pytest.raises(ValueError, match=r"options\.ds_mx"):
+        saltus.continue_from(branch, "LP1", options={"ds_mx": 1})
+    with pytest.raises(KeyError, match="no component 'y'"):
+        branch["y"]
+
+
+def test_progress_callback_sees_every_point_and_can_stop():
+    seen = []
+    branch = saltus.continuation(CUSP, progress=lambda name, n: seen.append((name, n)))
+    counts = [n for name, n in seen if name == "branch"]
+    # After every accepted step (a located special point adds a point too;
+    # the end point EP comes after the last call).
+    assert all(0 < b - a <= 2 for a, b in zip(counts, counts[1:]))
+    assert len(branch) - 1 <= counts[-1] <= len(branch)
+    stopped = saltus.continuation(CUSP, progress=lambda name, n: n < 5)
+    assert stopped.interrupted and stopped.stop_reason == "interrupted" and len(stopped) == 5
+
+
+def test_keyboard_interrupt_stops_the_study_and_returns_what_was_done():
+    # A real SIGINT while the branch is computed (GIL released): the handler's
+    # KeyboardInterrupt is seen at the next point, which ends the branch.
+    slow = dict(CUSP, continuation={"parameter": "mu", "ds": 1e-4, "ds_max": 1e-4, "max_points": 10 ** 7,
+                                     "bounds": {"mu": [-2, 2]}})
+    timer = threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    branch = saltus.continuation(slow)
+    timer.join()
+    assert branch.interrupted
+    assert 0 < len(branch) < 10 ** 7
+    assert "interrupted" in branch.message
+
+
+def test_summary_and_csv(tmp_path):
+    branch = saltus.continuation(CUSP)
+    summary = branch.summary()
+    assert summary["name"] == "branch" and len(summary["special_points"]) == len(branch.special_points)
+    branch.to_csv(tmp_path / "b.csv")
+    header = (tmp_path / "b.csv").read_text().splitlines()[0]
+    assert header.startswith("point,label,x,mu")

@@ -5,13 +5,12 @@
 #include <map>
 #include <sstream>
 
-#include "continuation/periodic/cycle_curve.h"
-#include "continuation/periodic/ns_curve.h"
 #include "continuation/pseudo_arclength.h"
 #include "drivers/map_command.h"
 #include "drivers/output.h"
 #include "drivers/progress.h"
 #include "models/expression.h"
+#include "studies/study.h"
 #include "testfunctions/cycle_codim2.h"
 
 namespace saltus::drivers {
@@ -94,17 +93,7 @@ bool follow(const HybridRun& run, const ShootingStart& start, const CurveSpec& c
     }
     const auto shooting = shooting_in_two(run, start, cs, from->y, &u);
     try {
-      if (cs.kind == "NS") {
-        const auto ns = std::make_shared<periodic::NeimarkSackerCurveSystem>(shooting, u);
-        u = ns->start();
-        system = ns;
-      } else {
-        system = std::make_shared<periodic::CycleCurveSystem>(
-            shooting,
-            cs.kind == "LPC" ? periodic::CycleBifurcation::kFold
-                             : periodic::CycleBifurcation::kPeriodDoubling,
-            u);
-      }
+      system = studies::cycle_curve_system(shooting, cs.kind, &u);
     } catch (const std::invalid_argument& e) {
       *why = "'periodic.curve': the " + kind_text(cs.kind) + " curve cannot start: " + e.what();
       return false;

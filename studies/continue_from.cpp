@@ -8,6 +8,7 @@
 #include "continuation/periodic/period_doubling.h"
 #include "models/expression_system.h"
 #include "models/hybrid_expression.h"
+#include "studies/detail.h"
 #include "studies/study.h"
 #include "testfunctions/cycle_codim2.h"
 #include "testfunctions/floquet.h"
@@ -17,12 +18,6 @@
 
 namespace saltus::studies {
 
-namespace detail {
-ContinuationOptions observed(ContinuationOptions options, const std::string& name, const Progress& progress);
-Branch not_started(const ContinuationProblem& problem, const std::string& message);
-Branch orbit_branch(const ContinuationProblem& problem, Vector y0, const ContinuationOptions& options,
-                    const TestFunctions& tests, const std::string& hint);
-}  // namespace detail
 
 namespace {
 
@@ -245,15 +240,7 @@ BranchResult cycle_curve_from(const BranchResult& from, const SpecialPoint& poin
   const periodic::ShootingSystem shooting(hybrid, 2, so, reference);
   std::shared_ptr<System> system;
   try {
-    if (point.type == "NS") {
-      const auto ns = std::make_shared<periodic::NeimarkSackerCurveSystem>(shooting, u);
-      u = ns->start();
-      system = ns;
-    } else {
-      system = std::make_shared<periodic::CycleCurveSystem>(
-          shooting, point.type == "LPC" ? periodic::CycleBifurcation::kFold : periodic::CycleBifurcation::kPeriodDoubling,
-          u);
-    }
+    system = cycle_curve_system(shooting, point.type, &u);
   } catch (const std::exception& e) {
     throw StudyError("the " + point.type + " curve cannot start at " + r.started_from + ": " + e.what());
   }
@@ -265,6 +252,21 @@ BranchResult cycle_curve_from(const BranchResult& from, const SpecialPoint& poin
   r.branch = continue_branch(*r.problem, u, observed(o, r.name, progress), r.tests);
   return r;
 }
+
+}  // namespace
+
+std::shared_ptr<System> cycle_curve_system(const periodic::ShootingSystem& shooting, const std::string& type,
+                                           Vector* u) {
+  if (type == "NS") {
+    const auto ns = std::make_shared<periodic::NeimarkSackerCurveSystem>(shooting, *u);
+    *u = ns->start();
+    return ns;
+  }
+  return std::make_shared<periodic::CycleCurveSystem>(
+      shooting, type == "LPC" ? periodic::CycleBifurcation::kFold : periodic::CycleBifurcation::kPeriodDoubling, *u);
+}
+
+namespace {
 
 std::string what_follows(BranchKind kind) {
   switch (kind) {

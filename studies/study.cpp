@@ -5,6 +5,7 @@
 
 #include "continuation/periodic/find_orbit.h"
 #include "continuation/periodic/orbit_guess.h"
+#include "studies/detail.h"
 #include "testfunctions/branch_point.h"
 #include "testfunctions/floquet.h"
 #include "testfunctions/fold.h"
@@ -63,12 +64,6 @@ Branch not_started(const ContinuationProblem& problem, const std::string& messag
   return b;
 }
 
-// The branch of orbits of `problem` (a shooting problem) through the guess
-// y0 = (x, [T,] p_free): the orbit first, by damped Newton at the start
-// parameters (a guess far from any orbit, or one whose simulation fails, a
-// Zeno point, a grazing, ends here with its status and last residual), then
-// the continuation. `hint` is added to the message of a branch that did not
-// start.
 Branch orbit_branch(const ContinuationProblem& problem, Vector y0, const ContinuationOptions& options,
                     const TestFunctions& tests, const std::string& hint) {
   const int n = problem.state_size();

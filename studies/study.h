@@ -77,7 +77,7 @@ struct BranchResult {
 // RunFileError naming the key.
 std::shared_ptr<const RunFile> load(const std::filesystem::path& path);
 std::shared_ptr<const RunFile> load_description(const Json& description,
-                                                const std::string& where = "<description>");
+                                                const std::string& where = "description");
 
 // The run's first branch: from its start, in its first continuation
 // parameter, with its options and detected points (orbits: the orbit found
@@ -131,6 +131,15 @@ std::optional<bool> stable_at(const BranchResult& result, const BranchPoint& poi
 // The summary of one result: its branch's summary with name, kind, file,
 // and every special point's point_data.
 Json summary(const BranchResult& result);
+
+// The defining system of the curve of cycles of `type` ("LPC", "PD", "NS";
+// continuation/periodic/cycle_curve.h, ns_curve.h) over a shooting problem
+// with two carried parameters, near u = (x, [T,] p1, p2); an NS curve's
+// start (with its kappa) replaces *u. Throws std::invalid_argument when u is
+// not near such a point, std::logic_error when the model has no
+// tangent-lifted system.
+std::shared_ptr<System> cycle_curve_system(const periodic::ShootingSystem& shooting, const std::string& type,
+                                           Vector* u);
 
 // (x, p) of a point y of a branch: the free parameters from y, the others fixed.
 Vector u_of(const Branch& branch, const Vector& y);

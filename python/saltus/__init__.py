@@ -48,7 +48,7 @@ def load(source, name=None):
     ``name`` names a dict in error messages (default: its "name" key).
     Raises ValueError naming the key when the description is invalid."""
     if isinstance(source, dict):
-        where = name or str(source.get("name", "<dict>"))
+        where = name or str(source.get("name", "study"))
         try:
             text = _json.dumps(source, allow_nan=False)
         except (TypeError, ValueError) as e:

@@ -203,3 +203,91 @@ def test_summary_and_csv(tmp_path):
     branch.to_csv(tmp_path / "b.csv")
     header = (tmp_path / "b.csv").read_text().splitlines()[0]
     assert header.startswith("point,label,x,mu")
+
+
+def test_hopf_curve_of_the_brusselator_is_b_equal_1_plus_a_squared():
+    # The equilibrium (a, b/a) has trace b - 1 - a^2 and determinant a^2.
+    equilibria = saltus.continuation({
+        "unknowns": ["x", "y"], "parameters": {"a": 1, "b": 1.5},
+        "equations": ["a - (b + 1)*x + x^2*y", "b*x - x^2*y"], "start": {"x": 1, "y": 1.5},
+        "equilibria": True, "continuation": {"parameter": "b", "bounds": {"b": [1.5, 3]}}})
+    hb = equilibria.point("HB1")
+    assert (hb.b, hb.frequency) == pytest.approx((2, 1), abs=1e-10)
+    curve = saltus.continue_from(equilibria, hb, to="curve", parameters=["b", "a"],
+                                 options={"ds": 0.01, "ds_max": 0.1, "max_points": 40, "bounds": {"a": [0.3, 3]}})
+    assert curve.kind == "hopf_curve" and len(curve) > 10
+    np.testing.assert_allclose(curve["b"], 1 + curve["a"] ** 2, atol=1e-8)
+
+
+def test_BT_of_the_normal_form_starts_the_hopf_curve_b1_equal_0():
+    # x' = y, y' = b1 + b2 x + x^2 + x y: fold curve b1 = b2^2/4, Hopf curve
+    # b1 = 0 for b2 < 0, BT at the origin.
+    equilibria = saltus.continuation({
+        "unknowns": ["x", "y"], "parameters": {"b1": -1, "b2": -1},
+        "equations": ["y", "b1 + b2*x + x^2 + x*y"], "start": {"x": (1 - math.sqrt(5)) / 2, "y": 0},
+        "equilibria": True,
+        "continuation": {"parameter": "b1", "ds": 0.01, "ds_max": 0.02, "bounds": {"b1": [-1, 1]}}})
+    fold = saltus.continue_from(equilibria, "LP1", parameters=["b1", "b2"],
+                                options={"direction": -1, "ds_max": 0.05, "bounds": {"b2": [-1.5, 1.5]}})
+    np.testing.assert_allclose(fold["b1"], fold["b2"] ** 2 / 4, atol=1e-8)
+    bt = fold.point("BT1")
+    assert abs(bt.b2) < 1e-8
+    hopf = saltus.continue_from(fold, bt, options={"ds_max": 0.05, "max_points": 30, "bounds": {"b2": [-1, 1]}})
+    assert hopf.kind == "hopf_curve" and len(hopf) > 5
+    assert np.max(np.abs(hopf["b1"])) < 1e-9 and np.max(hopf["b2"]) < 1e-9
+
+
+def test_LPC_of_cycles_and_its_curve_mu_equal_minus_nu_squared_over_4():
+    # x' = x g - y, y' = y g + x, g = mu + nu r - r^2 (r = x^2 + y^2): cycles
+    # r = R with mu + nu R - R^2 = 0, period 2 pi; their fold at nu = 2R.
+    equilibria = saltus.continuation({
+        "unknowns": ["x", "y"], "parameters": {"mu": -0.5, "nu": 1},
+        "equations": ["x*(mu + nu*(x^2 + y^2) - (x^2 + y^2)^2) - y",
+                      "y*(mu + nu*(x^2 + y^2) - (x^2 + y^2)^2) + x"],
+        "start": {"x": 0, "y": 0}, "equilibria": True,
+        "continuation": {"parameter": "mu", "ds": 0.05, "bounds": {"mu": [-0.5, 0.5]}}})
+    cycles = saltus.continue_from(equilibria, "HB1", amplitude=0.05,
+                                  options={"ds": 0.01, "ds_max": 0.05, "max_points": 200, "bounds": {"mu": [-1, 1]}})
+    r = cycles["x"] ** 2 + cycles["y"] ** 2
+    np.testing.assert_allclose(cycles["mu"] + r - r ** 2, 0, atol=1e-8)
+    np.testing.assert_allclose(cycles["T"], 2 * math.pi, atol=1e-8)
+    lpc = cycles.point("LPC1")
+    assert lpc.mu == pytest.approx(-0.25, abs=1e-8)
+    curve = saltus.continue_from(cycles, lpc, parameters=["mu", "nu"],
+                                 options={"ds": 0.01, "ds_max": 0.1, "max_points": 12, "bounds": {"nu": [0.5, 2]}})
+    assert curve.kind == "cycle_curve" and len(curve) >= 5
+    np.testing.assert_allclose(curve["mu"], -curve["nu"] ** 2 / 4, atol=1e-7)
+
+
+NS_RATES = {
+    # Two Hopf normal forms, the second driven by the first's amplitude:
+    # r1' = r1 (mu1 - r1^2), theta1' = 1; r2' = r2 (mu2 + r1^2 - r2^2),
+    # theta2' = sqrt(2). The cycle r1 = sqrt(mu1), r2 = 0 (period 2 pi) has the
+    # multipliers exp(2 pi (mu2 + mu1) +- 2 pi sqrt(2) i) in the second plane:
+    # a Neimark-Sacker point where mu2 = -mu1 (non-resonant: sqrt(2) irrational).
+    "name": "driven_hopf",
+    "unknowns": ["x1", "y1", "x2", "y2"],
+    "parameters": {"mu1": 1, "mu2": -1.5},
+    "equations": ["x1*(mu1 - x1^2 - y1^2) - y1", "y1*(mu1 - x1^2 - y1^2) + x1",
+                  "x2*(mu2 + x1^2 + y1^2 - x2^2 - y2^2) - 1.4142135623730951*y2",
+                  "y2*(mu2 + x1^2 + y1^2 - x2^2 - y2^2) + 1.4142135623730951*x2"],
+    "start": {"x1": 1, "y1": 0, "x2": 0, "y2": 0},
+    "periodic": {"period": 6.283185307179586, "simulation": {"absolute_tolerance": 1e-11, "relative_tolerance": 1e-11}},
+    "continuation": {"parameter": "mu2", "ds": 0.05, "ds_max": 0.1, "bounds": {"mu2": [-1.5, -0.5]},
+                     "detect": ["LPC", "PD", "NS"]},
+}
+
+
+def test_NS_of_orbits_and_its_curve_mu2_equal_minus_mu1():
+    orbits = saltus.continuation(NS_RATES)
+    assert orbits.kind == "orbits"
+    ns = orbits.point("NS1")
+    assert ns.mu2 == pytest.approx(-1, abs=1e-8)
+    mu = sorted(ns.multipliers, key=lambda m: -abs(m))[:2]
+    assert [abs(m) for m in mu] == pytest.approx([1, 1], abs=1e-7)
+    assert abs(mu[0].imag) == pytest.approx(abs(math.sin(2 * math.pi * math.sqrt(2))), abs=1e-7)
+    curve = saltus.continue_from(orbits, ns, parameters=["mu2", "mu1"],
+                                 options={"ds": 0.02, "ds_max": 0.1, "max_points": 10, "bounds": {"mu1": [0.5, 2]}})
+    assert curve.kind == "cycle_curve" and len(curve) >= 5
+    np.testing.assert_allclose(curve["mu2"], -curve["mu1"], atol=1e-7)
+    np.testing.assert_allclose(curve["x1"] ** 2 + curve["y1"] ** 2, curve["mu1"], atol=1e-7)

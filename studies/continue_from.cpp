@@ -23,10 +23,14 @@ namespace {
 
 using detail::observed;
 
-// The follow-up's options: the caller's, else the branch's own.
+// The follow-up's options: the caller's, else the branch's own. Curves of
+// equilibria monitor the eigenvalues as their branch did (BT, ZH, HH, GH
+// read them), whatever the caller's options say.
 ContinuationOptions options_for(const BranchResult& from, const FromOptions& options) {
   ContinuationOptions o = options.options ? *options.options : from.branch.options;
   o.callback = nullptr;
+  o.eigenvalues = from.branch.options.eigenvalues;
+  o.eigenvalue_count = from.branch.options.eigenvalue_count;
   return o;
 }
 

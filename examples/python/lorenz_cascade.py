@@ -13,4 +13,5 @@ fig, ax = plt.subplots()
 for b in branches:
     saltus.plot.branch(ax, b, "rho", "T")
     print(b.name, [(pd.rho, pd.T) for pd in b.special_points if pd.type == "PD"])
+ax.legend()
 fig.savefig((sys.argv[1] if len(sys.argv) > 1 else "results/python") + "/lorenz_cascade.png")

@@ -1,6 +1,8 @@
 // continue_from: what follows a special point (studies/study.h), one
 // function per follow-up, chosen by the point's type and the branch's kind.
 
+#include <cmath>
+
 #include "analyses/hopf/cycle_start.h"
 #include "continuation/branch_switching.h"
 #include "continuation/periodic/cycle_curve.h"
@@ -133,6 +135,9 @@ HopfCycles cycle_settings(const BranchResult& from, const std::shared_ptr<const 
 // cycle_start.h), corrected and continued away from the HB by shooting.
 BranchResult cycles_from(const BranchResult& from, const SpecialPoint& hb, const FromOptions& options,
                          const Progress& progress) {
+  if (!(options.amplitude > 0) || !std::isfinite(options.amplitude))
+    throw StudyError("'amplitude' = " + std::to_string(options.amplitude) +
+                     " must be positive: the first cycle's largest excursion from the equilibrium");
   BranchResult r = derived(from, hb, options, "cycles", BranchKind::kOrbits);
   r.ode = rates_flow(*from.run);
   const HopfCycles hc = cycle_settings(from, r.ode);

@@ -166,6 +166,8 @@ def test_errors_are_value_errors_naming_the_key():
         saltus.continue_from(branch, "LP1", to="cycles")
     with pytest.raises(ValueError, match=r"options\.ds_mx"):
         saltus.continue_from(branch, "LP1", options={"ds_mx": 1})
+    with pytest.raises(ValueError, match="'amplitude' = -1.0.* must be positive"):
+        saltus.continue_from(saltus.continuation(saltus.load(example("van_der_pol.json"))), "HB1", amplitude=-1)
     with pytest.raises(KeyError, match="no component 'y'"):
         branch["y"]
 

@@ -51,4 +51,11 @@ StartState state_of(const Json& record) {
   return s;
 }
 
+void check_state(const Json& record, int modes, int dimension, bool start) {
+  record::integer(record, "mode", 0, modes - 1);
+  record::real(record::field(record, "t"), "t", start);
+  const Json& x = record::array(record::field(record, "x"), "x", dimension);
+  for (int i = 0; i < dimension; ++i) record::real(x[i], "x[" + std::to_string(i) + "]", start);
+}
+
 }  // namespace saltus::drivers

@@ -34,5 +34,10 @@ Settled settle(const flow::HybridSystem& system, const StartState& start, double
 // The start state in a record ("mode", "t", "x") and back.
 void put_state(const StartState& s, Json* record);
 StartState state_of(const Json& record);
+// A record's state read back from a journal: a mode of the system (0 ..
+// modes - 1), and t and x (of `dimension` components) as put_state writes
+// them; finite when `start` (the next point starts from it). Throws
+// RecordError (drivers/grid_runner.h) naming the key.
+void check_state(const Json& record, int modes, int dimension, bool start);
 
 }  // namespace saltus::drivers

@@ -51,15 +51,108 @@ class SigintGuard {
   bool installed_ = false;
 };
 
+// The header line, its "check" the hash of the rest.
 Json header(const GridJob& job, int chains) {
-  return {{"journal", job.kind},
-          {"identity", fnv1a_hex(job.identity)},
-          {"points", job.points},
-          {"chains", chains}};
+  Json h = {{"journal", job.kind},
+            {"identity", fnv1a_hex(job.identity)},
+            {"points", job.points},
+            {"chains", chains}};
+  h["check"] = fnv1a_hex(h.dump());
+  return h;
+}
+
+// The hash an entry carries: of its record, its point and the blocks, so that
+// a record is resumed only as the point it was computed as, after the
+// predecessor it was computed from.
+std::string entry_check(int chains, int k, const Json& record) {
+  return fnv1a_hex(std::to_string(chains) + " " + std::to_string(k) + " " + record.dump());
+}
+
+// Where a journal's line is wrong, and what to do.
+[[noreturn]] void bad_line(const fs::path& path, int line, const std::string& what) {
+  throw RunFileError("journal " + path.string() + ", line " + std::to_string(line) + ": " + what);
+}
+
+const char* const kStartAfresh = "run without --resume to start afresh";
+
+// Line n of the journal as JSON, with the run files' limits (drivers/json_input.h).
+Json parse_line(const fs::path& path, int n, const std::string& line, const std::string& what_to_do) {
+  try {
+    return parse_json_from(line, "journal " + path.string() + ", line " + std::to_string(n));
+  } catch (const RunFileError& e) {
+    // The parser counts the lines of this line's text alone: give its column only.
+    std::string what = e.what();
+    if (const std::size_t at = what.find(" at line 1, column "); at != std::string::npos)
+      what.replace(at, 19, " at column ");
+    throw RunFileError(what + what_to_do);
+  }
+}
+const std::string kNothingResumed =
+    std::string(". Nothing was resumed: delete the line to compute its point again, or ") + kStartAfresh;
+
+// The header (line 1) of a journal of this study; its block count.
+int read_header(const fs::path& path, const std::string& line, const GridJob& job) {
+  const Json head = parse_line(path, 1, line, std::string("; ") + kStartAfresh);
+  const auto another = [&] {
+    bad_line(path, 1,
+             "a journal of another study (another run file, grid or command); remove it, or " +
+                 std::string(kStartAfresh));
+  };
+  if (!head.is_object() || !head.contains("journal") || head["journal"] != Json(job.kind) ||
+      !head.contains("identity") || head["identity"] != Json(fnv1a_hex(job.identity)) ||
+      !head.contains("points") || head["points"] != Json(job.points))
+    another();
+  try {
+    record::keys(head, {"journal", "identity", "points", "chains", "check"}, {});
+    const int chains = record::integer(head, "chains", 1, job.points);
+    if (job.chains_fixed && chains != job.chains)
+      throw RecordError("'chains' is " + std::to_string(chains) + ", but this study runs in " +
+                        std::to_string(job.chains) + " blocks");
+    if (head != header(job, chains))
+      throw RecordError(
+          "the header does not match its 'check' (the hash saltus wrote with it): it was altered");
+    return chains;
+  } catch (const RecordError& e) {
+    bad_line(path, 1, std::string(e.what()) + "; " + kStartAfresh);
+  }
+}
+
+// Entry `line` (number n) of the journal: its point, the record into *records.
+void read_entry(const fs::path& path, int n, const std::string& line, const GridJob& job, int chains,
+                std::vector<Json>* records, std::vector<int>* line_of) {
+  const Json entry = parse_line(path, n, line, kNothingResumed);
+  int k = -1;
+  try {
+    if (!entry.is_object())
+      throw RecordError("not a point's entry {\"k\": ..., \"record\": {...}, \"check\": ...}");
+    record::keys(entry, {"k", "record", "check"}, {});
+    const int point = record::integer(entry, "k", 0, job.points - 1);
+    if ((*line_of)[point] > 0)
+      throw RecordError("point " + std::to_string(point) + " is given twice (also on line " +
+                        std::to_string((*line_of)[point]) + ")");
+    k = point;
+    const Json& r = entry["record"];
+    if (!r.is_object()) throw RecordError("'record' must be an object, got " + excerpt(r.dump()));
+    try {
+      if (job.check) job.check(k, r);
+    } catch (const RecordError& e) {
+      throw RecordError("record: " + std::string(e.what()));
+    }
+    if (entry["check"] != Json(entry_check(chains, k, r)))
+      throw RecordError(
+          "the record does not match its 'check' (the hash saltus wrote with it): the line was "
+          "altered");
+  } catch (const RecordError& e) {
+    bad_line(path, n,
+             (k >= 0 ? "point " + std::to_string(k) + ": " : std::string()) + e.what() + kNothingResumed);
+  }
+  (*records)[k] = entry["record"];
+  (*line_of)[k] = n;
 }
 
 // The records a journal holds (into *records) and its blocks; false when
-// there is no journal. A journal of another study throws.
+// there is no journal. A journal of another study, or one with a line this
+// study could not have written, throws naming the line.
 bool read_journal(const fs::path& path, const GridJob& job, std::vector<Json>* records, int* chains) {
   // *chains: 0 until a journal sets it; a rank's journal of other blocks (a
   // stale one of an earlier run) is left out.
@@ -67,29 +160,23 @@ bool read_journal(const fs::path& path, const GridJob& job, std::vector<Json>* r
   if (!in) return false;
   std::string line;
   if (!std::getline(in, line)) return false;
-  const Json head = Json::parse(line, nullptr, false);
-  const Json expected = header(job, 1);
-  if (head.is_discarded() || !head.is_object() || head.value("journal", "") != job.kind ||
-      head.value("identity", "") != expected["identity"] || head.value("points", -1) != job.points ||
-      !head.contains("chains") || !head["chains"].is_number_integer() || head["chains"].get<int>() < 1 ||
-      head["chains"].get<int>() > job.points)
-    throw RunFileError(path.string() + ": a journal of another study (another run file, grid or command); " +
-                       "remove it, or run without --resume to start afresh");
-  if (*chains != 0 && *chains != head["chains"].get<int>()) return false;
-  *chains = head["chains"].get<int>();
-  while (std::getline(in, line)) {
+  const int head = read_header(path, line, job);
+  if (*chains != 0 && *chains != head) return false;
+  *chains = head;
+  std::vector<Json> read(job.points);
+  std::vector<int> line_of(job.points, 0);
+  for (int n = 2; std::getline(in, line); ++n) {
     if (in.eof()) break;  // no newline: the line a kill cut short
-    const Json entry = Json::parse(line, nullptr, false);
-    if (entry.is_discarded() || !entry.is_object() || !entry.contains("k") ||
-        !entry["k"].is_number_integer() || !entry.contains("record") || !entry["record"].is_object())
-      continue;
-    const int k = entry["k"].get<int>();
-    if (k >= 0 && k < job.points) (*records)[k] = entry["record"];
+    read_entry(path, n, line, job, head, &read, &line_of);
   }
+  for (int k = 0; k < job.points; ++k)
+    if (line_of[k] > 0) (*records)[k] = std::move(read[k]);
   return true;
 }
 
-std::string entry_line(int k, const Json& record) { return Json{{"k", k}, {"record", record}}.dump(); }
+std::string entry_line(int chains, int k, const Json& record) {
+  return Json{{"k", k}, {"record", record}, {"check", entry_check(chains, k, record)}}.dump();
+}
 
 // The points still to compute, per block: from the first one missing on (a
 // later one present is computed again: it came from another predecessor).
@@ -138,7 +225,7 @@ void run_chain(const GridJob& job, int chains, int c, int from, GridRun* run, Sh
     Json record = job.compute(k, previous);
     {
       std::lock_guard lock(s->journal_mutex);
-      s->journal << entry_line(k, record) << '\n' << std::flush;
+      s->journal << entry_line(chains, k, record) << '\n' << std::flush;
     }
     run->records[k] = std::move(record);
     const int n = ++s->computed;
@@ -190,6 +277,60 @@ Json json_double(double v) {
   return std::isnan(v) ? "nan" : v > 0 ? "inf" : "-inf";
 }
 
+namespace record {
+
+namespace {
+std::string got(const Json& v) { return v.is_null() ? "null" : excerpt(v.dump(), 60); }
+}  // namespace
+
+const Json& field(const Json& r, const std::string& key) {
+  if (!r.is_object() || !r.contains(key)) throw RecordError("'" + key + "' is missing");
+  return r[key];
+}
+
+void keys(const Json& r, const std::vector<std::string>& required, const std::vector<std::string>& optional) {
+  if (!r.is_object()) throw RecordError("must be an object, got " + got(r));
+  for (const auto& k : required)
+    if (!r.contains(k)) throw RecordError("'" + k + "' is missing");
+  for (const auto& [k, v] : r.items())
+    if (std::find(required.begin(), required.end(), k) == required.end() &&
+        std::find(optional.begin(), optional.end(), k) == optional.end())
+      throw RecordError("unknown key " + excerpt(Json(k).dump(), 40));
+}
+
+int integer(const Json& r, const std::string& key, long long lo, long long hi) {
+  const Json& v = field(r, key);
+  const double d = v.is_number() ? v.get<double>() : 0.0;
+  if (!v.is_number() || d != std::floor(d) || d < static_cast<double>(lo) || d > static_cast<double>(hi))
+    throw RecordError("'" + key + "' must be an integer from " + std::to_string(lo) + " to " +
+                      std::to_string(hi) + ", got " + got(v));
+  return static_cast<int>(d);
+}
+
+double real(const Json& v, const std::string& key, bool finite) {
+  const bool word = v.is_string() && (v == "nan" || v == "inf" || v == "-inf");
+  if (v.is_number() || (word && !finite)) return double_of(v);
+  throw RecordError("'" + key + "' must be a " +
+                    (finite ? "finite number" : "number, \"nan\", \"inf\" or \"-inf\"") + ", got " + got(v));
+}
+
+std::string text(const Json& r, const std::string& key) {
+  const Json& v = field(r, key);
+  if (!v.is_string() || v.get_ref<const std::string&>().empty())
+    throw RecordError("'" + key + "' must be a non-empty string, got " + got(v));
+  return v.get<std::string>();
+}
+
+const Json& array(const Json& v, const std::string& key, long long size) {
+  if (!v.is_array() || (size >= 0 && static_cast<long long>(v.size()) != size))
+    throw RecordError("'" + key + "' must be a list of " +
+                      (size >= 0 ? std::to_string(size) + " values" : std::string("values")) + ", got " +
+                      got(v));
+  return v;
+}
+
+}  // namespace record
+
 double double_of(const Json& v) {
   if (v.is_number()) return v.get<double>();
   const std::string s = v.is_string() ? v.get<std::string>() : "nan";
@@ -208,7 +349,7 @@ void start_journal(const GridJob& job, const GridRun& run, const fs::path& path,
     o << header(job, run.chains).dump() << '\n';
     for (int c : owned)
       for (int k = c * job.points / run.chains; k < (c + 1) * job.points / run.chains; ++k)
-        if (!run.records[k].is_null()) o << entry_line(k, run.records[k]) << '\n';
+        if (!run.records[k].is_null()) o << entry_line(run.chains, k, run.records[k]) << '\n';
   });
   s->journal.open(path, std::ios::app);
   if (!s->journal) throw std::runtime_error("cannot append to " + path.string());
@@ -294,7 +435,7 @@ GridRun run_grid(const GridJob& job, const fs::path& dir, bool resume, std::ostr
     std::vector<std::string> lines;
     for (int c : owned)
       for (int k = c * job.points / run.chains; k < (c + 1) * job.points / run.chains; ++k)
-        if (!run.records[k].is_null()) lines.push_back(entry_line(k, run.records[k]));
+        if (!run.records[k].is_null()) lines.push_back(entry_line(run.chains, k, run.records[k]));
     for (const auto& line : mpi::gather_lines(lines)) {
       const Json entry = Json::parse(line);
       run.records[entry["k"].get<int>()] = entry["record"];

@@ -14,14 +14,27 @@
 // byte for byte the same files as one uninterrupted run.
 //
 // The journal (<out>/<kind>.journal.jsonl): a header line naming the study
-// ({"journal": kind, "identity": hash, "points": n, "chains": c}), then one
-// line per finished point ({"k": k, "record": {...}}). A line cut short by a
-// kill is ignored on resume. The command removes the journal once its final
-// files are written.
+// ({"journal": kind, "identity": hash, "points": n, "chains": c, "check":
+// h}), then one line per finished point ({"k": k, "record": {...}, "check":
+// h}); each h an FNV-1a hash, of the header's other keys, of the blocks, k and
+// the record's text. A line cut short by a kill is ignored on resume. The
+// command removes the journal once its final files are written.
+//
+// A journal read back is input like a run file: a resume takes nothing from
+// it that this study could not have written. Every line is parsed with the
+// run files' limits (nesting, keys given twice), the header must be this
+// study's, each entry's point must be in range and given once, its record
+// must pass the command's check (GridJob::check: every key's type, range,
+// finiteness and size against the run) and match its hash (so a record
+// altered to other valid values, or moved to another point, is not resumed
+// either). Anything else is an
+// error naming the journal, the line and the key, before anything is
+// computed or written.
 
 #include <filesystem>
 #include <functional>
 #include <ostream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -41,6 +54,12 @@ struct GridJob {
   // block's start); returns the point's record, a JSON object holding
   // whatever the next point starts from. Called on worker threads.
   std::function<Json(int k, const Json* previous)> compute;
+  // A record read back from a journal for point k: throws RecordError when
+  // compute could not have returned it (nullptr: any object passes).
+  std::function<void(int k, const Json& record)> check;
+  // The blocks are part of the study (a seeded map's rows): a journal with
+  // another count is refused. Else a resumed journal keeps its own.
+  bool chains_fixed = false;
   // Testing: raise(SIGINT) once this many points have been computed in this
   // run (0: never), as a user's Ctrl-C would.
   int interrupt_after = 0;
@@ -87,5 +106,30 @@ std::string fnv1a_hex(const std::string& text);
 // "-inf" (JSON has no such numbers); and back.
 Json json_double(double v);
 double double_of(const Json& v);
+
+// What is wrong with a record read back from a journal, naming its key
+// ("'t' must be a finite number, got null"); run_grid adds the journal's
+// path and line.
+class RecordError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Checked reading of a journal record for GridJob::check; each throws
+// RecordError naming the key.
+namespace record {
+// r[key], which must be there.
+const Json& field(const Json& r, const std::string& key);
+// The object's keys: every one of `required`, the others from `optional`.
+void keys(const Json& r, const std::vector<std::string>& required, const std::vector<std::string>& optional);
+// r[key]: an integer in [lo, hi].
+int integer(const Json& r, const std::string& key, long long lo, long long hi);
+// v (named key): a double as json_double writes it; with `finite`, a finite number only.
+double real(const Json& v, const std::string& key, bool finite);
+// r[key]: a non-empty string.
+std::string text(const Json& r, const std::string& key);
+// v (named key): an array of `size` elements (size < 0: any number).
+const Json& array(const Json& v, const std::string& key, long long size);
+}  // namespace record
 
 }  // namespace saltus::drivers

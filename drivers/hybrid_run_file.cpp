@@ -249,6 +249,7 @@ class HybridRunReader {
     if (!(run.t1 > run.t0)) fail(path, "'time' must have t1 > t0");
     if (json.contains("transient")) run.transient = number(json["transient"], path, "transient");
     if (!(run.transient >= 0)) fail(path, "'transient' must be >= 0");
+    run.modes = model->mode_count;
     try {
       if (json.contains("mode")) {
         const std::string mode = string(json["mode"], path, "mode");

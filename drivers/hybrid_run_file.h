@@ -118,6 +118,7 @@ struct HybridRun {
   std::string model;  // the registered model's name (models/registry.h)
   std::shared_ptr<const flow::HybridSystem> system;
   int mode = 0;
+  int modes = 1;  // the system's modes are 0 .. modes - 1
   Vector initial;
   double t0 = 0.0, t1 = 1.0;
   double transient = 0.0;  // simulate: integrated from t0 first, not recorded

@@ -6,12 +6,14 @@
 
 #include <fstream>
 #include <iomanip>
+#include <limits>
 #include <map>
 #include <set>
 #include <sstream>
 
 #include "continuation/worker_threads.h"
 #include "drivers/attractor.h"
+#include "drivers/grid_runner.h"
 #include "drivers/output.h"
 #include "drivers/periodic_orbit.h"
 
@@ -91,6 +93,23 @@ Json map_record(const HybridRun& run, int k, const Json* previous) {
   if (spec.lyapunov) record["lyapunov"] = json_double(largest);
   if (!s.failure.empty()) record["failure"] = s.failure;
   return record;
+}
+
+// A record of map_record read back from the journal: its state (the next
+// point's start in a seeded row unless it failed), the distinct hits as
+// map_record counts them (up to max_period + 1), the event count, the
+// exponent when the map asks for it, a failure's message.
+void check_map_record(const HybridRun& run, const Json& r) {
+  const MapSpec& spec = *run.map;
+  std::vector<std::string> required{"mode", "t", "x", "distinct_hits", "events"};
+  if (spec.lyapunov) required.push_back("lyapunov");
+  record::keys(r, required, {"failure"});
+  const bool failed = r.contains("failure");
+  if (failed) record::text(r, "failure");
+  check_state(r, run.modes, run.system->dimension(), !failed);
+  record::integer(r, "distinct_hits", 0, spec.max_period + 1);
+  record::integer(r, "events", 0, std::numeric_limits<int>::max());
+  if (spec.lyapunov) record::real(r["lyapunov"], "lyapunov", false);
 }
 
 void write_map_csv(const HybridRun& run, const GridRun& grid, const fs::path& dir) {
@@ -229,6 +248,8 @@ int map_command(const HybridRun& run, const fs::path& dir, bool json, std::ostre
   identity << in.rdbuf() << "\nmap";
   job.identity = identity.str();
   job.compute = [&run](int k, const Json* previous) { return map_record(run, k, previous); };
+  job.check = [&run](int, const Json& record) { check_map_record(run, record); };
+  job.chains_fixed = true;  // a seeded row is a block; an unseeded point one of its own
   job.interrupt_after = control.interrupt_after;
   const GridRun grid = run_grid(job, dir, control.resume, err);
   if (!grid.writer) return grid.interrupted ? 130 : 0;  // another MPI rank: rank 0 writes

@@ -3,10 +3,12 @@
 
 #include <fstream>
 #include <iomanip>
+#include <limits>
 #include <sstream>
 
 #include "continuation/worker_threads.h"
 #include "drivers/attractor.h"
+#include "drivers/grid_runner.h"
 #include "drivers/hybrid_commands.h"
 #include "drivers/output.h"
 #include "drivers/periodic_orbit.h"
@@ -66,6 +68,24 @@ Json sweep_record(const HybridRun& run, int k, const Json* previous) {
   return record;
 }
 
+// A record of sweep_record read back from the journal: its state (the next
+// value's start unless it failed), each hit a time and a state, the event
+// count, a failure's message.
+void check_sweep_record(const HybridRun& run, const Json& r) {
+  record::keys(r, {"mode", "t", "x", "hits", "events"}, {"failure"});
+  const bool failed = r.contains("failure");
+  if (failed) record::text(r, "failure");
+  const int n = run.system->dimension();
+  check_state(r, run.modes, n, !failed);
+  const Json& hits = record::array(r["hits"], "hits", -1);
+  for (std::size_t h = 0; h < hits.size(); ++h) {
+    const std::string key = "hits[" + std::to_string(h) + "]";
+    const Json& row = record::array(hits[h], key, n + 1);
+    for (int i = 0; i <= n; ++i) record::real(row[i], key + "[" + std::to_string(i) + "]", false);
+  }
+  record::integer(r, "events", 0, std::numeric_limits<int>::max());
+}
+
 std::vector<SweepPoint> sweep_points(const HybridRun& run, const GridRun& grid) {
   const SweepSpec& spec = *run.sweep;
   std::vector<SweepPoint> points(spec.steps);
@@ -76,7 +96,7 @@ std::vector<SweepPoint> sweep_points(const HybridRun& run, const GridRun& grid) 
     if (r.is_null()) continue;
     p.done = true;
     p.events = r["events"].get<int>();
-    p.failure = r.value("failure", "");
+    if (r.contains("failure")) p.failure = r["failure"].get<std::string>();
     for (const auto& row : r["hits"]) {
       flow::SectionHit h;
       h.t = double_of(row[0]);
@@ -155,6 +175,7 @@ int sweep_command(const HybridRun& run, const fs::path& dir, bool json, std::ost
   job.chains = job.threads = worker_count(spec.threads, spec.steps);
   job.identity = study_identity(run, "sweep");
   job.compute = [&run](int k, const Json* previous) { return sweep_record(run, k, previous); };
+  job.check = [&run](int, const Json& record) { check_sweep_record(run, record); };
   job.interrupt_after = control.interrupt_after;
   const GridRun grid = run_grid(job, dir, control.resume, err);
   if (!grid.writer) return grid.interrupted ? 130 : 0;  // another MPI rank: rank 0 writes

@@ -11,6 +11,12 @@ void fail(const std::filesystem::path& path, const std::string& what) {
   throw RunFileError("run file " + path.string() + ": " + what);
 }
 
+namespace {
+[[noreturn]] void fail_in(const std::string& source, const std::string& what) {
+  throw RunFileError(source + ": " + what);
+}
+}  // namespace
+
 std::string excerpt(std::string_view text, std::size_t max_bytes) {
   if (text.size() <= max_bytes) return std::string(text);
   std::size_t end = max_bytes;
@@ -28,6 +34,10 @@ std::string without_library_prefix(const std::string& what) {
 }  // namespace
 
 Json parse_json(const std::string& text, const std::filesystem::path& path) {
+  return parse_json_from(text, "run file " + path.string());
+}
+
+Json parse_json_from(const std::string& text, const std::string& source) {
   // Checked as the parser (iterative) meets each container or key, before a
   // too deep value exists: copying, dumping and comparing a Json recurse once
   // per level, and nlohmann keeps the last of two equal keys without a word.
@@ -39,12 +49,13 @@ Json parse_json(const std::string& text, const std::filesystem::path& path) {
   const auto check = [&](int depth, Json::parse_event_t event, Json& parsed) {
     using E = Json::parse_event_t;
     if ((event == E::object_start || event == E::array_start) && depth >= kMaxJsonNesting)
-      fail(path, "nesting deeper than " + std::to_string(kMaxJsonNesting) + " levels of [ ] and { }");
+      fail_in(source, "nesting deeper than " + std::to_string(kMaxJsonNesting) + " levels of [ ] and { }");
     if (event == E::object_start) objects.emplace_back();
     if (event == E::object_end) objects.pop_back();
     if (event == E::key) {
       const auto& key = parsed.get_ref<const std::string&>();
-      if (!objects.back().keys.insert(key).second) fail(path, "key '" + excerpt(key) + "' is given twice");
+      if (!objects.back().keys.insert(key).second)
+        fail_in(source, "key '" + excerpt(key) + "' is given twice");
       objects.back().last = key;
     }
     return true;
@@ -57,21 +68,25 @@ Json parse_json(const std::string& text, const std::filesystem::path& path) {
     const std::string number =
         open < close ? " '" + excerpt(what.substr(open + 1, close - open - 1)) + "'" : "";
     const std::string key = objects.empty() ? "" : " at '" + excerpt(objects.back().last) + "'";
-    fail(path, "number" + number + key + " is too large for a double; give a finite number");
+    fail_in(source, "number" + number + key + " is too large for a double; give a finite number");
   } catch (const Json::exception& e) {
     std::string hint;
     if (text.find("NaN") != std::string::npos || text.find("Infinity") != std::string::npos)
       hint = " (JSON has no NaN or Infinity: give finite numbers)";
-    fail(path, "not valid JSON: " + excerpt(without_library_prefix(e.what()), 200) + hint);
+    fail_in(source, "not valid JSON: " + excerpt(without_library_prefix(e.what()), 200) + hint);
   }
 }
 
 Json read_json(const std::filesystem::path& path) {
+  return read_json_from(path, "run file " + path.string());
+}
+
+Json read_json_from(const std::filesystem::path& path, const std::string& source) {
   std::ifstream in(path);
-  if (!in) throw RunFileError("run file " + path.string() + ": cannot be opened");
+  if (!in) fail_in(source, "cannot be opened");
   std::stringstream buffer;
   buffer << in.rdbuf();
-  return parse_json(buffer.str(), path);
+  return parse_json_from(buffer.str(), source);
 }
 
 double number(const Json& value, const std::filesystem::path& path, const std::string& key) {

@@ -25,6 +25,11 @@ using Json = nlohmann::ordered_json;
 Json read_json(const std::filesystem::path& path);
 Json parse_json(const std::string& text, const std::filesystem::path& path);
 constexpr int kMaxJsonNesting = 64;  // levels of [ ] and { }; run files use a handful
+// The same for text that is not a run file (a journal's line, a saved
+// summary): `source` begins each error ("journal out/sweep.journal.jsonl,
+// line 3").
+Json parse_json_from(const std::string& text, const std::string& source);
+Json read_json_from(const std::filesystem::path& path, const std::string& source);
 
 // At most max_bytes of text, cut at a UTF-8 character boundary, "..." when
 // cut: for quoting a user's value in a message.

@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "run_cli.h"
+#include "tests/fuzz/outcome.h"
 
 namespace fs = std::filesystem;
 using saltus::drivers::GridJob;
@@ -211,5 +212,221 @@ TEST_CASE("saltus sweep under mpirun without saltus's MPI module is a clear erro
   CHECK(!fs::exists(dir / "out" / "sweep.csv"));
   // Without mpirun the same run works.
   CHECK(run_saltus({"sweep", run.string(), "--out", (dir / "out").string()}).code == 0);
+  fs::remove_all(dir);
+}
+
+// A journal read back is input like a run file (drivers/grid_runner.h): a
+// damaged line is an error naming the journal, the line and the key, before
+// anything is computed or written; nothing is resumed from it.
+namespace {
+
+fs::path journal_of(const fs::path& dir) { return saltus::drivers::journal_path(dir, "test"); }
+
+std::vector<std::string> lines_in(const fs::path& file) {
+  std::istringstream in(text_of(file));
+  std::vector<std::string> lines;
+  for (std::string l; std::getline(in, l);) lines.push_back(l);
+  return lines;
+}
+
+void write_lines(const fs::path& file, const std::vector<std::string>& lines) {
+  std::ofstream out(file, std::ios::binary);
+  for (const auto& l : lines) out << l << '\n';
+}
+
+// The chain job with its records checked as a command checks them: "x" a
+// finite number, "lyap" as json_double writes it.
+GridJob checked_chain_job(int points, int chains) {
+  GridJob job = chain_job(points, chains, 1);
+  job.check = [](int, const Json& r) {
+    saltus::drivers::record::keys(r, {"x", "lyap"}, {});
+    saltus::drivers::record::real(r["x"], "x", true);
+    saltus::drivers::record::real(r["lyap"], "lyap", false);
+  };
+  return job;
+}
+
+std::string resume_error(const GridJob& job, const fs::path& dir) {
+  std::ostringstream err;
+  try {
+    saltus::drivers::run_grid(job, dir, true, err);
+  } catch (const saltus::drivers::RunFileError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("grid runner: a damaged journal is refused naming the journal, the line and the key", "[grid]") {
+  const fs::path dir = scratch("grid-damaged");
+  std::ostringstream err;
+  GridJob stopped = checked_chain_job(10, 1);
+  stopped.interrupt_after = 6;
+  REQUIRE(saltus::drivers::run_grid(stopped, dir, false, err).interrupted);
+  const std::vector<std::string> valid = lines_in(journal_of(dir));
+  REQUIRE(valid.size() == 7);
+  const Json entry = Json::parse(valid[3]);  // point 2
+  const std::string where = journal_of(dir).string() + ", line 4: ";
+
+  const auto with_line_4 = [&](const std::string& line) {
+    std::vector<std::string> lines = valid;
+    lines[3] = line;
+    return lines;
+  };
+  const auto with_record = [&](const char* key, const Json& value) {
+    Json e = entry;
+    e["record"][key] = value;
+    return with_line_4(e.dump());
+  };
+  std::string deep = R"({"k": 2, "record": )";
+  for (int i = 0; i < 100000; ++i) deep += "{\"a\":";
+  deep += "1" + std::string(100000, '}') + "}";
+  struct Case {
+    std::string what;
+    std::vector<std::string> lines;
+    std::vector<std::string> messages;
+  };
+  Json moved = entry;
+  moved["k"] = 8;
+  Json altered = entry;
+  altered["record"]["x"] = altered["record"]["x"].get<double>() * (1 + 1e-15);
+  Json header = Json::parse(valid[0]);
+  header["chains"] = 2;
+  const std::vector<Case> cases = {
+      {"a record nested 100,000 deep", with_line_4(deep), {where, "nesting deeper than 64 levels"}},
+      {"null where a number is",
+       with_record("x", nullptr),
+       {where, "point 2: record: 'x' must be a finite number, got null"}},
+      {"a string", with_record("x", "nan"), {where, "'x' must be a finite number, got \"nan\""}},
+      {"an array", with_record("lyap", Json::array({1})), {where, "'lyap' must be a number, \"nan\""}},
+      {"a key missing",
+       with_line_4(R"({"k": 2, "record": {"x": 0.5}, "check": "0"})"),
+       {where, "'lyap' is missing"}},
+      {"an unknown key", with_record("y", 1), {where, "unknown key \"y\""}},
+      {"a point out of range",
+       with_line_4(R"({"k": 1e18, "record": {}, "check": ""})"),
+       {where, "'k' must be an integer from 0 to 9, got 1e+18"}},
+      {"a point given twice", with_line_4(valid[2]), {where, "point 1 is given twice (also on line 3)"}},
+      {"not an entry", with_line_4("[1, 2]"), {where, "not a point's entry"}},
+      {"not JSON", with_line_4("{\"k\": 2, \"rec"), {where, "not valid JSON"}},
+      {"an empty line", with_line_4(""), {where, "not valid JSON"}},
+      {"a key given twice",
+       with_line_4(R"({"k": 2, "k": 3, "record": {}, "check": ""})"),
+       {where, "key 'k' is given twice"}},
+      {"a valid record altered", with_line_4(altered.dump()), {where, "does not match its 'check'"}},
+      {"a record moved to another point",
+       with_line_4(moved.dump()),
+       {where, "point 8:", "does not match its 'check'"}},
+      {"the blocks altered",
+       [&] {
+         auto l = valid;
+         l[0] = header.dump();
+         return l;
+       }(),
+       {journal_of(dir).string() + ", line 1: ", "the header does not match its 'check'"}},
+      {"an entry for a header",
+       [&] {
+         auto l = valid;
+         l[0] = valid[1];
+         return l;
+       }(),
+       {journal_of(dir).string() + ", line 1: ", "a journal of another study"}},
+  };
+  for (const auto& c : cases) {
+    SECTION(c.what) {
+      write_lines(journal_of(dir), c.lines);
+      const std::string before = text_of(journal_of(dir));
+      const std::string e = resume_error(checked_chain_job(10, 1), dir);
+      INFO(e.substr(0, 600));
+      for (const auto& m : c.messages) CHECK_THAT(e, Catch::Contains(m));
+      if (c.what != "a record nested 100,000 deep") CHECK(e.size() < 600);
+      CHECK(text_of(journal_of(dir)) == before);  // nothing written
+      for (const auto& f : fs::directory_iterator(dir))
+        CHECK(f.path().filename().string().find(".tmp") == std::string::npos);
+    }
+  }
+  // A line cut short by a kill (no newline) is still no damage: computed again.
+  write_lines(journal_of(dir), valid);
+  std::ofstream(journal_of(dir), std::ios::app) << R"({"k": 6, "record": {"x": nu)";
+  const auto resumed = saltus::drivers::run_grid(checked_chain_job(10, 1), dir, true, err);
+  CHECK(resumed.resumed == 6);
+  CHECK(resumed.complete());
+  fs::remove_all(dir);
+}
+
+namespace {
+
+// The sweep's journal after `saltus sweep RUN --interrupt-after 3` in out, as lines.
+std::vector<std::string> stopped_sweep(const fs::path& run, const fs::path& out) {
+  const Run part = run_saltus({"sweep", run.string(), "--out", out.string(), "--interrupt-after", "3"});
+  REQUIRE(part.code == 130);
+  return lines_in(out / "sweep.journal.jsonl");
+}
+
+// Line n (from 1) of the journal with record[key] = value.
+std::vector<std::string> with_value(std::vector<std::string> lines, int n, const std::string& key,
+                                    const Json& value) {
+  Json e = Json::parse(lines[n - 1]);
+  e["record"][key] = value;
+  lines[n - 1] = e.dump();
+  return lines;
+}
+
+}  // namespace
+
+TEST_CASE("saltus sweep --resume: a damaged journal is a clear error, nothing resumed, nothing left behind",
+          "[grid][cli]") {
+  // The cases a mutation fuzzer found (issue 34): "t": null started the next
+  // value at a NaN time, a mode beyond the model's read past its modes, a
+  // record 100,000 deep overflowed the stack (and left a temporary file).
+  const fs::path dir = scratch("sweep-damaged");
+  const fs::path run = small_sweep(dir, 6);
+  const fs::path out = dir / "out", journal = out / "sweep.journal.jsonl";
+  const std::vector<std::string> valid = stopped_sweep(run, out);
+  REQUIRE(valid.size() >= 4);
+  std::string deep = R"({"k": 1, "record": )" + std::string(100000, '[') + std::string(100000, ']') + "}";
+  struct Case {
+    std::string what;
+    std::vector<std::string> lines;
+    std::string message;
+  };
+  const std::vector<Case> cases = {
+      {"t null", with_value(valid, 2, "t", nullptr), "record: 't' must be a finite number, got null"},
+      {"a mode the pendulum does not have", with_value(valid, 3, "mode", 8),
+       "record: 'mode' must be an integer from 0 to 7, got 8"},
+      {"a state of another size", with_value(valid, 2, "x", Json::array({1, 2})),
+       "'x' must be a list of 6 values, got [1,2]"},
+      {"an event count beyond an int", with_value(valid, 2, "events", 1e18),
+       "'events' must be an integer from 0 to 2147483647, got 1e+18"},
+      {"a hit of another size", with_value(valid, 2, "hits", Json::array({Json::array({0.5})})),
+       "'hits[0]' must be a list of 7 values"},
+      {"a failure that is not a message", with_value(valid, 2, "failure", 3),
+       "'failure' must be a non-empty string, got 3"},
+      {"a record 100,000 deep",
+       [&] {
+         auto l = valid;
+         l[1] = deep;
+         return l;
+       }(),
+       "line 2: nesting deeper than 64 levels"},
+  };
+  for (const auto& c : cases) {
+    SECTION(c.what) {
+      write_lines(journal, c.lines);
+      const Run r = run_saltus({"sweep", run.string(), "--out", out.string(), "--resume"});
+      INFO(r.err);
+      CHECK(r.code == 1);
+      CHECK_THAT(r.err, Catch::StartsWith("saltus: error: " + run.string() + ": journal " + journal.string() +
+                                          ", line "));
+      CHECK_THAT(r.err, Catch::Contains(c.message) && Catch::Contains("run without --resume"));
+      saltus::fuzz::RunResult result;
+      result.exit_code = r.code;
+      result.err = r.err;
+      CHECK(saltus::fuzz::classify(result, journal.string()) == saltus::fuzz::Outcome::error);
+      CHECK(saltus::fuzz::temporary_files(out).empty());
+      CHECK(lines_in(journal) == c.lines);  // the journal as it was: nothing resumed, nothing rewritten
+    }
+  }
   fs::remove_all(dir);
 }

@@ -220,3 +220,62 @@ TEST_CASE("saltus map with \"lyapunov\": the impactless oscillator's exponent is
   CHECK_THAT(row, Catch::StartsWith("3,0.5,period-1,1,1,0,"));
   fs::remove_all(dir);
 }
+
+TEST_CASE("saltus map --resume: a damaged record is a clear error naming the journal, the line and the key",
+          "[map][grid][cli]") {
+  // The fuzzer's wrong successes (issue 34): "distinct_hits": 1e18 named a
+  // class "period--2147483648", "mode": 7 of a one-mode system failed the
+  // point with a library's range check, "t": null escaped it with a NaN span.
+  const fs::path dir = scratch("map-damaged");
+  const fs::path run = impact_map(dir, {{"x", {{"parameter", "w"}, {"from", 2.0}, {"to", 4.0}, {"steps", 3}}},
+                                        {"y", {{"parameter", "F"}, {"from", 0.5}, {"to", 1.5}, {"steps", 2}}},
+                                        {"transient", 20},
+                                        {"record", 20},
+                                        {"seed", "rows"},
+                                        {"lyapunov", true},
+                                        {"threads", 1}});
+  const fs::path out = dir / "out", journal = out / "map.journal.jsonl";
+  REQUIRE(run_saltus({"map", run.string(), "--out", out.string(), "--interrupt-after", "2"}).code == 130);
+  std::vector<std::string> valid;
+  {
+    std::ifstream in(journal);
+    for (std::string l; std::getline(in, l);) valid.push_back(l);
+  }
+  REQUIRE(valid.size() == 3);
+  struct Case {
+    const char* key;
+    Json value;
+    std::string message;
+  };
+  const std::vector<Case> cases = {
+      {"distinct_hits", 1e18, "'distinct_hits' must be an integer from 0 to 9, got 1e+18"},
+      {"distinct_hits", -1, "'distinct_hits' must be an integer from 0 to 9, got -1"},
+      {"mode", 7, "'mode' must be an integer from 0 to 0, got 7"},
+      {"t", nullptr, "'t' must be a finite number, got null"},
+      {"x", Json::array({0.1, "inf"}), "'x[1]' must be a finite number, got \"inf\""},
+      {"lyapunov", Json::object(), "'lyapunov' must be a number, \"nan\", \"inf\" or \"-inf\", got {}"},
+  };
+  for (const auto& c : cases) {
+    INFO(c.key << " = " << c.value.dump());
+    Json e = Json::parse(valid[1]);
+    e["record"][c.key] = c.value;
+    {
+      std::ofstream o(journal, std::ios::binary);
+      o << valid[0] << '\n' << e.dump() << '\n' << valid[2] << '\n';
+    }
+    const Run r = run_saltus({"map", run.string(), "--out", out.string(), "--resume"});
+    INFO(r.err);
+    CHECK(r.code == 1);
+    CHECK_THAT(r.err,
+               Catch::Contains("journal " + journal.string() + ", line 2: point 0: record: " + c.message));
+    CHECK_THAT(r.out, !Catch::Contains("period-"));
+  }
+  // A journal of the same map in other blocks (an unseeded map's are its points).
+  Json head = Json::parse(valid[0]);
+  head["chains"] = 6;
+  std::ofstream(journal, std::ios::binary) << head.dump() << '\n';
+  const Run r = run_saltus({"map", run.string(), "--out", out.string(), "--resume"});
+  CHECK(r.code == 1);
+  CHECK_THAT(r.err, Catch::Contains("line 1: 'chains' is 6, but this study runs in 2 blocks"));
+  fs::remove_all(dir);
+}

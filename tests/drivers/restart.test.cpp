@@ -11,6 +11,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -195,7 +196,7 @@ TEST_CASE("restart: mutated saved summaries give a run or a clear error", "[cli]
   // The saved summary.json is read like a run file, so it gets the run
   // files' mutations (tests/fuzz/mutator.h: extreme numbers, deleted keys,
   // swapped types, deep nesting, cut text): every mutant must end in a run
-  // or in an error naming the run file, never in library text or a crash.
+  // or in an error naming the summary, never in library text or a crash.
   const fs::path dir = scratch("restart-fuzz");
   const fs::path file = example("pitchfork.json");
   continue_json(file, dir / "one");
@@ -213,12 +214,81 @@ TEST_CASE("restart: mutated saved summaries give a run or a clear error", "[cli]
     result.exit_code = r.code;
     result.out = r.out;
     result.err = r.err;
-    const saltus::fuzz::Outcome outcome = saltus::fuzz::classify(result, file.string());
+    // The error must name the file that is wrong: the summary, not the run file.
+    const saltus::fuzz::Outcome outcome =
+        saltus::fuzz::classify(result, (dir / "mutant" / "summary.json").string());
     INFO("mutant " << i << ": " << m.description << "\n" << r.err);
     CHECK(!saltus::fuzz::is_failure(outcome));
     errors += outcome == saltus::fuzz::Outcome::error;
     fs::remove_all(dir / "out");
   }
   CHECK(errors > 10);  // the mutants reach the checks
+  fs::remove_all(dir);
+}
+
+TEST_CASE("restart: a damaged saved point is a clear error naming summary.json and the key",
+          "[cli][restart]") {
+  // The fuzzer's case (issue 34): "type": null in the saved summary gave
+  // nlohmann's "type must be string, but is null", blaming the run file.
+  const fs::path dir = scratch("restart-damaged");
+  const fs::path file = example("pitchfork.json");
+  continue_json(file, dir / "one");
+  const json saved = json::parse(text_of(dir / "one" / "summary.json"));
+  std::size_t bp = 0;
+  while (bp < saved["special_points"].size() && saved["special_points"][bp]["type"] != "BP") ++bp;
+  REQUIRE(bp < saved["special_points"].size());
+  const std::string at = "'special_points[" + std::to_string(bp) + "]";
+  const std::string x = saved["special_points"][bp]["state"].begin().key();
+  struct Case {
+    std::string what;
+    std::function<void(json&)> damage;
+    std::string message;
+  };
+  const auto point = [bp](json& s) -> json& { return s["special_points"][bp]; };
+  const std::vector<Case> cases = {
+      {"type null", [&](json& s) { point(s)["type"] = nullptr; }, at + ".type' must be a string, got null"},
+      {"status a number", [&](json& s) { point(s)["status"] = 3; }, at + ".status' must be a string, got 3"},
+      {"status unknown", [&](json& s) { point(s)["status"] = "sure"; },
+       at + ".status' must be \"located\" or \"bracketed\", got \"sure\""},
+      {"a state value null", [&](json& s) { point(s)["state"][x] = nullptr; },
+       at + ".state." + x + "' must be a finite number, got null"},
+      // The fuzzer's: a finite state far off the branch, which the branching equation met as NaN.
+      {"a state off the branch", [&](json& s) { point(s)["state"][x] = -1e308; },
+       at + "' is not a solution of the run file's equations (|F| = "},
+      {"a tangent of zeros",
+       [&](json& s) {
+         for (auto& [k, v] : point(s)["tangent"].items()) v = 0.0;
+       },
+       at + ".tangent' must be a unit vector (its length is 0.000000)"},
+      {"a tangent of another size", [&](json& s) { point(s)["tangent"]["extra"] = 0.0; },
+       at + ".tangent' must have the"},
+      {"precision a string", [&](json& s) { point(s)["precision"] = "x"; },
+       at + ".precision' must be a number or null, got \"x\""},
+      {"a name that is no string", [&](json& s) { point(s)["name"] = json::array(); },
+       at + ".name' must be a string, got []"},
+      {"an entry that is no object", [&](json& s) { s["special_points"][0] = 5; },
+       "'special_points[0]' must be an object, got 5"},
+      {"a first branch that is no object", [&](json& s) { s["branches"][0] = json::array(); },
+       "'branches[0].continuation_parameters' is missing"},
+  };
+  for (const auto& c : cases) {
+    SECTION(c.what) {
+      json damaged = saved;
+      c.damage(damaged);
+      fs::create_directories(dir / "damaged");
+      std::ofstream(dir / "damaged" / "summary.json") << damaged.dump(2);
+      const Run r = run_saltus({"continue", file.string(), "--from", (dir / "damaged").string(), "--point",
+                                "BP1", "--out", (dir / "out").string()});
+      INFO(r.err);
+      CHECK(r.code == 1);
+      CHECK_THAT(r.err, Catch::Contains((dir / "damaged" / "summary.json").string() + ": " + c.message));
+      saltus::fuzz::RunResult result;
+      result.exit_code = r.code;
+      result.err = r.err;
+      CHECK(saltus::fuzz::classify(result, (dir / "damaged" / "summary.json").string()) ==
+            saltus::fuzz::Outcome::error);
+      CHECK(!fs::exists(dir / "out"));
+    }
+  }
   fs::remove_all(dir);
 }

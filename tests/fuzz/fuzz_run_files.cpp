@@ -4,11 +4,13 @@
 // command and what they printed, so each is a reproducer; `--only I` reruns
 // mutant I of the same seed. OUT/runs.txt lists every run with the first line
 // it printed on stderr (to read the messages). Exit status 1 when any run
-// failed.
+// failed. With `--files state` the mutants are the files saltus reads back
+// instead: sweep and map journals (--resume) and saved summaries (continue
+// --from), made first from small examples (tests/fuzz/saved_state.h).
 //
 //   saltus_fuzz --saltus build/saltus --examples examples --out results/fuzz
-//               [--runs N] [--seed S] [--timeout SECONDS] [--jobs J] [--only I]
-//               [--memory-gb G (4; 0: no cap, for a sanitizer build)]
+//               [--files run|state] [--runs N] [--seed S] [--timeout SECONDS]
+//               [--jobs J] [--only I] [--memory-gb G (4; 0: no cap, for a sanitizer build)]
 
 #include <algorithm>
 #include <array>
@@ -21,6 +23,7 @@
 
 #include "tests/fuzz/mutator.h"
 #include "tests/fuzz/outcome.h"
+#include "tests/fuzz/saved_state.h"
 
 namespace fs = std::filesystem;
 using saltus::fuzz::Json;
@@ -91,12 +94,27 @@ struct Options {
   double timeout = 5;
   int jobs = 1;
   double memory_gb = 4;  // address-space cap per run; 0: none (a sanitizer build reserves terabytes)
+  bool state = false;    // --files state: the files read back, not the run files
 };
 
 struct Record {
   Outcome outcome;
   std::string line;  // for the list of failures
 };
+
+// Keeps a failing run's mutant, command and output in OUT/failures.
+void keep_failure(const Options& o, Outcome outcome, long index, const fs::path& mutant,
+                  const std::string& text, const std::string& line, const saltus::fuzz::RunResult& result) {
+  const fs::path failures = o.out / "failures";
+  fs::create_directories(failures);
+  const std::string stem = std::string(to_string(outcome)) + "-" + std::to_string(index);
+  std::ofstream(failures / (stem + mutant.extension().string()), std::ios::binary) << text;
+  std::ofstream(failures / (stem + ".txt"))
+      << line << "\nexit " << result.exit_code << ", signal " << result.signal << ", timed out "
+      << result.timed_out << ", silent for " << result.silent_for << " s\n--- stderr (first 4000 bytes)\n"
+      << result.err.substr(0, 4000) << "\n--- stdout (first 2000 bytes)\n"
+      << result.out.substr(0, 2000) << '\n';
+}
 
 Record fuzz_one(const Options& o, const std::vector<Seed>& seeds, long index) {
   std::seed_seq seq{static_cast<unsigned long>(o.seed), static_cast<unsigned long>(index)};
@@ -121,7 +139,9 @@ Record fuzz_one(const Options& o, const std::vector<Seed>& seeds, long index) {
   if (takes_out(command)) argv.insert(argv.end(), {"--out", (dir / "out").string()});
   const auto result =
       saltus::fuzz::run_process(argv, dir, o.timeout, static_cast<std::size_t>(o.memory_gb * (1 << 30)));
-  const Outcome outcome = saltus::fuzz::classify(result, run_file.string());
+  Outcome outcome = saltus::fuzz::classify(result, run_file.string());
+  if (!result.timed_out && !saltus::fuzz::is_failure(outcome) && !saltus::fuzz::temporary_files(dir).empty())
+    outcome = Outcome::litter;
 
   std::string shown;
   for (std::size_t i = 1; i < argv.size(); ++i) shown += (i > 1 ? " " : "") + argv[i];
@@ -129,19 +149,27 @@ Record fuzz_one(const Options& o, const std::vector<Seed>& seeds, long index) {
                      seed.file.filename().string() + ": " + mutant.description.substr(0, 300) + "]";
   const std::string said = result.err.substr(0, result.err.find('\n'));
   line += "\n    " + said.substr(0, 300);
-  if (saltus::fuzz::is_failure(outcome)) {
-    const fs::path failures = o.out / "failures";
-    fs::create_directories(failures);
-    const std::string stem = std::string(to_string(outcome)) + "-" + std::to_string(index);
-    fs::copy_file(run_file, failures / (stem + ".json"), fs::copy_options::overwrite_existing);
-    std::ofstream(failures / (stem + ".txt"))
-        << line << "\nexit " << result.exit_code << ", signal " << result.signal << ", timed out "
-        << result.timed_out << ", silent for " << result.silent_for << " s\n--- stderr (first 4000 bytes)\n"
-        << result.err.substr(0, 4000) << "\n--- stdout (first 2000 bytes)\n"
-        << result.out.substr(0, 2000) << '\n';
-  }
+  if (saltus::fuzz::is_failure(outcome)) keep_failure(o, outcome, index, run_file, mutant.text, line, result);
   if (o.only < 0) fs::remove_all(dir);
   return {outcome, line};
+}
+
+// Mutant `index` of a saved state (a journal or a summary).
+Record fuzz_one_state(const Options& o, const std::vector<saltus::fuzz::StateSeed>& seeds, long index) {
+  std::seed_seq seq{static_cast<unsigned long>(o.seed), static_cast<unsigned long>(index)};
+  std::mt19937_64 rng(seq);
+  const fs::path dir = o.out / "work" / std::to_string(index);
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const auto run = saltus::fuzz::fuzz_state(seeds, o.saltus, dir, rng, o.timeout,
+                                            static_cast<std::size_t>(o.memory_gb * (1 << 30)));
+  std::string line = "#" + std::to_string(index) + " " + to_string(run.outcome) + ": saltus " + run.command +
+                     "  [" + run.description.substr(0, 300) + "]";
+  line += "\n    " + run.result.err.substr(0, run.result.err.find('\n')).substr(0, 300);
+  if (saltus::fuzz::is_failure(run.outcome))
+    keep_failure(o, run.outcome, index, run.mutant, run.text, line, run.result);
+  if (o.only < 0) fs::remove_all(dir);
+  return {run.outcome, line};
 }
 
 Options parse(int argc, char** argv) {
@@ -166,12 +194,14 @@ Options parse(int argc, char** argv) {
       o.only = std::stol(value);
     else if (key == "--memory-gb")
       o.memory_gb = std::stod(value);
+    else if (key == "--files" && (value == "run" || value == "state"))
+      o.state = value == "state";
     else
       throw std::invalid_argument("unknown option " + key);
   }
   if (o.saltus.empty() || o.examples.empty() || o.out.empty())
     throw std::invalid_argument(
-        "usage: saltus_fuzz --saltus BIN --examples DIR --out DIR [--runs N] [--seed S] "
+        "usage: saltus_fuzz --saltus BIN --examples DIR --out DIR [--files run|state] [--runs N] [--seed S] "
         "[--timeout SECONDS] [--jobs J] [--only I] [--memory-gb G]");
   return o;
 }
@@ -181,9 +211,15 @@ Options parse(int argc, char** argv) {
 int main(int argc, char** argv) {
   try {
     const Options o = parse(argc, argv);
-    const auto seeds = read_seeds(o.examples);
+    const auto seeds = o.state ? std::vector<Seed>{} : read_seeds(o.examples);
+    std::vector<saltus::fuzz::StateSeed> states;
+    if (o.state) {
+      std::cerr << "saltus_fuzz: making the journals and summaries to mutate\n";
+      states = saltus::fuzz::make_state_seeds(o.saltus, o.examples, o.out / "seeds");
+    }
+    const auto one = [&](long i) { return o.state ? fuzz_one_state(o, states, i) : fuzz_one(o, seeds, i); };
     if (o.only >= 0) {
-      const Record r = fuzz_one(o, seeds, o.only);
+      const Record r = one(o.only);
       std::cout << r.line << "\n(kept in " << (o.out / "work" / std::to_string(o.only)).string() << ")\n";
       return saltus::fuzz::is_failure(r.outcome) ? 1 : 0;
     }
@@ -199,7 +235,7 @@ int main(int argc, char** argv) {
     for (int j = 0; j < o.jobs; ++j)
       workers.emplace_back([&] {
         for (long i; (i = next++) < o.runs;) {
-          const Record r = fuzz_one(o, seeds, i);
+          const Record r = one(i);
           const std::lock_guard lock(mutex);
           ++counts[static_cast<int>(r.outcome)];
           log << r.line << '\n';
@@ -213,8 +249,9 @@ int main(int argc, char** argv) {
       });
     for (auto& w : workers) w.join();
     std::sort(failures.begin(), failures.end());
-    std::cout << "saltus_fuzz: " << o.runs << " mutated run files, seed " << o.seed << ", timeout "
-              << o.timeout << " s\n";
+    std::cout << "saltus_fuzz: " << o.runs
+              << (o.state ? " mutated journals and summaries" : " mutated run files") << ", seed " << o.seed
+              << ", timeout " << o.timeout << " s\n";
     for (int k = 0; k < saltus::fuzz::kOutcomes; ++k)
       std::cout << "  " << to_string(static_cast<Outcome>(k)) << ": " << counts[k] << '\n';
     for (const auto& f : failures) std::cout << f << '\n';

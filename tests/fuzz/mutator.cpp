@@ -166,7 +166,7 @@ std::string mutate_text(std::string text, std::mt19937_64& rng, std::string& des
 
 }  // namespace
 
-Mutant mutate(const Json& seed_file, std::mt19937_64& rng) {
+Mutant mutate(const Json& seed_file, std::mt19937_64& rng, int indent) {
   Json root = seed_file;
   std::string description;
   const int count = pick<int>({1, 1, 1, 1, 1, 1, 2, 2, 2, 3, 4}, rng);
@@ -227,9 +227,84 @@ Mutant mutate(const Json& seed_file, std::mt19937_64& rng) {
     }
     description += (description.empty() ? "" : "; ") + where + what;
   }
-  std::string text = expand_deep(root.dump(2, ' ', false, Json::error_handler_t::replace), rng);
+  std::string text = expand_deep(root.dump(indent, ' ', false, Json::error_handler_t::replace), rng);
   if (chance(0.1, rng)) text = mutate_text(std::move(text), rng, description);
   return {std::move(text), std::move(description)};
+}
+
+namespace {
+
+// An edit of the journal's lines as a whole.
+std::string mutate_lines(std::vector<std::string> lines, std::mt19937_64& rng, std::string& description) {
+  const auto line = [&] { return std::uniform_int_distribution<std::size_t>(0, lines.size() - 1)(rng); };
+  const std::size_t i = line(), j = line();
+  const std::string at = "line " + std::to_string(i + 1);
+  bool newline_at_end = true;
+  switch (std::uniform_int_distribution<int>(0, 6)(rng)) {
+    case 0:
+      description = at + " deleted";
+      lines.erase(lines.begin() + static_cast<long>(i));
+      break;
+    case 1:
+      description = at + " given twice";
+      lines.insert(lines.begin() + static_cast<long>(i), lines[i]);
+      break;
+    case 2:
+      description = "lines " + std::to_string(i + 1) + " and " + std::to_string(j + 1) + " swapped";
+      std::swap(lines[i], lines[j]);
+      break;
+    case 3:
+      description = at + " emptied";
+      lines[i].clear();
+      break;
+    case 4:
+      description = "the header again after " + at;
+      lines.insert(lines.begin() + static_cast<long>(i) + 1, lines[0]);
+      break;
+    case 5: {
+      const std::size_t cut = std::uniform_int_distribution<std::size_t>(0, lines[i].size())(rng);
+      description = at + " cut at byte " + std::to_string(cut) + ", the lines after it gone";
+      lines[i].resize(cut);
+      lines.resize(i + 1);
+      newline_at_end = chance(0.5, rng);
+      break;
+    }
+    default:
+      description = "a stray byte in " + at;
+      lines[i].insert(std::uniform_int_distribution<std::size_t>(0, lines[i].size())(rng), 1,
+                      pick<char>({'\x80', '\xff', '\0', '"', '{', ']', ',', '\r'}, rng));
+      break;
+  }
+  std::string text;
+  for (std::size_t k = 0; k < lines.size(); ++k)
+    text += lines[k] + (k + 1 < lines.size() || newline_at_end ? "\n" : "");
+  return text;
+}
+
+}  // namespace
+
+Mutant mutate_journal(const std::string& journal, std::mt19937_64& rng) {
+  std::vector<std::string> lines;
+  for (std::size_t at = 0, end; at < journal.size(); at = end + 1) {
+    end = journal.find('\n', at);
+    if (end == std::string::npos) end = journal.size();
+    lines.push_back(journal.substr(at, end - at));
+  }
+  if (lines.empty()) return {journal, "unchanged (empty)"};
+  Mutant m;
+  if (chance(0.25, rng)) {
+    m.text = mutate_lines(std::move(lines), rng, m.description);
+    return m;
+  }
+  // One line's JSON: the header now and then, else an entry (its record, mostly).
+  const std::size_t i = lines.size() == 1 || chance(0.15, rng)
+                            ? 0
+                            : std::uniform_int_distribution<std::size_t>(1, lines.size() - 1)(rng);
+  const Mutant one = mutate(Json::parse(lines[i]), rng, -1);
+  lines[i] = one.text;
+  m.description = "line " + std::to_string(i + 1) + ": " + one.description;
+  for (const auto& l : lines) m.text += l + "\n";
+  return m;
 }
 
 }  // namespace saltus::fuzz

@@ -19,7 +19,14 @@ struct Mutant {
   std::string description;  // what was done, one clause per mutation
 };
 
-// 1 to 4 mutations of `seed_file` (a parsed example run file).
-Mutant mutate(const Json& seed_file, std::mt19937_64& rng);
+// 1 to 4 mutations of `seed_file` (a parsed example run file), written with
+// `indent` (-1: on one line).
+Mutant mutate(const Json& seed_file, std::mt19937_64& rng, int indent = 2);
+
+// A journal of `saltus sweep` or `saltus map` (JSON lines: a header, then one
+// entry per point) mutated as a script, a disk or an editor can: one line
+// given mutate()'s mutations (its records' fields, usually), or lines
+// deleted, repeated, swapped, emptied, or the text cut.
+Mutant mutate_journal(const std::string& journal, std::mt19937_64& rng);
 
 }  // namespace saltus::fuzz

@@ -18,7 +18,8 @@
 namespace saltus::fuzz {
 
 const char* to_string(Outcome o) {
-  static const char* names[kOutcomes] = {"ok", "error", "slow", "crash", "raw", "silent", "unclear"};
+  static const char* names[kOutcomes] = {"ok",     "error",   "slow",  "crash", "raw",
+                                         "silent", "unclear", "wrong", "litter"};
   return names[static_cast<int>(o)];
 }
 
@@ -118,10 +119,15 @@ RunResult run_process(const std::vector<std::string>& argv, const std::filesyste
 
 Outcome classify(const RunResult& r, const std::string& run_file, double allowed_silence) {
   // Text no user should read: library exceptions, type names, the runtime's
-  // last words and assertion failures.
+  // last words and assertion failures; and nlohmann's and libstdc++'s own
+  // messages, which reach the user without their "[json.exception...]" or
+  // "std::" (drivers/cli.cpp, error_message, cuts those).
   static const std::regex raw(
       R"(json\.exception|std::|boost::|terminate called|Assertion|what\(\):|basic_string|Error in function|)"
-      R"(Sanitizer|runtime error:)");  // and a sanitizer's report, when run on such a build
+      R"(Sanitizer|runtime error:|)"  // and a sanitizer's report, when run on such a build
+      R"(type must be |cannot use operator|cannot use value\(\)|key '[^']*' not found|_M_[a-z_]+|)"
+      R"(construction from null|array index [0-9]+ is out of range|invalid UTF-8 byte|)"
+      R"(\bsto(i|l|ul|ll|ull|f|d|ld)\b|filesystem error)");
   if (r.signal != 0 && !r.timed_out) return Outcome::crash;
   if (std::regex_search(r.err, raw) || std::regex_search(r.out, raw)) return Outcome::raw;
   if (r.timed_out) return r.silent_for > allowed_silence ? Outcome::silent : Outcome::slow;
@@ -133,6 +139,15 @@ Outcome classify(const RunResult& r, const std::string& run_file, double allowed
         line.find(run_file) != std::string::npos)
       return Outcome::error;
   return Outcome::unclear;
+}
+
+std::vector<std::filesystem::path> temporary_files(const std::filesystem::path& dir) {
+  std::vector<std::filesystem::path> found;
+  std::error_code ec;
+  if (!std::filesystem::is_directory(dir, ec)) return found;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(dir, ec))
+    if (e.path().filename().string().find(".tmp") != std::string::npos) found.push_back(e.path());
+  return found;
 }
 
 }  // namespace saltus::fuzz

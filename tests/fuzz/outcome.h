@@ -18,8 +18,11 @@ enum class Outcome {
   silent,   // still running at the limit with no progress line for a few seconds (of CPU time
             // per thread: a shared machine stretches wall time, not work)
   unclear,  // exit non-zero without a message naming the run file
+  wrong,    // exit 0 with a result that is wrong where the fuzzer can tell (a saved state read back:
+            // tests/fuzz/saved_state.h)
+  litter,   // a run that ended (not killed) left a temporary file (*.tmp<pid>) behind
 };
-constexpr int kOutcomes = 7;
+constexpr int kOutcomes = 9;
 const char* to_string(Outcome o);
 bool is_failure(Outcome o);
 
@@ -38,7 +41,11 @@ struct RunResult {
 RunResult run_process(const std::vector<std::string>& argv, const std::filesystem::path& dir, double timeout,
                       std::size_t memory_bytes);
 
-// `run_file` is the path given on the command line; a clear error names it.
+// `run_file` is the path given on the command line (or the mutated file read
+// back); a clear error names it.
 Outcome classify(const RunResult& r, const std::string& run_file, double allowed_silence = 3.5);
+
+// The temporary files (a name holding ".tmp") under dir: a finished run leaves none.
+std::vector<std::filesystem::path> temporary_files(const std::filesystem::path& dir);
 
 }  // namespace saltus::fuzz

@@ -87,6 +87,7 @@ Json parse_line(const fs::path& path, int n, const std::string& line, const std:
     throw RunFileError(what + what_to_do);
   }
 }
+
 const std::string kNothingResumed =
     std::string(". Nothing was resumed: delete the line to compute its point again, or ") + kStartAfresh;
 

@@ -29,7 +29,13 @@ void write_file_atomically(const fs::path& path, const std::function<void(std::o
     fs::remove(tmp);
     throw std::runtime_error("writing " + path.string() + " failed");
   }
-  fs::rename(tmp, path);
+  std::error_code failed;
+  fs::rename(tmp, path, failed);
+  if (failed) {  // say, a folder of that name: no temporary file stays behind
+    std::error_code ignored;
+    fs::remove(tmp, ignored);
+    throw std::runtime_error("cannot write " + path.string() + ": " + failed.message());
+  }
 }
 
 namespace {

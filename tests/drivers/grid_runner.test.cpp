@@ -373,6 +373,13 @@ std::vector<std::string> with_value(std::vector<std::string> lines, int n, const
   return lines;
 }
 
+std::vector<std::string> without_key(std::vector<std::string> lines, int n, const std::string& key) {
+  Json e = Json::parse(lines[n - 1]);
+  e["record"].erase(key);
+  lines[n - 1] = e.dump();
+  return lines;
+}
+
 }  // namespace
 
 TEST_CASE("saltus sweep --resume: a damaged journal is a clear error, nothing resumed, nothing left behind",
@@ -403,6 +410,16 @@ TEST_CASE("saltus sweep --resume: a damaged journal is a clear error, nothing re
        "'hits[0]' must be a list of 7 values"},
       {"a failure that is not a message", with_value(valid, 2, "failure", 3),
        "'failure' must be a non-empty string, got 3"},
+      // The library's texts the fuzzer saw: "key 'mode' not found", "basic_string:
+      // construction from null is not valid", "cannot use operator[] with a
+      // numeric argument with number", "type must be number, but is array".
+      {"no mode", without_key(valid, 2, "mode"), "record: 'mode' is missing"},
+      {"a failure null", with_value(valid, 2, "failure", nullptr),
+       "'failure' must be a non-empty string, got null"},
+      {"a hit that is a number", with_value(valid, 2, "hits", Json::array({1})),
+       "'hits[0]' must be a list of 7 values, got 1"},
+      {"events a list", with_value(valid, 2, "events", Json::array({1, 2})),
+       "'events' must be an integer from 0 to 2147483647, got [1,2]"},
       {"a record 100,000 deep",
        [&] {
          auto l = valid;

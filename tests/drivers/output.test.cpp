@@ -25,6 +25,19 @@ TEST_CASE("write_file_atomically: a writer that throws leaves no file behind", "
   fs::remove_all(dir);
 }
 
+TEST_CASE("write_file_atomically: a file that cannot take the place leaves no temporary file",
+          "[drivers][output]") {
+  // A folder where the file should go: the rename fails after the text is written.
+  const fs::path dir = scratch("atomic-rename");
+  fs::create_directories(dir / "sweep.journal.jsonl" / "inside");
+  CHECK_THROWS_WITH(
+      write_file_atomically(dir / "sweep.journal.jsonl", [](std::ostream& out) { out << "{}\n"; }),
+      Catch::Contains("cannot write") && Catch::Contains("sweep.journal.jsonl") &&
+          !Catch::Contains("filesystem error"));
+  for (const auto& e : fs::directory_iterator(dir)) CHECK(e.path().filename() == "sweep.journal.jsonl");
+  fs::remove_all(dir);
+}
+
 namespace {
 Figure line_figure(const std::string& title, const std::string& style) {
   Figure f{title, "x", "y", {}, {}};

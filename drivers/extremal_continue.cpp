@@ -89,7 +89,7 @@ ContinueSpec read_continue(const ExtremalRun& run) {
     fail(path,
          "'continue.cusp_curve' needs 'continue.fold_curve' (the cusp curve starts from a cusp of the fold "
          "curve)");
-  // The continuation options from the table (drivers/options_json.h); the
+  // The continuation options from the table (studies/options_json.h); the
   // bounds default to the pose +- 0.5, and given ones replace them per name.
   ContinuationOptions o;
   read_option_keys(c, continuation_option_table(), &o, path, "continue.");

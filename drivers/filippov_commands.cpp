@@ -328,7 +328,7 @@ int filippov_twofold_command(const std::filesystem::path& file, bool json_out, s
 namespace {
 
 // The "continuation" object: the parameter, then the continuation options
-// from the table (drivers/options_json.h).
+// from the table (studies/options_json.h).
 ContinuationOptions read_two_fold_continuation(const Json& c, const std::filesystem::path& file,
                                                TwoFoldContinuationOptions* options) {
   std::set<std::string> allowed = continuation_keys();

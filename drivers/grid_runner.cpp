@@ -75,7 +75,7 @@ std::string entry_check(int chains, int k, const Json& record) {
 
 const char* const kStartAfresh = "run without --resume to start afresh";
 
-// Line n of the journal as JSON, with the run files' limits (drivers/json_input.h).
+// Line n of the journal as JSON, with the run files' limits (studies/json_input.h).
 Json parse_line(const fs::path& path, int n, const std::string& line, const std::string& what_to_do) {
   try {
     return parse_json_from(line, "journal " + path.string() + ", line " + std::to_string(n));

@@ -167,7 +167,7 @@ std::vector<StateSeed> make_state_seeds(const fs::path& saltus, const fs::path& 
 
 namespace {
 
-// Deeper than a reader may go (drivers/json_input.h kMaxJsonNesting).
+// Deeper than a reader may go (studies/json_input.h kMaxJsonNesting).
 bool too_deep(const std::string& text) {
   int depth = 0;
   bool in_string = false;

@@ -130,7 +130,7 @@ double l1_from(const Forms& forms, const HopfPoint& h,
 
 }  // namespace
 
-HopfPoint hopf_point(const System& system, const Vector& u, double omega) {
+HopfPoint hopf_point(const System& system, const Vector& u, double omega, ZeroBeside zero) {
   const int n = system.state_size();
   const Forms forms(system, u);
   HopfPoint h;
@@ -171,7 +171,7 @@ HopfPoint hopf_point(const System& system, const Vector& u, double omega) {
   const Eigen::Index k = nearest_axis(lambda);
   if (k < 0) throw std::invalid_argument("F_x has no complex eigenvalue: this is not a Hopf point");
   h.omega = lambda[k].imag();
-  for (Eigen::Index j = 0; j < lambda.size(); ++j)
+  for (Eigen::Index j = 0; j < lambda.size() && zero == ZeroBeside::kThrow; ++j)
     if (std::abs(lambda[j]) <= kZeroBeside * h.omega)
       throw std::invalid_argument(
           "F_x has a zero eigenvalue beside the pair +-i omega (zero-Hopf): l1 is not defined");

@@ -100,6 +100,12 @@ void HopfFunction::accept(const System& system, const Vector& u) {
   b_ = w.normalized();
 }
 
+namespace {
+// A zero eigenvalue beside the pair at a located zero of the GH test: |lambda_j|
+// below this times omega (as hopf_point's zero-Hopf check).
+constexpr double kZeroBesideGH = 1e-6;
+}  // namespace
+
 double HopfCurveTest::value(const PointContext& point) const {
   const ComplexVector& lambda = point.eigenvalues;
   if (lambda.size() == 0)
@@ -121,22 +127,36 @@ double HopfCurveTest::value(const PointContext& point) const {
           product *= (lambda[i] + lambda[j]) / (std::abs(lambda[i]) + std::abs(lambda[j]));
     return product.real();
   }
-  // GH: l1 on the Hopf part; on the neutral-saddle part l1 is not defined, and
-  // kappa's sign stands in (its zero is a BT, not a GH: describe() drops it).
-  if (kappa <= 0) return kappa;
+  // GH: omega^3 l1 prod_j lambda_j / (|lambda_j| + omega) on the Hopf part,
+  // without the poles of l1 at ZH and BT; no value (NaN) on the
+  // neutral-saddle part, where l1 is not defined (hopf_curve.h).
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  if (!(kappa > 0)) return nan;
+  HopfPoint h;
   try {
-    return hopf_point(point.problem.system(), point.problem.u(point.y)).l1;
+    h = hopf_point(point.problem.system(), point.problem.u(point.y), 0.0, ZeroBeside::kCompute);
   } catch (const std::invalid_argument&) {
-    return std::numeric_limits<double>::quiet_NaN();  // at a ZH: no sign change is counted across it
+    return nan;  // no complex pair: not on the Hopf part
   }
+  std::complex<double> beside = 1.0;
+  for (Eigen::Index j = 0; j < lambda.size(); ++j)
+    if (j != a && j != b) beside *= lambda[j] / (std::abs(lambda[j]) + h.omega);
+  return std::pow(h.omega, 3) * h.l1 * beside.real();
 }
 
 bool HopfCurveTest::describe(const PointContext& point, SpecialPoint* special) const {
   const ComplexVector& lambda = point.eigenvalues;
   const auto [a, b] = critical_pair(lambda);
   const double kappa = (lambda[a] * lambda[b]).real();
-  // l1 also changes sign through infinity at a ZH (its A^{-1} term): a jump, not a GH.
-  if (type_ == "GH" && (!(kappa > 0) || special->status == EventStatus::kJump)) return false;
+  // The GH test has no value on the neutral-saddle part and no sign change
+  // at a pole of l1 (hopf_curve.h); a jump is still no zero of l1, and a
+  // zero at a ZH is the factor lambda_0's (l1 without a pole there), the ZH
+  // test's point.
+  if (type_ == "GH") {
+    if (!(kappa > 0) || special->status == EventStatus::kJump) return false;
+    for (Eigen::Index j = 0; j < lambda.size(); ++j)
+      if (j != a && j != b && std::abs(lambda[j]) <= kZeroBesideGH * std::sqrt(kappa)) return false;
+  }
   if (type_ == "HH") {    // both pairs imaginary, else a Hopf point beside a neutral saddle
     Eigen::Index c = -1;  // one of the second pair
     double smallest = std::numeric_limits<double>::infinity();

@@ -25,7 +25,54 @@
 //   "ZH": prod_j lambda_j = 0 (a zero eigenvalue beside the pair);
 //   "HH": prod_{i<j} (lambda_i + lambda_j) / (|lambda_i| + |lambda_j|) over the
 //         other eigenvalues = 0, reported when both pairs are imaginary;
-//   "GH": l1 = 0 (testfunctions/hopf.h), on the Hopf part (kappa > 0).
+//   "GH": l1 = 0 (testfunctions/hopf.h), on the Hopf part (kappa > 0), by
+//         the test function below.
+//
+// The GH test and the poles of l1. l1 = Re c1 / omega (hopf.h), with
+// c1 = <p, C(q, q, conj q) - 2 B(q, A^{-1} B(q, conj q))
+//          + B(conj q, (2 i omega - A)^{-1} B(q, q))> / 2, <p, q> = 1,
+// is a smooth function along the Hopf part except where one of its three
+// inverses breaks down, and there it changes sign through infinity, not
+// through zero; a GH is a zero of l1 with finite l2, never such a pole:
+//   - ZH: a real eigenvalue lambda_0 beside the pair passes 0. With r_0, l_0
+//     its right and left eigenvectors, A^{-1} = r_0 l_0^T / (lambda_0
+//     l_0^T r_0) + (a part regular at lambda_0 = 0), and A^{-1} enters c1
+//     once, linearly, so l1 = K / lambda_0 + O(1), K = -Re <p, B(q, r_0)>
+//     l_0^T B(q, conj q) / (omega l_0^T r_0), nonzero at a generic ZH:
+//     l1 jumps from -sign(K) infinity to +sign(K) infinity.
+//   - BT: omega -> 0. On the critical plane A tends to the Jordan block
+//     [0 1; -omega^2 0]: q -> (1, i omega) / |.|, p = (-i omega, 1) /
+//     conj(2 i omega) grows like 1 / (2 omega), A^{-1} like 1 / omega^2; the
+//     leading 1 / omega^3 term of c1 is imaginary, so Re c1 ~ 1 / omega^2
+//     and l1 ~ L / omega^3 (L, a product of the BT normal-form coefficients,
+//     nonzero at a generic BT; on the Lorenz-84 curve omega^3 l1 stays
+//     within 2% of 0.065 for omega from 0.16 to 0.05). Beyond the BT the
+//     curve goes on as neutral saddles (kappa < 0), where l1 is not defined;
+//     a value put there (kappa, before) made a sign change at every BT
+//     where L > 0.
+//   - (2 i omega - A)^{-1}: singular where 2 i omega is an eigenvalue of A,
+//     a double Hopf point in 1:2 resonance (codimension 3; not on a generic
+//     Hopf curve).
+// So the test is, on the Hopf part,
+//
+//   g_GH = omega^3 l1 prod_j lambda_j / (|lambda_j| + omega),
+//
+// the product over the eigenvalues beside the pair. Its zeros are l1's:
+// omega^3 > 0, a complex pair of the product gives |lambda_j|^2 /
+// (|lambda_j| + omega)^2 > 0 and a real lambda_j its sign, so g_GH = 0 with
+// omega > 0 and no lambda_j = 0 only where l1 = 0 (and the sign of g_GH
+// changes there as l1's does). The factor lambda_0 / (|lambda_0| + omega) ~
+// lambda_0 / omega cancels the simple pole at a ZH (g_GH -> K omega^2
+// prod_{j != 0} ..., finite and nonzero: no sign change), and omega^3 the
+// pole at a BT (g_GH -> L prod_j sign(lambda_j)). On the neutral-saddle
+// part g_GH is NaN (no value): the engine counts a sign change only between
+// two values of opposite signs, so none is counted across a BT. Bounded
+// and continuous along the Hopf part, g_GH changes sign at GH points, and at
+// a ZH only where K = 0 (l1 has no pole there, as when the zero eigenvalue's
+// direction is decoupled from the pair's, and the factor lambda_0 alone
+// vanishes): describe() drops a zero with an eigenvalue beside the pair
+// within 1e-6 omega of zero (the ZH test reports that point), as well as a
+// zero off the Hopf part or a jump.
 
 #include <memory>
 #include <string>

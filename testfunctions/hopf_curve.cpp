@@ -37,11 +37,23 @@ Matrix bialternate(const Matrix& A) {
   return B;
 }
 
+namespace {
+
+// Can (i, j) be the critical pair: a complex conjugate pair, or two real
+// eigenvalues?
+bool is_pair(const ComplexVector& lambda, Eigen::Index i, Eigen::Index j) {
+  if (is_real(lambda[i]) && is_real(lambda[j])) return true;
+  return !is_real(lambda[i]) && std::abs(lambda[i] - std::conj(lambda[j])) <= 1e-8 * std::abs(lambda[i]);
+}
+
+}  // namespace
+
 HopfFunction::HopfFunction(const System& system, const Vector& u, double max_sigma) {
   const int n = system.state_size();
   if (n < 2) throw std::invalid_argument("a Hopf curve needs at least two unknowns");
-  const Matrix B = bialternate(system.jacobian(u).leftCols(n));
-  Eigen::JacobiSVD<Matrix> svd(B, Eigen::ComputeFullU | Eigen::ComputeFullV);
+  const Matrix A = system.jacobian(u).leftCols(n);
+  const Matrix B = bialternate(A);
+  Eigen::JacobiSVD<Matrix> svd(B);
   const auto& sigma = svd.singularValues();
   const Eigen::Index m = B.rows();
   if (sigma[m - 1] > max_sigma * std::max(1.0, sigma[0])) {
@@ -50,32 +62,40 @@ HopfFunction::HopfFunction(const System& system, const Vector& u, double max_sig
         << ", largest " << sigma[0] << "); start from a located HB";
     throw std::invalid_argument(msg.str());
   }
-  c_ = svd.matrixV().col(m - 1);
-  b_ = svd.matrixU().col(m - 1);
+  const ComplexVector lambda = Eigen::EigenSolver<Matrix>(A, false).eigenvalues();
+  const auto [a, b] = critical_pair(lambda);
+  pair_ = {lambda[a], lambda[b]};
 }
 
-double HopfFunction::null_vectors(const System& system, const Vector& u, Vector* v, Vector* w) const {
-  const int n = system.state_size();
-  const Matrix B = bialternate(system.jacobian(u).leftCols(n));
-  const Eigen::Index m = B.rows();
-  Matrix M = Matrix::Zero(m + 1, m + 1);
-  M.topLeftCorner(m, m) = B;
-  M.topRightCorner(m, 1) = b_;
-  M.bottomLeftCorner(1, m) = c_.transpose();
-  Vector e = Vector::Zero(m + 1);
-  e[m] = 1.0;
-  const Vector vg = Eigen::PartialPivLU<Matrix>(M).solve(e);
-  if (v) *v = vg.head(m);
-  if (w) *w = Eigen::PartialPivLU<Matrix>(M.transpose()).solve(e).head(m);
-  return vg[m];
+std::pair<Eigen::Index, Eigen::Index> HopfFunction::tracked_pair(const ComplexVector& lambda) const {
+  Eigen::Index best_i = -1, best_j = -1;
+  double best = std::numeric_limits<double>::infinity();
+  for (Eigen::Index i = 0; i < lambda.size(); ++i)
+    for (Eigen::Index j = i + 1; j < lambda.size(); ++j) {
+      if (!is_pair(lambda, i, j)) continue;
+      const double d = std::min(std::abs(lambda[i] - pair_[0]) + std::abs(lambda[j] - pair_[1]),
+                                std::abs(lambda[i] - pair_[1]) + std::abs(lambda[j] - pair_[0]));
+      if (d < best) best = d, best_i = i, best_j = j;
+    }
+  if (best_i < 0) throw std::runtime_error("Hopf curve: F_x has no complex pair and no two real eigenvalues");
+  return {best_i, best_j};
 }
 
 double HopfFunction::evaluate(const System& system, const Vector& u, Vector* gradient) const {
-  Vector v, w;
-  const double g = null_vectors(system, u, &v, gradient ? &w : nullptr);
+  const int n = system.state_size();
+  const Matrix A = system.jacobian(u).leftCols(n);
+  const ComplexVector lambda = Eigen::EigenSolver<Matrix>(A, false).eigenvalues();
+  const auto [a, b] = tracked_pair(lambda);
+  // The pair's invariant subspace: the kernel of (A - lambda_a)(A - lambda_b),
+  // a real matrix; its left one the kernel of the transpose, W^T V = I.
+  const double sum = (lambda[a] + lambda[b]).real(), product = (lambda[a] * lambda[b]).real();
+  const Matrix Q = A * A - sum * A + product * Matrix::Identity(n, n);
+  Eigen::JacobiSVD<Matrix> svd(Q, Eigen::ComputeFullU | Eigen::ComputeFullV);
+  const Matrix V = svd.matrixV().rightCols(2), W0 = svd.matrixU().rightCols(2);
+  const Matrix W = W0 * (V.transpose() * W0).inverse();
   if (gradient) {
     // dA/du_j from H_k = d/du (F_u e_k): (dA/du_j)(i, k) = H_k(i, j).
-    const int n = system.state_size(), size = system.size();
+    const int size = system.size();
     std::vector<Matrix> H(n);
     for (int k = 0; k < n; ++k) {
       Vector e = Vector::Zero(size);
@@ -87,18 +107,30 @@ double HopfFunction::evaluate(const System& system, const Vector& u, Vector* gra
     Matrix Aj(n, n);
     for (int j = 0; j < size; ++j) {
       for (int k = 0; k < n; ++k) Aj.col(k) = H[k].col(j);
-      (*gradient)[j] = -w.dot(bialternate(Aj) * v);
+      (*gradient)[j] = (W.transpose() * Aj * V).trace();  // d tr(W^T A V) = tr(W^T dA V)
     }
   }
-  return g;
+  return (W.transpose() * A * V).trace();
 }
 
 void HopfFunction::accept(const System& system, const Vector& u) {
-  Vector v, w;
-  null_vectors(system, u, &v, &w);
-  c_ = v.normalized();
-  b_ = w.normalized();
+  const int n = system.state_size();
+  const ComplexVector lambda =
+      Eigen::EigenSolver<Matrix>(system.jacobian(u).leftCols(n), false).eigenvalues();
+  const auto [a, b] = tracked_pair(lambda);
+  pair_ = {lambda[a], lambda[b]};
 }
+
+namespace {
+// The critical pair at a point of a curve: the one its HopfFunction tracks,
+// else the pair whose sum is nearest zero.
+std::pair<Eigen::Index, Eigen::Index> pair_at(const PointContext& point) {
+  for (const auto& extra : point.problem.extras())
+    if (const auto* hopf = dynamic_cast<const HopfFunction*>(extra.get()))
+      return hopf->tracked_pair(point.eigenvalues);
+  return critical_pair(point.eigenvalues);
+}
+}  // namespace
 
 namespace {
 // A zero eigenvalue beside the pair at a located zero of the GH test: |lambda_j|
@@ -110,7 +142,7 @@ double HopfCurveTest::value(const PointContext& point) const {
   const ComplexVector& lambda = point.eigenvalues;
   if (lambda.size() == 0)
     throw std::logic_error("the Hopf-curve tests need the eigenvalues: set eigenvalues");
-  const auto [a, b] = critical_pair(lambda);
+  const auto [a, b] = pair_at(point);
   const double kappa = (lambda[a] * lambda[b]).real();
   if (type_ == "BT") return kappa;
   if (type_ == "ZH") {
@@ -146,7 +178,7 @@ double HopfCurveTest::value(const PointContext& point) const {
 
 bool HopfCurveTest::describe(const PointContext& point, SpecialPoint* special) const {
   const ComplexVector& lambda = point.eigenvalues;
-  const auto [a, b] = critical_pair(lambda);
+  const auto [a, b] = pair_at(point);
   const double kappa = (lambda[a] * lambda[b]).real();
   // The GH test has no value on the neutral-saddle part and no sign change
   // at a pole of l1 (hopf_curve.h); a jump is still no zero of l1, and a

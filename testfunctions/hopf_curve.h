@@ -46,7 +46,7 @@
 //     leading 1 / omega^3 term of c1 is imaginary, so Re c1 ~ 1 / omega^2
 //     and l1 ~ L / omega^3 (L, a product of the BT normal-form coefficients,
 //     nonzero at a generic BT; on the Lorenz-84 curve omega^3 l1 stays
-//     within 2% of 0.065 for omega from 0.16 to 0.05). Beyond the BT the
+//     between 0.065 and 0.067 for omega from 0.16 to 0.05). Beyond the BT the
 //     curve goes on as neutral saddles (kappa < 0), where l1 is not defined;
 //     a value put there (kappa, before) made a sign change at every BT
 //     where L > 0.
@@ -74,8 +74,12 @@
 // within 1e-6 omega of zero (the ZH test reports that point), as well as a
 // zero off the Hopf part or a jump.
 
+#include <Eigen/Dense>
+#include <array>
+#include <complex>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "continuation/continuation_problem.h"
@@ -90,17 +94,22 @@ Matrix bialternate(const Matrix& A);
 
 class HopfFunction : public DefiningFunction {
  public:
-  // Bordering vectors from the singular vectors of 2A(.)I at u (an HB or
-  // close to one). Throws std::invalid_argument if it is far from singular,
-  // or if n < 2.
+  // The pair tracked from the critical pair of F_x at u (an HB or a BT, or
+  // close to one). Throws std::invalid_argument if 2A(.)I is far from
+  // singular there, or if n < 2.
   HopfFunction(const System& system, const Vector& u, double max_sigma = 1e-3);
   std::string name() const override { return "hopf"; }
+  // g = lambda_a + lambda_b of the tracked pair, and its gradient.
   double evaluate(const System& system, const Vector& u, Vector* gradient) const override;
+  // The tracked pair moves to the accepted point's.
   void accept(const System& system, const Vector& u) override;
+  // Among the eigenvalues lambda of F_x, the indices (i < j) of the pair
+  // nearest the tracked one (a conjugate pair or two real eigenvalues).
+  // Throws std::runtime_error when there is none.
+  std::pair<Eigen::Index, Eigen::Index> tracked_pair(const Eigen::VectorXcd& lambda) const;
 
  private:
-  double null_vectors(const System& system, const Vector& u, Vector* v, Vector* w) const;
-  Vector b_, c_;
+  std::array<std::complex<double>, 2> pair_;  // at the last accepted point
 };
 
 // The codimension-2 test functions on a Hopf curve (they read the monitored

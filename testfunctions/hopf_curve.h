@@ -2,25 +2,44 @@
 // The Hopf curve of equilibria in two parameters and its codimension-2
 // points.
 //
-// Defining system, minimally augmented with the bialternate product
-// (Govaerts, "Numerical methods for bifurcations of dynamical equilibria",
-// SIAM 2000, Sec. 4.4; Govaerts, Kuznetsov & Dhooge, SIAM J. Sci. Comput. 27
-// (2005) 231-252, as MatCont):
+// Defining system, minimally augmented with the trace of the critical pair's
+// block:
 //
-//   F(x, p) = 0,   g(x, p) = 0,   [ 2A(.)I  b ] [ v ]   [ 0 ]
-//                                 [  c^T   0 ] [ g ] = [ 1 ],   A = F_x,
+//   F(x, p) = 0,   g(x, p) = lambda_a + lambda_b = tr(W^T A V) = 0,   A = F_x,
 //
-// 2A(.)I the bialternate product (order n(n-1)/2, eigenvalues lambda_i +
-// lambda_j, i < j), bordering vectors refreshed at every accepted point.
-// g_u = -w^T (2 A_u (.) I) v with w from the transposed system; A_u (the
-// derivatives of F_x) comes exactly from n passes of
-// System::second_derivative. Dense: meant for small and moderate n.
+// V, W (n x 2) right and left bases of the invariant subspace of the pair
+// (lambda_a, lambda_b), W^T V = I: the kernels of Q = A^2 - (lambda_a +
+// lambda_b) A + lambda_a lambda_b I (a real matrix) and of Q^T, from the SVD
+// of Q. The sum of a group of eigenvalues is a smooth (analytic) function of
+// A while the group stays apart from the rest of the spectrum, even where
+// its members collide, and d(lambda_a + lambda_b) = tr(W^T dA V) (Kato,
+// "Perturbation theory for linear operators", Springer 1966, Sec. II.2.2,
+// the mean of a lambda-group): so g_u = tr(W^T A_u V) exactly, A_u (the
+// derivatives of F_x) from n passes of System::second_derivative. The pair is
+// tracked: at each evaluation the conjugate pair or pair of real eigenvalues
+// nearest the one at the last accepted point (at the start, the pair whose
+// sum is nearest zero). Dense: meant for small and moderate n.
+//
+// Why not the bialternate product (Govaerts, "Numerical methods for
+// bifurcations of dynamical equilibria", SIAM 2000, Sec. 4.4): the bordered
+// 2A(.)I (eigenvalues lambda_i + lambda_j, i < j) is singular on every Hopf
+// curve, so its minimally augmented g vanishes on both curves that cross at
+// a double Hopf point, g ~ sigma_1 sigma_2 / (c_1 b_1 sigma_2 + c_2 b_2
+// sigma_1) with sigma_k = 2 Re lambda of either pair: the augmented system
+// has a branch point at every HH, and within the residual of the curve
+// (|sigma_1| ~ 1e-13) of it the corrected point lies on the other pair's
+// curve as much as on its own (Lorenz-84: the tangent turned by 33 degrees
+// 1e-15 from the HH, and the HH was only bracketed, 8.6e-5 wide, from one
+// side). g = lambda_a + lambda_b of one tracked pair vanishes on that pair's
+// curve alone: the defining system stays regular through HH (the two pairs
+// are apart, omega_1 != omega_2), through BT (the block's trace is smooth at
+// the Jordan block, where lambda_a and lambda_b are not) and through ZH.
 //
 // The curve holds Hopf points (a pair +-i omega, kappa = omega^2 > 0) and
 // neutral saddles (+-sqrt(-kappa)); they meet at Bogdanov-Takens points.
 // Along it (Kuznetsov, "Elements of applied bifurcation theory", 3rd ed.,
 // 2004, Sec. 10.2.2), with lambda_a, lambda_b the critical pair (the one
-// whose sum is nearest zero) and the other eigenvalues lambda_j:
+// HopfFunction tracks) and the other eigenvalues lambda_j:
 //   "BT": kappa = lambda_a lambda_b = 0;
 //   "ZH": prod_j lambda_j = 0 (a zero eigenvalue beside the pair);
 //   "HH": prod_{i<j} (lambda_i + lambda_j) / (|lambda_i| + |lambda_j|) over the

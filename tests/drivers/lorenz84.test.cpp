@@ -250,11 +250,12 @@ std::size_t distinct(const std::vector<Vector>& points) {
 // 0.25) and its HH from both sides, the curve of the other pair through its
 // GH, HH and its two BT (on either side of its neutral saddles). Every
 // codimension-2 point is located (arclength bracket <= 1e-10) and satisfies
-// its defining conditions (the previous test's, at this G); a GH has a
-// finite l2. Before: the same HH 'bracketed' from one side (precision
-// 8.6e-5, the bialternate system singular there), an HH located as a jump
-// 2e-4 off at G = 0.2 (the step's far end misplaced in the bracket), and
-// GH 'bracketed' with l2 ~ 1e13 next to each ZH (a pole of l1).
+// its defining conditions (the previous test's, at this G) to 1e-10 (they
+// agree to 9e-14); a GH has a finite l2. Before: the same HH 'bracketed'
+// from one side (precision 8.6e-5, the bialternate system singular there),
+// an HH located as a jump 2e-4 off at G = 0.2 (the step's far end misplaced
+// in the bracket), and GH 'bracketed' with l2 ~ 1e13 next to each ZH (a
+// pole of l1).
 TEST_CASE("Lorenz-84: Hopf curves through ZH, HH and GH and into BT, either way, at G = 0.25 and 0.2",
           "[cli][hopf-curve][lorenz84]") {
   struct Case {
@@ -301,30 +302,38 @@ TEST_CASE("Lorenz-84: Hopf curves through ZH, HH and GH and into BT, either way,
     CHECK(found["HH"].size() == 3 * set.hh);  // on one curve both ways, and on the other pair's
     const double G = set.G;
     if (set.bt)
-      check_against(found["BT"], equilibrium_and(
-                                     [&](const Matrix& A, const Vector&) {
-                                       return std::pair{c(A)[0], c(A)[1]};
-                                     },
-                                     G));
+      check_against(found["BT"],
+                    equilibrium_and(
+                        [&](const Matrix& A, const Vector&) {
+                          return std::pair{c(A)[0], c(A)[1]};
+                        },
+                        G),
+                    1e-10);
     if (set.zh)
-      check_against(found["ZH"], equilibrium_and(
-                                     [&](const Matrix& A, const Vector&) {
-                                       const Vector k = c(A);
-                                       return std::pair{k[0], k[1] - k[3] * k[2]};
-                                     },
-                                     G));
-    check_against(found["HH"], equilibrium_and(
-                                   [&](const Matrix& A, const Vector&) {
-                                     return std::pair{c(A)[3], c(A)[1]};
-                                   },
-                                   G));
-    check_against(found["GH"], equilibrium_and(
-                                   [&](const Matrix& A, const Vector& u) {
-                                     const Vector k = c(A);
-                                     return std::pair{k[1] * k[1] - k[1] * k[2] * k[3] + k[0] * k[3] * k[3],
-                                                      hopf_point(*system, u).l1};
-                                   },
-                                   G));
+      check_against(found["ZH"],
+                    equilibrium_and(
+                        [&](const Matrix& A, const Vector&) {
+                          const Vector k = c(A);
+                          return std::pair{k[0], k[1] - k[3] * k[2]};
+                        },
+                        G),
+                    1e-10);
+    check_against(found["HH"],
+                  equilibrium_and(
+                      [&](const Matrix& A, const Vector&) {
+                        return std::pair{c(A)[3], c(A)[1]};
+                      },
+                      G),
+                  1e-10);
+    check_against(found["GH"],
+                  equilibrium_and(
+                      [&](const Matrix& A, const Vector& u) {
+                        const Vector k = c(A);
+                        return std::pair{k[1] * k[1] - k[1] * k[2] * k[3] + k[0] * k[3] * k[3],
+                                         hopf_point(*system, u).l1};
+                      },
+                      G),
+                  1e-10);
   }
   fs::remove_all(dir);
 }
@@ -396,14 +405,17 @@ TEST_CASE("Lorenz-84 in three dimensions: its ZH either way along the Hopf curve
   }
   REQUIRE(zh.size() == 2);
   CHECK((zh[0] - zh[1]).lpNorm<Eigen::Infinity>() < 1e-10);  // the same point from either side
-  check_against(zh, [&](const Vector& z) {
-    Vector u(7);
-    u << z, 0.25, 4.0;
-    Vector g(5);
-    g.head(3) = system->residual(u);
-    const Matrix A = system->jacobian(u).leftCols(3);
-    g[3] = A.determinant(), g[4] = A.trace();
-    return g;
-  });
+  check_against(
+      zh,
+      [&](const Vector& z) {
+        Vector u(7);
+        u << z, 0.25, 4.0;
+        Vector g(5);
+        g.head(3) = system->residual(u);
+        const Matrix A = system->jacobian(u).leftCols(3);
+        g[3] = A.determinant(), g[4] = A.trace();
+        return g;
+      },
+      1e-10);
   fs::remove_all(dir);
 }

@@ -168,7 +168,15 @@ HopfPoint hopf_point(const System& system, const Vector& u, double omega, ZeroBe
   const Matrix A = system.jacobian(u).leftCols(n);
   Eigen::EigenSolver<Matrix> solver(A, /*computeEigenvectors=*/false);
   const ComplexVector lambda = solver.eigenvalues();
-  const Eigen::Index k = nearest_axis(lambda);
+  // The pair of frequency omega when it is given (where two pairs are near
+  // the axis, as at a double Hopf point, the caller's), else the one nearest
+  // the axis.
+  Eigen::Index k = nearest_axis(lambda);
+  if (omega > 0)
+    for (Eigen::Index j = 0; j < lambda.size(); ++j)
+      if (lambda[j].imag() > 0 &&
+          std::abs(lambda[j] - Complex(0, omega)) < std::abs(lambda[k] - Complex(0, omega)))
+        k = j;
   if (k < 0) throw std::invalid_argument("F_x has no complex eigenvalue: this is not a Hopf point");
   h.omega = lambda[k].imag();
   for (Eigen::Index j = 0; j < lambda.size() && zero == ZeroBeside::kThrow; ++j)

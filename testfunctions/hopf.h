@@ -57,7 +57,8 @@ struct HopfPoint {
 enum class ZeroBeside { kThrow, kCompute };
 
 // The Hopf data at u = (x, p) of `system`, from the eigenvalue of F_x with
-// positive imaginary part nearest the imaginary axis. Throws
+// positive imaginary part nearest the imaginary axis (nearest i omega when
+// omega > 0 is given). Throws
 // std::invalid_argument when F_x has no complex eigenvalue, or when it is
 // singular (a zero eigenvalue beside the pair: zero-Hopf, where l1 is not
 // defined; unless `zero` is kCompute). On a sparse system, omega > 0 (the

@@ -166,7 +166,8 @@ double HopfCurveTest::value(const PointContext& point) const {
   if (!(kappa > 0)) return nan;
   HopfPoint h;
   try {
-    h = hopf_point(point.problem.system(), point.problem.u(point.y), 0.0, ZeroBeside::kCompute);
+    h = hopf_point(point.problem.system(), point.problem.u(point.y), std::abs(lambda[a].imag()),
+                   ZeroBeside::kCompute);
   } catch (const std::invalid_argument&) {
     return nan;  // no complex pair: not on the Hopf part
   }
@@ -204,7 +205,7 @@ bool HopfCurveTest::describe(const PointContext& point, SpecialPoint* special) c
   if (type_ == "ZH" || type_ == "GH") special->data["frequency"] = std::sqrt(std::max(kappa, 0.0));
   if (type_ == "GH") {  // l2 decides the side of the fold of cycles that the GH emits (testfunctions/hopf.h)
     const Vector u = point.problem.u(point.y);
-    const HopfPoint h = hopf_point(point.problem.system(), u);
+    const HopfPoint h = hopf_point(point.problem.system(), u, std::abs(lambda[a].imag()));
     special->data["l2"] = second_lyapunov_coefficient(point.problem.system(), u, h);
   }
   return true;

@@ -130,9 +130,7 @@ std::pair<Eigen::Index, Eigen::Index> pair_at(const PointContext& point) {
       return hopf->tracked_pair(point.eigenvalues);
   return critical_pair(point.eigenvalues);
 }
-}  // namespace
 
-namespace {
 // A zero eigenvalue beside the pair at a located zero of the GH test: |lambda_j|
 // below this times omega (as hopf_point's zero-Hopf check).
 constexpr double kZeroBesideGH = 1e-6;

@@ -413,6 +413,14 @@ Branch continue_branch(const ContinuationProblem& problem, const Vector& y_start
         SpecialPoint point;
       };
       std::vector<Found> events;
+      // Where next lies on the bracket's axis: the corrector held it on
+      // last.tangent.(y - y_pred) = 0, and the predictor's curvature term
+      // (predictor.h) puts y_pred beyond ds along last.tangent, so next is at
+      // s1 = ds + last.tangent.bend >= ds, not at ds. A bracket [0, ds] with
+      // next's value at ds would miss a zero between ds and s1: the corrected
+      // points near ds are on its near side, next on its far side, and the
+      // sign change closed on ds as a jump.
+      const double s1 = last.tangent.dot(next.y - last.y);
       for (std::size_t k = 0; k < tests.size(); ++k) {
         if (leaving && !tests[k]->stops_branch()) continue;
         const double a = last.tests[k], b = next.tests[k];
@@ -424,7 +432,7 @@ Branch continue_branch(const ContinuationProblem& problem, const Vector& y_start
         if (const auto* bound = dynamic_cast<const BoundTest*>(tests[k].get()))
           reached = reach_bound(fine, *bound, last.y, last.tangent, next.y, options, known_next);
         SpecialPoint sp = reached ? std::move(*reached)
-                                  : locate(fine, *tests[k], last.y, last.tangent, ds, a, b, options, next.y,
+                                  : locate(fine, *tests[k], last.y, last.tangent, s1, a, b, options, next.y,
                                            next.tangent, known_next, &warm);
         events.push_back({last.tangent.dot(sp.y - last.y), k, std::move(sp)});
       }

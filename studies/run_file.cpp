@@ -69,7 +69,8 @@ const char* const kRunFileMoreKeys =
                           plus any continuation
                           option; on it "BT" (Bogdanov-Takens), "ZH" (zero-Hopf), "HH" (double Hopf)
                           and "GH" (generalized Hopf, l1 = 0, with its l2) are located (minimally
-                          augmented with the bialternate product; dense, for small and moderate n). With
+                          augmented with the critical pair's lambda_a + lambda_b; dense, for small and
+                          moderate n). With
                           equilibria, a fold_curve also locates "BT" and "ZH"
   switch_branch  object   continue the crossing branch at the n-th BP: "from"
                           (default 1), plus any continuation option

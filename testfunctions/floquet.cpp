@@ -1,8 +1,12 @@
 #include "testfunctions/floquet.h"
 
 #include <Eigen/Eigenvalues>
+#include <cmath>
+#include <complex>
+#include <limits>
 
 #include "continuation/periodic/shooting.h"
+#include "testfunctions/hopf.h"
 
 namespace saltus {
 
@@ -16,6 +20,18 @@ Matrix monodromy(const PointContext& point) {
   const int n = point.problem.state_size();
   return point.problem.system().jacobian(u).leftCols(n) + Matrix::Identity(n, n);
 }
+
+// The multipliers of the NS test. An autonomous orbit always has the
+// multiplier 1 (along the flow); with it the factors (1 mu_j - 1) vanish
+// wherever another multiplier passes +1, so every fold of cycles would also
+// read as an NS. The test runs over the other multipliers only.
+Eigen::VectorXcd ns_multipliers(const PointContext& point) {
+  const auto* shooting = dynamic_cast<const periodic::ShootingSystem*>(&point.problem.system());
+  const Matrix M = monodromy(point);
+  return shooting && shooting->options().autonomous
+             ? periodic::nontrivial_multipliers(M)
+             : Eigen::VectorXcd(Eigen::EigenSolver<Matrix>(M).eigenvalues());
+}
 }  // namespace
 
 double PeriodDoublingTest::value(const PointContext& point) const {
@@ -24,19 +40,25 @@ double PeriodDoublingTest::value(const PointContext& point) const {
 }
 
 double NeimarkSackerTest::value(const PointContext& point) const {
-  // An autonomous orbit always has the multiplier 1 (along the flow); with it
-  // the factors (1 mu_j - 1) vanish wherever another multiplier passes +1, so
-  // every fold of cycles would also read as an NS. The product runs over the
-  // other multipliers only.
-  const auto* shooting = dynamic_cast<const periodic::ShootingSystem*>(&point.problem.system());
-  const Matrix M = monodromy(point);
-  const Eigen::VectorXcd mu = shooting && shooting->options().autonomous
-                                  ? periodic::nontrivial_multipliers(M)
-                                  : Eigen::VectorXcd(Eigen::EigenSolver<Matrix>(M).eigenvalues());
+  const Eigen::VectorXcd mu = ns_multipliers(point);
   std::complex<double> product = 1.0;
   for (int i = 0; i < mu.size(); ++i)
     for (int j = i + 1; j < mu.size(); ++j) product *= mu[i] * mu[j] - 1.0;
   return product.real();  // real: the factors come in conjugate pairs
+}
+
+bool NeimarkSackerTest::describe(const PointContext& point, SpecialPoint*) const {
+  // The critical pair: the factor of the product nearest zero. An NS only if
+  // it is a complex conjugate pair (then |mu|^2 = 1 at the zero); a real pair
+  // (mu, 1/mu) is a neutral saddle (floquet.h).
+  const Eigen::VectorXcd mu = ns_multipliers(point);
+  int a = -1, b = -1;
+  double smallest = std::numeric_limits<double>::infinity();
+  for (int i = 0; i < mu.size(); ++i)
+    for (int j = i + 1; j < mu.size(); ++j)
+      if (const double f = std::abs(mu[i] * mu[j] - 1.0); f < smallest) smallest = f, a = i, b = j;
+  if (a < 0 || is_real(mu[a]) || is_real(mu[b])) return false;
+  return std::abs(mu[b] - std::conj(mu[a])) <= 1e-6 * std::abs(mu[a]);
 }
 
 }  // namespace saltus

@@ -6,12 +6,33 @@
 //     tangent test as for equilibria: FoldTest with type "LPC"); a multiplier
 //     passes +1;
 //   period doubling ("PD"): det(M + I) = 0, a multiplier passes -1;
-//   Neimark-Sacker ("NS"): prod_{i<j} (mu_i mu_j - 1) = 0, a complex pair
-//     crosses the unit circle (Kuznetsov, "Elements of applied bifurcation
-//     theory", Sec. 10.3, the bialternate-product test; it also vanishes at
-//     a pair mu, 1/mu of real multipliers, a neutral saddle). For an
-//     autonomous ShootingSystem the trivial multiplier 1 is left out of the
-//     product, else every LPC would also vanish it.
+//   Neimark-Sacker ("NS"): psi = prod_{i<j} (mu_i mu_j - 1) = 0, a complex
+//     pair crosses the unit circle (Kuznetsov, "Elements of applied
+//     bifurcation theory", 3rd ed., 2004, Sec. 10.3.2, the bialternate-product
+//     test: the eigenvalues of the bialternate square M (.) M are the
+//     products mu_i mu_j, i < j). For an autonomous ShootingSystem the
+//     trivial multiplier 1 is left out of the product, else every LPC would
+//     also vanish it.
+//
+//     Neutral saddles. A factor mu_i mu_j - 1 vanishes wherever a product of
+//     two multipliers passes 1, and psi changes sign there whenever that
+//     factor is real and simple. For a complex conjugate pair, mu_j =
+//     conj(mu_i), the factor is |mu_i|^2 - 1: it vanishes exactly when the pair
+//     is on the unit circle, mu = exp(+-i theta), which is the NS (a torus is
+//     born, Kuznetsov 2004, Sec. 4.6). For two real multipliers the factor
+//     is mu_i mu_j - 1 as well, and it vanishes at a real pair (mu, 1/mu),
+//     mu != +-1: a neutral saddle of the cycle (the saddle's multipliers
+//     cross the hyperbola mu_i mu_j = 1, as a neutral saddle of an
+//     equilibrium has eigenvalues +-kappa, lambda_i + lambda_j = 0). There
+//     no multiplier is on the unit circle: the cycle stays hyperbolic, the
+//     number of multipliers inside the circle does not change, and nothing
+//     bifurcates (the orbit's stability and its neighbourhood's topology are
+//     the same on both sides). Such a sign change of psi is not an NS, and
+//     describe() drops it: at the located zero the critical pair (the i < j
+//     whose |mu_i mu_j - 1| is smallest) must be a complex conjugate pair,
+//     mu_j = conj(mu_i) and Im mu_i != 0 (is_real of testfunctions/hopf.h),
+//     so that |mu_i| = 1 there; a real pair is a neutral saddle and is not
+//     reported (as HopfTest drops the neutral saddles of equilibria).
 
 #include "continuation/test_function.h"
 
@@ -28,6 +49,8 @@ class NeimarkSackerTest : public TestFunction {
  public:
   std::string type() const override { return "NS"; }
   double value(const PointContext& point) const override;
+  // False at a neutral saddle (the critical pair real, mu and 1/mu): see above.
+  bool describe(const PointContext& point, SpecialPoint* special) const override;
 };
 
 }  // namespace saltus

@@ -130,7 +130,7 @@ double l1_from(const Forms& forms, const HopfPoint& h,
 
 }  // namespace
 
-HopfPoint hopf_point(const System& system, const Vector& u, double omega) {
+HopfPoint hopf_point(const System& system, const Vector& u, double omega, ZeroBeside zero) {
   const int n = system.state_size();
   const Forms forms(system, u);
   HopfPoint h;
@@ -168,10 +168,18 @@ HopfPoint hopf_point(const System& system, const Vector& u, double omega) {
   const Matrix A = system.jacobian(u).leftCols(n);
   Eigen::EigenSolver<Matrix> solver(A, /*computeEigenvectors=*/false);
   const ComplexVector lambda = solver.eigenvalues();
-  const Eigen::Index k = nearest_axis(lambda);
+  // The pair of frequency omega when it is given (where two pairs are near
+  // the axis, as at a double Hopf point, the caller's), else the one nearest
+  // the axis.
+  Eigen::Index k = nearest_axis(lambda);
+  if (omega > 0)
+    for (Eigen::Index j = 0; j < lambda.size(); ++j)
+      if (lambda[j].imag() > 0 &&
+          std::abs(lambda[j] - Complex(0, omega)) < std::abs(lambda[k] - Complex(0, omega)))
+        k = j;
   if (k < 0) throw std::invalid_argument("F_x has no complex eigenvalue: this is not a Hopf point");
   h.omega = lambda[k].imag();
-  for (Eigen::Index j = 0; j < lambda.size(); ++j)
+  for (Eigen::Index j = 0; j < lambda.size() && zero == ZeroBeside::kThrow; ++j)
     if (std::abs(lambda[j]) <= kZeroBeside * h.omega)
       throw std::invalid_argument(
           "F_x has a zero eigenvalue beside the pair +-i omega (zero-Hopf): l1 is not defined");

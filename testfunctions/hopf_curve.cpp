@@ -37,11 +37,23 @@ Matrix bialternate(const Matrix& A) {
   return B;
 }
 
+namespace {
+
+// Can (i, j) be the critical pair: a complex conjugate pair, or two real
+// eigenvalues?
+bool is_pair(const ComplexVector& lambda, Eigen::Index i, Eigen::Index j) {
+  if (is_real(lambda[i]) && is_real(lambda[j])) return true;
+  return !is_real(lambda[i]) && std::abs(lambda[i] - std::conj(lambda[j])) <= 1e-8 * std::abs(lambda[i]);
+}
+
+}  // namespace
+
 HopfFunction::HopfFunction(const System& system, const Vector& u, double max_sigma) {
   const int n = system.state_size();
   if (n < 2) throw std::invalid_argument("a Hopf curve needs at least two unknowns");
-  const Matrix B = bialternate(system.jacobian(u).leftCols(n));
-  Eigen::JacobiSVD<Matrix> svd(B, Eigen::ComputeFullU | Eigen::ComputeFullV);
+  const Matrix A = system.jacobian(u).leftCols(n);
+  const Matrix B = bialternate(A);
+  Eigen::JacobiSVD<Matrix> svd(B);
   const auto& sigma = svd.singularValues();
   const Eigen::Index m = B.rows();
   if (sigma[m - 1] > max_sigma * std::max(1.0, sigma[0])) {
@@ -50,32 +62,40 @@ HopfFunction::HopfFunction(const System& system, const Vector& u, double max_sig
         << ", largest " << sigma[0] << "); start from a located HB";
     throw std::invalid_argument(msg.str());
   }
-  c_ = svd.matrixV().col(m - 1);
-  b_ = svd.matrixU().col(m - 1);
+  const ComplexVector lambda = Eigen::EigenSolver<Matrix>(A, false).eigenvalues();
+  const auto [a, b] = critical_pair(lambda);
+  pair_ = {lambda[a], lambda[b]};
 }
 
-double HopfFunction::null_vectors(const System& system, const Vector& u, Vector* v, Vector* w) const {
-  const int n = system.state_size();
-  const Matrix B = bialternate(system.jacobian(u).leftCols(n));
-  const Eigen::Index m = B.rows();
-  Matrix M = Matrix::Zero(m + 1, m + 1);
-  M.topLeftCorner(m, m) = B;
-  M.topRightCorner(m, 1) = b_;
-  M.bottomLeftCorner(1, m) = c_.transpose();
-  Vector e = Vector::Zero(m + 1);
-  e[m] = 1.0;
-  const Vector vg = Eigen::PartialPivLU<Matrix>(M).solve(e);
-  if (v) *v = vg.head(m);
-  if (w) *w = Eigen::PartialPivLU<Matrix>(M.transpose()).solve(e).head(m);
-  return vg[m];
+std::pair<Eigen::Index, Eigen::Index> HopfFunction::tracked_pair(const ComplexVector& lambda) const {
+  Eigen::Index best_i = -1, best_j = -1;
+  double best = std::numeric_limits<double>::infinity();
+  for (Eigen::Index i = 0; i < lambda.size(); ++i)
+    for (Eigen::Index j = i + 1; j < lambda.size(); ++j) {
+      if (!is_pair(lambda, i, j)) continue;
+      const double d = std::min(std::abs(lambda[i] - pair_[0]) + std::abs(lambda[j] - pair_[1]),
+                                std::abs(lambda[i] - pair_[1]) + std::abs(lambda[j] - pair_[0]));
+      if (d < best) best = d, best_i = i, best_j = j;
+    }
+  if (best_i < 0) throw std::runtime_error("Hopf curve: F_x has no complex pair and no two real eigenvalues");
+  return {best_i, best_j};
 }
 
 double HopfFunction::evaluate(const System& system, const Vector& u, Vector* gradient) const {
-  Vector v, w;
-  const double g = null_vectors(system, u, &v, gradient ? &w : nullptr);
+  const int n = system.state_size();
+  const Matrix A = system.jacobian(u).leftCols(n);
+  const ComplexVector lambda = Eigen::EigenSolver<Matrix>(A, false).eigenvalues();
+  const auto [a, b] = tracked_pair(lambda);
+  // The pair's invariant subspace: the kernel of (A - lambda_a)(A - lambda_b),
+  // a real matrix; its left one the kernel of the transpose, W^T V = I.
+  const double sum = (lambda[a] + lambda[b]).real(), product = (lambda[a] * lambda[b]).real();
+  const Matrix Q = A * A - sum * A + product * Matrix::Identity(n, n);
+  Eigen::JacobiSVD<Matrix> svd(Q, Eigen::ComputeFullU | Eigen::ComputeFullV);
+  const Matrix V = svd.matrixV().rightCols(2), W0 = svd.matrixU().rightCols(2);
+  const Matrix W = W0 * (V.transpose() * W0).inverse();
   if (gradient) {
     // dA/du_j from H_k = d/du (F_u e_k): (dA/du_j)(i, k) = H_k(i, j).
-    const int n = system.state_size(), size = system.size();
+    const int size = system.size();
     std::vector<Matrix> H(n);
     for (int k = 0; k < n; ++k) {
       Vector e = Vector::Zero(size);
@@ -87,24 +107,40 @@ double HopfFunction::evaluate(const System& system, const Vector& u, Vector* gra
     Matrix Aj(n, n);
     for (int j = 0; j < size; ++j) {
       for (int k = 0; k < n; ++k) Aj.col(k) = H[k].col(j);
-      (*gradient)[j] = -w.dot(bialternate(Aj) * v);
+      (*gradient)[j] = (W.transpose() * Aj * V).trace();  // d tr(W^T A V) = tr(W^T dA V)
     }
   }
-  return g;
+  return (W.transpose() * A * V).trace();
 }
 
 void HopfFunction::accept(const System& system, const Vector& u) {
-  Vector v, w;
-  null_vectors(system, u, &v, &w);
-  c_ = v.normalized();
-  b_ = w.normalized();
+  const int n = system.state_size();
+  const ComplexVector lambda =
+      Eigen::EigenSolver<Matrix>(system.jacobian(u).leftCols(n), false).eigenvalues();
+  const auto [a, b] = tracked_pair(lambda);
+  pair_ = {lambda[a], lambda[b]};
 }
+
+namespace {
+// The critical pair at a point of a curve: the one its HopfFunction tracks,
+// else the pair whose sum is nearest zero.
+std::pair<Eigen::Index, Eigen::Index> pair_at(const PointContext& point) {
+  for (const auto& extra : point.problem.extras())
+    if (const auto* hopf = dynamic_cast<const HopfFunction*>(extra.get()))
+      return hopf->tracked_pair(point.eigenvalues);
+  return critical_pair(point.eigenvalues);
+}
+
+// A zero eigenvalue beside the pair at a located zero of the GH test: |lambda_j|
+// below this times omega (as hopf_point's zero-Hopf check).
+constexpr double kZeroBesideGH = 1e-6;
+}  // namespace
 
 double HopfCurveTest::value(const PointContext& point) const {
   const ComplexVector& lambda = point.eigenvalues;
   if (lambda.size() == 0)
     throw std::logic_error("the Hopf-curve tests need the eigenvalues: set eigenvalues");
-  const auto [a, b] = critical_pair(lambda);
+  const auto [a, b] = pair_at(point);
   const double kappa = (lambda[a] * lambda[b]).real();
   if (type_ == "BT") return kappa;
   if (type_ == "ZH") {
@@ -121,22 +157,37 @@ double HopfCurveTest::value(const PointContext& point) const {
           product *= (lambda[i] + lambda[j]) / (std::abs(lambda[i]) + std::abs(lambda[j]));
     return product.real();
   }
-  // GH: l1 on the Hopf part; on the neutral-saddle part l1 is not defined, and
-  // kappa's sign stands in (its zero is a BT, not a GH: describe() drops it).
-  if (kappa <= 0) return kappa;
+  // GH: omega^3 l1 prod_j lambda_j / (|lambda_j| + omega) on the Hopf part,
+  // without the poles of l1 at ZH and BT; no value (NaN) on the
+  // neutral-saddle part, where l1 is not defined (hopf_curve.h).
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  if (!(kappa > 0)) return nan;
+  HopfPoint h;
   try {
-    return hopf_point(point.problem.system(), point.problem.u(point.y)).l1;
+    h = hopf_point(point.problem.system(), point.problem.u(point.y), std::abs(lambda[a].imag()),
+                   ZeroBeside::kCompute);
   } catch (const std::invalid_argument&) {
-    return std::numeric_limits<double>::quiet_NaN();  // at a ZH: no sign change is counted across it
+    return nan;  // no complex pair: not on the Hopf part
   }
+  std::complex<double> beside = 1.0;
+  for (Eigen::Index j = 0; j < lambda.size(); ++j)
+    if (j != a && j != b) beside *= lambda[j] / (std::abs(lambda[j]) + h.omega);
+  return std::pow(h.omega, 3) * h.l1 * beside.real();
 }
 
 bool HopfCurveTest::describe(const PointContext& point, SpecialPoint* special) const {
   const ComplexVector& lambda = point.eigenvalues;
-  const auto [a, b] = critical_pair(lambda);
+  const auto [a, b] = pair_at(point);
   const double kappa = (lambda[a] * lambda[b]).real();
-  // l1 also changes sign through infinity at a ZH (its A^{-1} term): a jump, not a GH.
-  if (type_ == "GH" && (!(kappa > 0) || special->status == EventStatus::kJump)) return false;
+  // The GH test has no value on the neutral-saddle part and no sign change
+  // at a pole of l1 (hopf_curve.h); a jump is still no zero of l1, and a
+  // zero at a ZH is the factor lambda_0's (l1 without a pole there), the ZH
+  // test's point.
+  if (type_ == "GH") {
+    if (!(kappa > 0) || special->status == EventStatus::kJump) return false;
+    for (Eigen::Index j = 0; j < lambda.size(); ++j)
+      if (j != a && j != b && std::abs(lambda[j]) <= kZeroBesideGH * std::sqrt(kappa)) return false;
+  }
   if (type_ == "HH") {    // both pairs imaginary, else a Hopf point beside a neutral saddle
     Eigen::Index c = -1;  // one of the second pair
     double smallest = std::numeric_limits<double>::infinity();
@@ -152,7 +203,7 @@ bool HopfCurveTest::describe(const PointContext& point, SpecialPoint* special) c
   if (type_ == "ZH" || type_ == "GH") special->data["frequency"] = std::sqrt(std::max(kappa, 0.0));
   if (type_ == "GH") {  // l2 decides the side of the fold of cycles that the GH emits (testfunctions/hopf.h)
     const Vector u = point.problem.u(point.y);
-    const HopfPoint h = hopf_point(point.problem.system(), u);
+    const HopfPoint h = hopf_point(point.problem.system(), u, std::abs(lambda[a].imag()));
     special->data["l2"] = second_lyapunov_coefficient(point.problem.system(), u, h);
   }
   return true;

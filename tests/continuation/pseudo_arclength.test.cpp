@@ -168,6 +168,52 @@ TEST_CASE("a test function that changes sign by a jump is reported as a jump, no
   CHECK(std::abs(found["root"].y[1] + 0.7) < 1e-8);
 }
 
+// x^2 + p^2 = 1: a branch of curvature 1.
+struct UnitCircle {
+  int state_size() const { return 1; }
+  int parameter_size() const { return 1; }
+  std::vector<std::string> state_names() const { return {"x"}; }
+  std::vector<std::string> parameter_names() const { return {"p"}; }
+  template <class T>
+  void operator()(const T* u, T* f) const {
+    f[0] = u[0] * u[0] + u[1] * u[1] - 1.0;
+  }
+};
+
+// With the curvature term of the predictor (predictor.h) the corrector's
+// hyperplane t0.(y - y_pred) = 0 lies at t0.(y - y0) = ds + t0.bend, beyond
+// ds (t0.bend = ds^2 / (2 ds_last) (1 - t0.t_before) > 0). An event whose zero
+// lies between ds and there was bracketed in [0, ds] with the next point's
+// value put at ds: the corrected points near ds are on the near side of the
+// zero, the next point on the far side, and the sign change closed on ds as
+// a jump (a double Hopf point of Lorenz-84 at G = 0.2, located 2e-4 off as
+// 'HH (jump)'). Here a linear function of y whose zero is placed in that
+// gap of one step must be located.
+TEST_CASE("an event beyond ds on a curved branch, before the next point, is located", "[continuation]") {
+  const ContinuationProblem problem(make_system(UnitCircle{}), Vector::Zero(1), {"p"});
+  Vector y0(2);
+  y0 << 1.0, 0.0;
+  ContinuationOptions options;
+  options.ds = options.ds_max = 0.25;
+  options.event_tolerance = 1e-12;
+  options.bounds["x"] = {-0.5, 2.0};
+  const Branch plain = continue_branch(problem, y0, options);
+  REQUIRE(plain.points.size() > 6);
+  const int k = 3;  // a step with the curvature term
+  const Vector ya = plain.points[k].y, ta = plain.points[k].tangent, yb = plain.points[k + 1].y;
+  const double s_next = ta.dot(yb - ya);
+  INFO("the next point at s = " << s_next << ", ds = " << plain.points[k + 1].ds);
+  REQUIRE(s_next > plain.points[k + 1].ds + 1e-3);
+  const double target = 0.5 * (plain.points[k + 1].ds + s_next);
+  const auto across = [=](const Vector& u) { return ta.dot(u - ya) - target; };
+  const Branch branch = continue_branch(problem, y0, options, {std::make_shared<UserTest>("across", across)});
+  const auto uz = of_type(branch, "UZ");
+  REQUIRE(uz.size() == 1);
+  CHECK(uz[0].status == EventStatus::kLocated);
+  CHECK(std::abs(across(problem.u(uz[0].y))) < 1e-10);
+  CHECK(std::abs(uz[0].y.squaredNorm() - 1.0) < 1e-10);
+}
+
 // x^2 + 1 + p^2 = 0 has no real solution.
 struct NoSolution {
   int state_size() const { return 1; }

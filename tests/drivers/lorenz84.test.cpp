@@ -3,6 +3,7 @@
 #include <cmath>
 #include <fstream>
 #include <functional>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -26,9 +27,9 @@ std::shared_ptr<System> lorenz84() {
        "-delta*U + gamma*U*X + T"});
 }
 
-Vector full(const Vector& z) {  // (X, Y, Z, U, F, T) -> u with the fixed parameters
+Vector full(const Vector& z, double G = 0.25) {  // (X, Y, Z, U, F, T) -> u with the fixed parameters
   Vector u(11);
-  u << z, 0.25, 1.0, 0.987, 1.04, 0.25;
+  u << z, 0.25, 1.0, 0.987, 1.04, G;
   return u;
 }
 
@@ -48,13 +49,14 @@ Vector characteristic(const Matrix& A) {
   return c;
 }
 
-// Newton with a central-difference Jacobian (tests only) on G: R^6 -> R^6.
+// Newton with a central-difference Jacobian (tests only) on G: R^m -> R^m.
 Vector solve(const std::function<Vector(const Vector&)>& G, Vector z) {
+  const int m = static_cast<int>(z.size());
   for (int it = 0; it < 50; ++it) {
     const Vector g = G(z);
     if (g.lpNorm<Eigen::Infinity>() < 1e-13) return z;
-    Matrix J(6, 6);
-    for (int j = 0; j < 6; ++j) {
+    Matrix J(m, m);
+    for (int j = 0; j < m; ++j) {
       const double h = 1e-7 * (1 + std::abs(z[j]));
       Vector up = z, down = z;
       up[j] += h, down[j] -= h;
@@ -68,10 +70,10 @@ Vector solve(const std::function<Vector(const Vector&)>& G, Vector z) {
 
 // G(z) = (F(x, p), two conditions on A = F_x and u), for solve().
 std::function<Vector(const Vector&)> equilibrium_and(
-    std::function<std::pair<double, double>(const Matrix& A, const Vector& u)> two) {
+    std::function<std::pair<double, double>(const Matrix& A, const Vector& u)> two, double G = 0.25) {
   const auto system = lorenz84();
-  return [system, two](const Vector& z) {
-    const Vector u = full(z);
+  return [system, two, G](const Vector& z) {
+    const Vector u = full(z, G);
     Vector g(6);
     g.head(4) = system->residual(u);
     const auto [a, b] = two(system->jacobian(u).leftCols(4), u);
@@ -95,12 +97,13 @@ std::vector<Vector> located(const json& summary, const std::string& type, const 
 
 // Each located point against the solution of its defining conditions,
 // started a little off the located point (so Newton does the finding).
-void check_against(const std::vector<Vector>& points, const std::function<Vector(const Vector&)>& G) {
+void check_against(const std::vector<Vector>& points, const std::function<Vector(const Vector&)>& G,
+                   double tolerance = 1e-8) {
   REQUIRE(!points.empty());
   for (const Vector& z : points) {
-    const Vector reference = solve(G, z + 1e-4 * Vector::Ones(6));
+    const Vector reference = solve(G, z + 1e-4 * Vector::Ones(z.size()));
     CAPTURE(z.transpose(), reference.transpose());
-    CHECK((z - reference).lpNorm<Eigen::Infinity>() < 1e-8);
+    CHECK((z - reference).lpNorm<Eigen::Infinity>() < tolerance);
   }
 }
 
@@ -206,5 +209,213 @@ TEST_CASE("examples/lorenz84.json: the Hopf curve from the fold curve's BT", "[c
   const Run r = run_saltus({"continue", (dir / "bad.json").string(), "--out", (dir / "bad").string()});
   CHECK(r.code != 0);
   CHECK_THAT(r.err, Catch::Contains("'hopf_curve.from_bt' starts from a BT of the fold curve"));
+  fs::remove_all(dir);
+}
+
+namespace {
+
+// examples/lorenz84.json with G and T set, its branch in F from F = 3.5 down
+// (X near F) and the Hopf curve from the n-th HB of it, in a direction (no
+// fold curve): the summary.
+json hopf_curve_run(double G, double T, int from, int direction, const fs::path& dir) {
+  json run = json::parse(std::ifstream(example("lorenz84.json")));
+  run["parameters"]["G"] = G;
+  run["parameters"]["T"] = T;
+  run["parameters"]["F"] = 3.5;
+  run["start"] = {{"X", 3.4}, {"Y", 0.0}, {"Z", 0.05}, {"U", 0.0}};
+  run["continuation"]["bounds"] = {{"F", {-1.5, 3.5}}};
+  run["continuation"]["direction"] = -1;
+  run.erase("fold_curve");
+  run["hopf_curve"]["from"] = from;
+  run["hopf_curve"]["direction"] = direction;
+  fs::create_directories(dir);
+  std::ofstream(dir / "run.json") << run.dump();
+  return continue_json(dir / "run.json", dir / "out");
+}
+
+// The distinct points among `points` (closer than 1e-6 are one).
+std::size_t distinct(const std::vector<Vector>& points) {
+  std::vector<Vector> seen;
+  for (const Vector& z : points)
+    if (std::none_of(seen.begin(), seen.end(), [&](const Vector& s) { return (s - z).norm() < 1e-6; }))
+      seen.push_back(z);
+  return seen.size();
+}
+
+}  // namespace
+
+// The Hopf curves of Lorenz-84 at the example's G = 0.25 and at G = 0.2, from
+// the HB of the branch at T = 0.0001265 both ways and from an HB at T = 0.06
+// back down: the curve of the pair of frequency ~1.1 runs through its ZH (G =
+// 0.25) and its HH from both sides, the curve of the other pair through its
+// GH, HH and its two BT (on either side of its neutral saddles). Every
+// codimension-2 point is located (arclength bracket <= 1e-10) and satisfies
+// its defining conditions (the previous test's, at this G) to 1e-10 (they
+// agree to 9e-14); a GH has a finite l2. Before: the same HH 'bracketed'
+// from one side (precision 8.6e-5, the bialternate system singular there),
+// an HH located as a jump 2e-4 off at G = 0.2 (the step's far end misplaced
+// in the bracket), and GH 'bracketed' with l2 ~ 1e13 next to each ZH (a
+// pole of l1).
+TEST_CASE("Lorenz-84: Hopf curves through ZH, HH and GH and into BT, either way, at G = 0.25 and 0.2",
+          "[cli][hopf-curve][lorenz84]") {
+  struct Case {
+    double T;
+    int from, direction;
+  };
+  struct Expected {
+    double G;
+    std::vector<Case> cases;
+    std::size_t bt, zh, hh, gh;  // distinct points over the runs
+  };
+  const std::vector<Expected> sets = {
+      {0.25, {{0.0001265, 1, 1}, {0.0001265, 1, -1}, {0.0001265, 2, -1}, {0.06, 1, -1}}, 2, 2, 2, 2},
+      {0.2, {{0.0001265, 1, 1}, {0.0001265, 1, -1}, {0.0001265, 2, -1}, {0.06, 3, -1}}, 2, 0, 2, 4}};
+  const fs::path dir = scratch("lorenz84-either-way");
+  auto c = [](const Matrix& A) { return characteristic(A); };
+  const auto system = lorenz84();
+  for (const auto& set : sets) {
+    std::map<std::string, std::vector<Vector>> found;
+    int run = 0;
+    for (const auto& k : set.cases) {
+      INFO("G = " << set.G << ", T = " << k.T << ", from HB" << k.from << ", direction " << k.direction);
+      const json summary = hopf_curve_run(set.G, k.T, k.from, k.direction, dir / std::to_string(run++));
+      for (const auto& s : summary["special_points"]) {
+        if (s["branch"] != "hopf_curve" || s["type"] == "EP") continue;
+        INFO(s.dump());
+        CHECK(s["status"] == "located");
+        CHECK(s["precision"].get<double>() <= 1e-10);
+        if (s["type"] == "GH") {
+          CHECK(std::isfinite(s["l2"].get<double>()));
+          CHECK(std::abs(s["l2"].get<double>()) < 10);
+        }
+        Vector z(6);
+        z << s["state"]["X"], s["state"]["Y"], s["state"]["Z"], s["state"]["U"], s["parameters"]["F"],
+            s["parameters"]["T"];
+        found[s["type"].get<std::string>()].push_back(z);
+      }
+    }
+    INFO("G = " << set.G);
+    CHECK(distinct(found["BT"]) == set.bt);
+    CHECK(distinct(found["ZH"]) == set.zh);
+    CHECK(distinct(found["HH"]) == set.hh);
+    CHECK(distinct(found["GH"]) == set.gh);
+    CHECK(found["HH"].size() == 3 * set.hh);  // on one curve both ways, and on the other pair's
+    const double G = set.G;
+    if (set.bt)
+      check_against(found["BT"],
+                    equilibrium_and(
+                        [&](const Matrix& A, const Vector&) {
+                          return std::pair{c(A)[0], c(A)[1]};
+                        },
+                        G),
+                    1e-10);
+    if (set.zh)
+      check_against(found["ZH"],
+                    equilibrium_and(
+                        [&](const Matrix& A, const Vector&) {
+                          const Vector k = c(A);
+                          return std::pair{k[0], k[1] - k[3] * k[2]};
+                        },
+                        G),
+                    1e-10);
+    check_against(found["HH"],
+                  equilibrium_and(
+                      [&](const Matrix& A, const Vector&) {
+                        return std::pair{c(A)[3], c(A)[1]};
+                      },
+                      G),
+                  1e-10);
+    check_against(found["GH"],
+                  equilibrium_and(
+                      [&](const Matrix& A, const Vector& u) {
+                        const Vector k = c(A);
+                        return std::pair{k[1] * k[1] - k[1] * k[2] * k[3] + k[0] * k[3] * k[3],
+                                         hopf_point(*system, u).l1};
+                      },
+                      G),
+                  1e-10);
+  }
+  fs::remove_all(dir);
+}
+
+namespace {
+
+// The classical Lorenz-84 model (Lorenz 1984; Shil'nikov, Nicolis & Nicolis,
+// Int. J. Bifurcation Chaos 5 (1995) 1701), a = 0.25, b = 4, in (F, G):
+// X' = -Y^2 - Z^2 - a X + a F, Y' = X Y - b X Z - Y + G, Z' = b X Y + X Z - Z.
+// Its equilibria are Y = -G (X - 1) / D, Z = G b X / D, F = X + G^2 / (a D),
+// D = (X - 1)^2 + b^2 X^2: the branch in F starts at X = 0 exactly.
+json lorenz84_3d_run(double G, int direction, const fs::path& dir) {
+  const double a = 0.25, b = 4.0, D = 1.0;  // X = 0
+  json run = {{"unknowns", {"X", "Y", "Z"}},
+              {"parameters", {{"F", G * G / (a * D)}, {"G", G}, {"a", a}, {"b", b}}},
+              {"equations", {"-Y^2 - Z^2 - a*X + a*F", "X*Y - b*X*Z - Y + G", "b*X*Y + X*Z - Z"}},
+              {"start", {{"X", 0.0}, {"Y", G / D}, {"Z", 0.0}}},
+              {"equilibria", true},
+              {"continuation",
+               {{"parameter", "F"},
+                {"direction", 1},
+                {"ds", 0.005},
+                {"ds_max", 0.02},
+                {"max_points", 3000},
+                {"event_tolerance", 1e-12},
+                {"bounds", {{"F", {-1, 40}}, {"X", {-0.5, 5}}}}}},
+              {"hopf_curve",
+               {{"from", 1},
+                {"parameters", {"F", "G"}},
+                {"direction", direction},
+                {"ds", 0.005},
+                {"ds_max", 0.05},
+                {"max_points", 3000},
+                {"bounds", {{"F", {-1, 20}}, {"G", {0.5, 3}}}}}}};
+  fs::create_directories(dir);
+  std::ofstream(dir / "run.json") << run.dump();
+  return continue_json(dir / "run.json", dir / "out");
+}
+
+}  // namespace
+
+// The Hopf curve of the three-dimensional Lorenz-84 through its zero-Hopf
+// point, upwards in G from the HB at G = 1 and downwards from the HB at G =
+// 2.5: the ZH (eigenvalues 0 and +-i omega: det A = 0 and tr A = 0, the
+// characteristic polynomial lambda^3 + omega^2 lambda) located both ways,
+// and no GH there (before: 'GH bracketed', l2 ~ 1e14 to 9e14, next to it).
+TEST_CASE("Lorenz-84 in three dimensions: its ZH either way along the Hopf curve, and no GH at it",
+          "[cli][hopf-curve][lorenz84]") {
+  const auto system =
+      models::make_expression_system({"X", "Y", "Z"}, {"F", "G", "a", "b"},
+                                     {"-Y^2 - Z^2 - a*X + a*F", "X*Y - b*X*Z - Y + G", "b*X*Y + X*Z - Z"});
+  const fs::path dir = scratch("lorenz84-3d");
+  std::vector<Vector> zh;
+  for (const auto& [G, direction] : std::vector<std::pair<double, int>>{{1.0, 1}, {2.5, -1}}) {
+    INFO("from the HB at G = " << G << ", direction " << direction);
+    const json summary = lorenz84_3d_run(G, direction, dir / std::to_string(direction));
+    std::vector<std::string> types;
+    for (const auto& s : summary["special_points"]) {
+      if (s["branch"] != "hopf_curve" || s["type"] == "EP") continue;
+      INFO(s.dump());
+      types.push_back(s["type"]);
+      CHECK(s["status"] == "located");
+      CHECK(s["precision"].get<double>() <= 1e-10);
+      Vector z(5);
+      z << s["state"]["X"], s["state"]["Y"], s["state"]["Z"], s["parameters"]["F"], s["parameters"]["G"];
+      zh.push_back(z);
+    }
+    CHECK(types == std::vector<std::string>{"ZH"});
+  }
+  REQUIRE(zh.size() == 2);
+  CHECK((zh[0] - zh[1]).lpNorm<Eigen::Infinity>() < 1e-10);  // the same point from either side
+  check_against(
+      zh,
+      [&](const Vector& z) {
+        Vector u(7);
+        u << z, 0.25, 4.0;
+        Vector g(5);
+        g.head(3) = system->residual(u);
+        const Matrix A = system->jacobian(u).leftCols(3);
+        g[3] = A.determinant(), g[4] = A.trace();
+        return g;
+      },
+      1e-10);
   fs::remove_all(dir);
 }

@@ -31,7 +31,14 @@
 // -(I + T K), a Jordan block at -1), 1:3 at kappa = -1/2, T sqrt(-b) =
 // pi/3, b = -1/36; 1:4 at kappa = 0, b = -1/16. PD curve: an eigenvalue
 // alpha +- sqrt b = 0, (a - b^2)^2 = b, the other multiplier -exp(2 T
-// alpha) passes -1 at alpha = 0, b = 0 (R2 again).
+// alpha) passes -1 at alpha = 0, b = 0 (R2 again). The branch the curves
+// start from is continued in b at a = 0.04: for b < 0 the pair
+// -exp(T alpha) exp(+-i T sqrt(-b)) is on the unit circle at alpha = 0, b =
+// -0.2 (the NS, -exp(+-i T sqrt(0.2))); for b > 0 -exp(T (alpha -
+// sqrt b)) passes -1 where 0.04 - b^2 = sqrt b (the PD, b = 0.0015997...),
+// and at b = 0.2 (alpha = 0) the pair is the real -exp(+-T sqrt(0.2)),
+// product 1: a neutral saddle, where the NS test changes sign too, and no NS
+// (testfunctions/floquet.h).
 //
 // Tolerances: the orbits are computed at the simulation's default
 // tolerances (1e-10 relative) and the equations solved to the corrector's;
@@ -91,14 +98,20 @@ double worst_over(const std::vector<std::map<std::string, std::string>>& rows, F
   return worst;
 }
 
+// A special point's value of a or b: the curve's first parameter is among
+// its states, the second among its parameters.
+double value_of(const nlohmann::json& point, const std::string& name) {
+  return (point["state"].contains(name) ? point["state"] : point["parameters"])[name].get<double>();
+}
+
 // One located point of the type at b = b_expected, a = a_expected.
 void check_point(const nlohmann::json& curve, const std::string& type, double b_expected, double a_expected) {
   const auto found = points_of(curve, type);
   INFO(type << " at b = " << b_expected << ": " << curve["special_points"].dump());
   REQUIRE(found.size() == 1);
   CHECK(found[0]["status"] == "located");
-  CHECK(std::abs(found[0]["parameters"]["b"].get<double>() - b_expected) < 1e-8);
-  CHECK(std::abs(found[0]["state"]["a"].get<double>() - a_expected) < 1e-8);  // a is a state of the curve
+  CHECK(std::abs(value_of(found[0], "b") - b_expected) < 1e-8);
+  CHECK(std::abs(value_of(found[0], "a") - a_expected) < 1e-8);
 }
 
 double ns_kappa(double b, double sign) {
@@ -161,6 +174,21 @@ TEST_CASE(
     "neutral saddles, the PD curve (a - b^2)^2 = b meeting it at R2",
     "[cli][periodic][curve][ns_curve]") {
   const Run r = run_example("rotating_frame_curves");
+  // The branch in b at a = 0.04 (above): the NS at b = -0.2, the PD, and past
+  // the neutral saddle at b = 0.2 no second NS.
+  std::vector<std::string> types;
+  for (const auto& sp : r.summary["special_points"]) types.push_back(sp["type"]);
+  REQUIRE(types == std::vector<std::string>{"NS", "PD", "EP"});
+  const auto& branch_ns = r.summary["special_points"][0];
+  CHECK(branch_ns["status"] == "located");
+  CHECK(std::abs(branch_ns["parameters"]["b"].get<double>() + 0.2) < 1e-8);
+  const double re = branch_ns["multipliers"][0][0].get<double>(),
+               im = branch_ns["multipliers"][0][1].get<double>();
+  CHECK(std::abs(std::hypot(re, im) - 1.0) < 1e-8);
+  CHECK(std::abs(std::atan2(std::abs(im), -re) - kT * std::sqrt(0.2)) < 1e-8);  // -exp(+-i T sqrt(0.2))
+  const double b_pd = r.summary["special_points"][1]["parameters"]["b"].get<double>();
+  CHECK(std::abs(0.04 - b_pd * b_pd - std::sqrt(b_pd)) < 1e-9);
+  CHECK(r.summary["special_points"][2]["parameters"]["b"].get<double>() == Approx(0.25));  // past b = 0.2
   const auto& curves = r.summary["curves"];
   REQUIRE(curves.size() == 2);
   REQUIRE(curves[0]["kind"] == "NS");

@@ -2,6 +2,8 @@
 
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <memory>
+#include <utility>
 
 #include "continuation/flow/hybrid_system.h"
 #include "continuation/periodic/shooting.h"
@@ -60,7 +62,81 @@ struct NeimarkSackerOfCycles {
   }
 };
 
+// The same stable limit cycle with a saddle beside it instead of a focus,
+//
+//   u' = (mu + c) u,  v' = (mu - c) v:
+//
+// on the orbit u = v = 0 the multipliers are exp(2 pi (mu +- c)), real, with
+// the product exp(4 pi mu): at mu = 0 they are the real reciprocal pair
+// exp(+-2 pi c) (1.1339 and 0.8819 for c = 0.02), a neutral saddle of the
+// cycle, where the NS product has the factor exp(4 pi mu) - 1 changing
+// sign, and no multiplier is on the unit circle (no NS, floquet.h).
+struct NeutralSaddleOfCycles {
+  double c = 0.02;
+  int dimension() const { return 5; }
+  std::vector<std::string> state_names() const { return {"x", "y", "u", "v", "mu"}; }
+  template <class T>
+  void field(int, const T&, const T* s, T* f) const {
+    const T g = 1.0 - (s[0] * s[0] + s[1] * s[1]);
+    f[0] = s[0] * g - s[1];
+    f[1] = s[1] * g + s[0];
+    f[2] = (s[4] + c) * s[2];
+    f[3] = (s[4] - c) * s[3];
+    f[4] = T(0.0);
+  }
+};
+
+// The branch of the orbit (1, 0, 0, 0), period 2 pi, of `model` in mu from
+// mu0, with the LPC, PD and NS tests, and its shooting system.
+template <class Model>
+std::pair<Branch, std::shared_ptr<periodic::ShootingSystem>> circle_branch(const Model& model, double mu0,
+                                                                           Bound bound) {
+  Vector reference(5);
+  reference << 1.0, 0.0, 0.0, 0.0, mu0;
+  periodic::ShootingOptions shooting;
+  shooting.autonomous = true;
+  shooting.simulation.absolute_tolerance = shooting.simulation.relative_tolerance = 1e-11;
+  auto system = std::make_shared<periodic::ShootingSystem>(flow::make_hybrid(model), 1, shooting, reference);
+  ContinuationProblem problem(system, Vector::Constant(1, mu0), {"mu"});
+  Vector y(6);
+  y << 1.0, 0.0, 0.0, 0.0, 2 * M_PI, mu0;
+  ContinuationOptions options;
+  options.ds = 0.05;
+  options.ds_max = 0.05;
+  options.max_points = 100;
+  options.event_tolerance = 1e-12;
+  options.bounds["mu"] = bound;
+  Branch b = continue_branch(problem, y, options,
+                             {std::make_shared<FoldTest>("LPC"), std::make_shared<PeriodDoublingTest>(),
+                              std::make_shared<NeimarkSackerTest>()});
+  return {std::move(b), system};
+}
+
 }  // namespace
+
+TEST_CASE("Floquet: a neutral saddle of a cycle (a real pair mu and 1/mu) is not an NS",
+          "[testfunctions][floquet]") {
+  const NeutralSaddleOfCycles model;
+  const auto [b, system] = circle_branch(model, -0.2, {-0.3, 0.2});
+  INFO(b.message);
+  REQUIRE(b.stop_reason == StopReason::kBound);
+  for (const auto& s : b.special_points) {
+    INFO(s.type << " at mu = " << s.y[5]);
+    CHECK(s.type == "EP");
+  }
+  // The NS product did change sign along the branch (at mu = 0): what the
+  // test must not report.
+  const std::size_t ns = 2;  // the tests' order: LPC, PD, NS
+  REQUIRE(b.test_names[ns] == "NS");
+  CHECK(b.points.front().tests[ns] * b.points.back().tests[ns] < 0);
+  // At mu = 0 the pair is real and reciprocal, off the unit circle.
+  Vector u(6);
+  u << 1.0, 0.0, 0.0, 0.0, 2 * M_PI, 0.0;
+  const Eigen::VectorXcd mu = periodic::nontrivial_multipliers(system->monodromy(u));
+  REQUIRE(mu.size() == 3);
+  CHECK(std::abs(mu[0] - std::exp(2 * M_PI * model.c)) < 1e-8);
+  CHECK(std::abs(mu[1] - std::exp(-2 * M_PI * model.c)) < 1e-8);
+}
 
 TEST_CASE("Floquet: a complex pair crossing the unit circle is located as an NS",
           "[testfunctions][floquet]") {

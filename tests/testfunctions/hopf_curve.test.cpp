@@ -1,5 +1,6 @@
 #include "testfunctions/hopf_curve.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <random>
@@ -35,7 +36,8 @@ struct Curve {
 
 // The Hopf curve of x' = F(x, p) through the Hopf point (x0, p0), free in (p1, p2).
 Curve hopf_curve_of(const std::vector<std::string>& unknowns, const std::vector<std::string>& parameters,
-                    const std::vector<std::string>& rates, const Vector& u0, int direction, double until) {
+                    const std::vector<std::string>& rates, const Vector& u0, int direction, double until,
+                    double from = -10) {
   const auto system = models::make_expression_system(unknowns, parameters, rates);
   HopfCurve curve = hopf_curve(system, u0, {parameters[0], parameters[1]});
   ContinuationOptions options;
@@ -45,7 +47,7 @@ Curve hopf_curve_of(const std::vector<std::string>& unknowns, const std::vector<
   options.direction = direction;
   options.event_tolerance = 1e-12;
   options.max_points = 400;
-  options.bounds[parameters[1]] = Bound{-10, until};
+  options.bounds[parameters[1]] = Bound{from, until};
   Curve c{continue_branch(*curve.problem, curve.start, options, curve.tests), {}};
   for (const auto& s : c.branch.special_points)
     if (s.type != "EP") c.points.push_back(s);
@@ -143,4 +145,90 @@ TEST_CASE("two Hopf pairs: HH where the second crosses", "[hopf-curve]") {
   const auto& f = c.points[0].data["frequencies"];
   CHECK(std::min(f[0].get<double>(), f[1].get<double>()) == Approx(1.0).epsilon(1e-9));
   CHECK(std::max(f[0].get<double>(), f[1].get<double>()) == Approx(2.0).epsilon(1e-9));
+}
+
+// A Hopf pair whose l1 has a pole at a zero-Hopf point and a zero beside it:
+//
+//   x' = (b1 + w) x - y - x r^2,  y' = x + (b1 + w) y - y r^2,
+//   w' = b2 - w^2 + r^2,          r^2 = x^2 + y^2.
+//
+// At x = y = 0, w^2 = b2, the pair is b1 + w +- i: the Hopf curve is
+// b1 = -w, b2 = w^2, a zero-Hopf point at w = 0 (the eigenvalue -2w of w).
+// In polar coordinates r' = r (b1 + w - r^2), w' = b2 - w^2 + r^2 do not see
+// the angle; on the Hopf curve the centre manifold w = w0 + h1 rho + h2
+// rho^2 + ..., rho = r^2, is invariant when h'(rho) 2 rho (h - rho) = -2 w0 h
+// - h^2 + rho: h1 = 1 / (2 w0), h2 = -(3 h1^2 - 2 h1) / (2 w0), and on it
+// r' = (h1 - 1) r^3 + h2 r^5, rotationally symmetric, so already the normal
+// form: with r^2 = 2 |z|^2 (<q, q> = 1), Re c1 = 2 (h1 - 1), Re c2 = 4 h2,
+// and (omega = 1)
+//
+//   l1 = 1 / w0 - 2,   zero at w0 = 1/2: a GH at (b1, b2) = (-1/2, 1/4),
+//   l2 = 4 h2 = -4 there (h1 = 1, h2 = -1);
+//
+// at w0 = 0 l1 jumps from +infinity to -infinity (the pole of A^{-1}): a ZH,
+// never a GH (hopf_curve.h).
+TEST_CASE("GH test: the zero of l1 is a GH, its pole at a ZH is not, either way along the curve",
+          "[hopf-curve][gh]") {
+  const std::vector<std::string> rates = {"(b1 + w)*x - y - x*(x^2 + y^2)", "x + (b1 + w)*y - y*(x^2 + y^2)",
+                                          "b2 - w^2 + x^2 + y^2"};
+  const auto system = models::make_expression_system({"x", "y", "w"}, {"b1", "b2"}, rates);
+  for (const double w : {0.8, 0.3, -0.4}) {  // l1 = 1/w - 2 off the GH
+    const HopfPoint h = hopf_point(*system, u_of({0, 0, w, -w, w * w}));
+    CHECK(h.l1 == Approx(1 / w - 2).epsilon(1e-10));
+  }
+  // From w = 1 down through the GH and the ZH to w = -1.2, and back.
+  const double w0 = GENERATE(1.0, -1.2);
+  const Curve c = hopf_curve_of({"x", "y", "w"}, {"b1", "b2"}, rates, u_of({0, 0, w0, -w0, w0 * w0}),
+                                w0 > 0 ? +1 : -1, 1.5);
+  INFO("from w = " << w0);
+  std::vector<const SpecialPoint*> gh, zh;
+  for (const auto& p : c.points) {
+    INFO(p.type << " " << to_string(p.status) << " at b1 = " << c.branch.component(p.y, "b1"));
+    CHECK((p.type == "GH" || p.type == "ZH"));
+    CHECK(p.status == EventStatus::kLocated);
+    (p.type == "GH" ? gh : zh).push_back(&p);
+  }
+  REQUIRE(gh.size() == 1);
+  REQUIRE(zh.size() == 1);
+  CHECK(std::abs(c.branch.component(gh[0]->y, "b1") + 0.5) < 1e-10);
+  CHECK(std::abs(c.branch.component(gh[0]->y, "b2") - 0.25) < 1e-10);
+  CHECK(gh[0]->data["l2"].get<double>() == Approx(-4.0).epsilon(1e-7));
+  CHECK(std::abs(c.branch.component(zh[0]->y, "b1")) < 1e-10);
+  CHECK(std::abs(c.branch.component(zh[0]->y, "w")) < 1e-10);
+  // The GH test is continuous through the ZH: ((4 w - 2) / (2 |w| + 1) on this
+  // curve, omega = 1), no jump of l1's pole left in it.
+  const std::size_t k =
+      std::find(c.branch.test_names.begin(), c.branch.test_names.end(), "GH") - c.branch.test_names.begin();
+  for (const auto& p : c.branch.points) {
+    const double w = c.branch.component(p.y, "w");
+    if (std::isfinite(p.tests[k]))
+      CHECK(p.tests[k] == Approx((4 * w - 2) / (2 * std::abs(w) + 1)).margin(1e-8));
+  }
+}
+
+// The Bogdanov-Takens normal form with s = +1, x' = y, y' = b1 + b2 y + x^2
+// + x y (Kuznetsov 2004, Sec. 8.4): at x0 = -sqrt(-b1), tr A = b2 + x0 and
+// det A = -2 x0, so the Hopf curve is b2 = -x0 > 0, b1 = -b2^2, with omega^2
+// = 2 b2, ending at the BT b = (0, 0) where it goes on as the neutral
+// saddles of b2 < 0. Along it l1 grows like 1 / omega^3 (hopf_curve.h) and
+// does not change sign: the curve through the BT, either way, has the BT and
+// no GH, and omega^3 l1 (the GH test, n = 2) stays bounded on the Hopf side.
+TEST_CASE("GH test: no GH where the Hopf curve runs into a BT, either way", "[hopf-curve][gh]") {
+  const std::vector<std::string> rates = {"y", "b1 + b2*y + x^2 + x*y"};
+  const double b20 = GENERATE(0.5, -0.5);  // from the Hopf side, and from the neutral saddles
+  const Curve c =
+      hopf_curve_of({"x", "y"}, {"b1", "b2"}, rates, u_of({-b20, 0, -b20 * b20, b20}), +1, 0.8, -0.8);
+  INFO("from b2 = " << b20);
+  REQUIRE(c.points.size() == 1);
+  CHECK(c.points[0].type == "BT");
+  CHECK(c.points[0].status == EventStatus::kLocated);
+  CHECK(std::abs(c.branch.component(c.points[0].y, "b2")) < 1e-10);
+  const std::size_t k =
+      std::find(c.branch.test_names.begin(), c.branch.test_names.end(), "GH") - c.branch.test_names.begin();
+  for (const auto& p : c.branch.points) {
+    const double b2 = c.branch.component(p.y, "b2");
+    if (b2 > 1e-6) CHECK(std::isfinite(p.tests[k]));
+    if (b2 > 1e-6) CHECK(std::abs(p.tests[k]) < 10.0);
+    if (b2 < -1e-6) CHECK(std::isnan(p.tests[k]));  // l1 has no value on the neutral saddles
+  }
 }

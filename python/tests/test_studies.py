@@ -185,16 +185,19 @@ def test_progress_callback_sees_every_point_and_can_stop():
 
 
 def test_keyboard_interrupt_stops_the_study_and_returns_what_was_done():
-    # A real SIGINT while the branch is computed (GIL released): the handler's
+    # A real SIGINT while the branch is computed (GIL released), sent by
+    # another thread once the branch has 100 points: the handler's
     # KeyboardInterrupt is seen at the next point, which ends the branch.
-    slow = dict(CUSP, continuation={"parameter": "mu", "ds": 1e-4, "ds_max": 1e-4, "max_points": 10 ** 7,
+    limit = 200000
+    slow = dict(CUSP, continuation={"parameter": "mu", "ds": 1e-5, "ds_max": 1e-5, "max_points": limit,
                                      "bounds": {"mu": [-2, 2]}})
-    timer = threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT))
-    timer.start()
-    branch = saltus.continuation(slow)
-    timer.join()
+    started = threading.Event()
+    sender = threading.Thread(target=lambda: started.wait(60) and os.kill(os.getpid(), signal.SIGINT))
+    sender.start()
+    branch = saltus.continuation(slow, progress=lambda name, n: n < 100 or started.set() or True)
+    sender.join()
     assert branch.interrupted
-    assert 0 < len(branch) < 10 ** 7
+    assert 100 <= len(branch) < limit
     assert "interrupted" in branch.message
 
 

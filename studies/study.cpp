@@ -133,8 +133,10 @@ Branch first_orbits(const RunFile& run, const ContinuationProblem& problem, cons
     if (!guess.ok) return detail::not_started(problem, "no periodic orbit from the simulation: " + guess.message);
     y0.head(nx) = guess.state.head(nx);
     y0[nx] = guess.period;
-    shooting->accept(problem.u(y0));  // the phase plane through the guess
   }
+  // The phase plane through the guess (a study run again on the same system
+  // starts as its first run did, not from where that one's branch ended).
+  shooting->accept(problem.u(y0));
   return detail::orbit_branch(problem, y0, detail::observed(run.options, "branch", progress), tests,
                               kPeriodicHint);
 }
@@ -178,7 +180,8 @@ const SpecialPoint& special_point(const BranchResult& from, const std::string& l
   std::size_t digits = label.size();
   while (digits > 0 && std::isdigit(static_cast<unsigned char>(label[digits - 1]))) --digits;
   const std::string type = label.substr(0, digits);
-  const int n = digits < label.size() ? std::stoi(label.substr(digits)) : 1;
+  const std::string count = label.substr(digits);
+  const int n = count.empty() ? 1 : count.size() > 6 ? 0 : std::stoi(count);
   if (type.empty() || n < 1) throw StudyError("'" + label + "' is not a point label: give a type and a count, as PD1");
   if (const SpecialPoint* p = nth_point(from.branch, type, n)) return *p;
   std::ostringstream have;

@@ -12,6 +12,7 @@
 #include "drivers/extremal_continue.h"
 #include "drivers/filippov_commands.h"
 #include "drivers/hybrid_commands.h"
+#include "drivers/json_input.h"
 #include "drivers/map_command.h"
 #include "drivers/periodic_curve.h"
 #include "drivers/progress.h"
@@ -123,7 +124,8 @@ std::string error_message(const std::exception& e) {
   erase("[json.exception.", "] ");
   erase("Error in function ", ": ");
   erase("std::", "");
-  return what;
+  // A run file's strings quoted in a message keep it on one line.
+  return printable(what);
 }
 
 namespace {

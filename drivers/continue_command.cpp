@@ -297,6 +297,14 @@ void follow_ups(const RunFile& run, const ContinuationProblem& problem, const Te
   const auto& system = run.system;
   const Branch& first = branches.front().branch;
   FoldCurve curve;  // its problem maps the fold curve's points to (x, p) for a Hopf curve from a BT
+  // A follow-up that cannot start is an error, as a missing LP is: the
+  // branches before it are written, the run exits non-zero.
+  const auto started = [&branches](const std::string& key) {
+    if (branches.back().branch.usable()) return;
+    const std::string why = key + ": could not start: " + branches.back().branch.message;
+    branches.pop_back();
+    throw RunFileError(why);
+  };
   if (run.fold_curve) {
     const SpecialPoint& lp = nth(first, "LP", run.fold_curve->from, "fold_curve");
     curve = fold_curve(system, problem.u(lp.y), run.fold_curve->parameters);
@@ -305,9 +313,16 @@ void follow_ups(const RunFile& run, const ContinuationProblem& problem, const Te
     if (run.equilibria)
       for (const char* type : {"BT", "ZH"}) tests.push_back(std::make_shared<FoldCurveTest>(type));
     branches.push_back({"fold_curve", continue_branch(*curve.problem, curve.start, options, tests)});
+    started("fold_curve");
   }
-  if (run.hopf_curve) branches.push_back(hopf_curve_branch(run, problem, branches, curve, progress));
-  if (run.hopf_cycles) branches.push_back(hopf_cycles(run, first, problem, progress));
+  if (run.hopf_curve) {
+    branches.push_back(hopf_curve_branch(run, problem, branches, curve, progress));
+    started("hopf_curve");
+  }
+  if (run.hopf_cycles) {
+    branches.push_back(hopf_cycles(run, first, problem, progress));
+    started("hopf_cycles");
+  }
   if (run.switch_branch) {
     const SpecialPoint& bp = nth(first, "BP", run.switch_branch->from, "switch_branch");
     try {
@@ -318,6 +333,7 @@ void follow_ups(const RunFile& run, const ContinuationProblem& problem, const Te
     } catch (const std::invalid_argument& e) {
       throw RunFileError(std::string("switch_branch: ") + e.what());
     }
+    started("switch_branch");
   }
 }
 

@@ -35,13 +35,45 @@ Vector bordered_residual_alone(const ContinuationProblem& problem, const Vector&
 
 bool finite(const Vector& v) { return v.allFinite(); }
 
+// The component k when r is a multiple of the unit vector e_k (a
+// fixed-parameter solve, a bound reached: the border row says y_k =
+// y_pred_k), else -1.
+int fixed_component(const Vector& r) {
+  int k = -1;
+  for (int i = 0; i < r.size(); ++i)
+    if (r[i] != 0.0) {
+      if (k >= 0) return -1;
+      k = i;
+    }
+  return k;
+}
+
+// Newton (or chord) on the bordered system from y0, the border row
+// r . (y - y_pred) = 0: correct() starts at y_pred itself, the damped
+// restart from where Levenberg-Marquardt ended.
+Correction newton_from(const ContinuationProblem& problem, const Vector& y0, const Vector& y_pred,
+                       const Vector& r, const ContinuationOptions& options, BorderedJacobian* workspace,
+                       const KnownJacobian* known);
+
 }  // namespace
 
 Correction correct(const ContinuationProblem& problem, const Vector& y_pred, const Vector& r,
                    const ContinuationOptions& options, BorderedJacobian* workspace,
                    const KnownJacobian* known) {
+  return newton_from(problem, y_pred, y_pred, r, options, workspace, known);
+}
+
+namespace {
+
+Correction newton_from(const ContinuationProblem& problem, const Vector& y0, const Vector& y_pred,
+                       const Vector& r, const ContinuationOptions& options, BorderedJacobian* workspace,
+                       const KnownJacobian* known) {
   Correction result;
-  result.y = y_pred;
+  result.y = y0;
+  // With r = e_k the border row holds y_k at y_pred_k: exactly, not to the
+  // rounding of the linear solve (a parameter the user fixes never moves).
+  const int held = fixed_component(r);
+  if (held >= 0) result.y[held] = y_pred[held];
   BorderedJacobian local;
   BorderedJacobian& jacobian = workspace ? *workspace : local;
   double last_step = std::numeric_limits<double>::infinity();
@@ -83,8 +115,8 @@ Correction correct(const ContinuationProblem& problem, const Vector& y_pred, con
     bool ready = false;  // this iteration's factorization is in place
     if (broyden && (it == 0 || !fresh)) {
       // The secant condition B s = dG over the last step s: from known.y to
-      // y_pred (G = 0 there), or the last iteration's step -delta_last.
-      const Vector s = it == 0 ? Vector(y_pred - known->y) : Vector(-delta_last);
+      // the start y0 (G = 0 there), or the last iteration's step -delta_last.
+      const Vector s = it == 0 ? Vector(y0 - known->y) : Vector(-delta_last);
       const Vector dG = it == 0 ? Vector(h.head(m)) : Vector(h.head(m) - h_last.head(m));
       if (it == 0) B = known->G_y;
       if (s.squaredNorm() > 0) B += (dG - B * s) * s.transpose() / s.squaredNorm();
@@ -114,6 +146,7 @@ Correction correct(const ContinuationProblem& problem, const Vector& y_pred, con
     }
     if (chord && !fresh && step > 0.5 * last_step) factored = false;  // slow: a new Jacobian next
     result.y -= delta;
+    if (held >= 0) result.y[held] = y_pred[held];
     result.iterations = it + 1;
     // The next iteration's test without its residual (a whole integration
     // for shooting): with the contraction theta = |dy_k| / |dy_k-1| of a
@@ -140,8 +173,6 @@ Correction correct(const ContinuationProblem& problem, const Vector& y_pred, con
   return result;
 }
 
-namespace {
-
 // TinySolver's view of the bordered system: residuals h(y), Jacobian [G_y; r^T].
 struct BorderedCost {
   using Scalar = double;
@@ -163,20 +194,68 @@ struct BorderedCost {
   }
 };
 
+// The same with y_k held at y_pred_k (r = e_k): the unknowns are the other
+// components, the residuals G alone, the Jacobian G_y without its column k.
+// On the bordered system the row y_k - y_pred_k = 0 is only one residual
+// among the others, which Levenberg-Marquardt trades against them: it ended
+// with y_k off by up to 1e-6, and the polish then held y_k there.
+struct HeldCost {
+  using Scalar = double;
+  enum { NUM_RESIDUALS = Eigen::Dynamic, NUM_PARAMETERS = Eigen::Dynamic };
+  const ContinuationProblem& problem;
+  const Vector& y_pred;
+  int k;
+  int NumResiduals() const { return problem.equations(); }
+  int NumParameters() const { return problem.size() - 1; }
+  Vector embed(const double* free) const {
+    Vector y = y_pred;
+    const Eigen::Map<const Vector> z(free, NumParameters());
+    y.head(k) = z.head(k);
+    y.tail(y.size() - k - 1) = z.tail(z.size() - k);
+    return y;
+  }
+  bool operator()(const double* parameters, double* residuals, double* jacobian) const {
+    const Vector y = embed(parameters);
+    Eigen::Map<Vector> h(residuals, NumResiduals());
+    h = problem.residual(y);
+    if (jacobian) {
+      const Matrix G_y = problem.jacobian(y);
+      Eigen::Map<Matrix> J(jacobian, NumResiduals(), NumParameters());
+      J.leftCols(k) = G_y.leftCols(k);
+      J.rightCols(J.cols() - k) = G_y.rightCols(G_y.cols() - k - 1);
+    }
+    return h.allFinite();
+  }
+};
+
+template <class Cost>
+void levenberg_marquardt(const Cost& cost, Vector* z) {
+  ceres::TinySolver<Cost> solver;
+  solver.options.max_num_iterations = 200;
+  solver.options.gradient_tolerance = 1e-14;
+  solver.options.parameter_tolerance = 1e-14;
+  solver.Solve(cost, z);
+}
+
 }  // namespace
 
 Correction correct_damped(const ContinuationProblem& problem, const Vector& y_pred, const Vector& r,
                           const ContinuationOptions& options) {
-  BorderedCost cost{problem, y_pred, r};
-  ceres::TinySolver<BorderedCost> solver;
-  solver.options.max_num_iterations = 200;
-  solver.options.gradient_tolerance = 1e-14;
-  solver.options.parameter_tolerance = 1e-14;
   Vector y = y_pred;
-  solver.Solve(cost, &y);
+  if (const int k = fixed_component(r); k >= 0) {
+    const HeldCost cost{problem, y_pred, k};
+    Vector z(cost.NumParameters());
+    z << y_pred.head(k), y_pred.tail(y_pred.size() - k - 1);
+    if (z.size() > 0) levenberg_marquardt(cost, &z);
+    y = cost.embed(z.data());
+  } else {
+    levenberg_marquardt(BorderedCost{problem, y_pred, r}, &y);
+  }
+  // Newton to polish, on the same hyperplane r . (y - y_pred) = 0 as asked
+  // (not the one through where Levenberg-Marquardt ended).
   ContinuationOptions polish = options;
   polish.max_newton_iterations = std::max(options.max_newton_iterations, 20);
-  return correct(problem, y, r, polish);
+  return newton_from(problem, y, y_pred, r, polish, nullptr, nullptr);
 }
 
 }  // namespace saltus

@@ -5,6 +5,9 @@
 //
 // i.e. the pseudo-arclength corrector when r is the tangent and y_pred the
 // predicted point, and a fixed-parameter solve when r is a unit vector.
+// With r = e_k (a multiple of it) the component y_k stays at y_pred_k
+// exactly, every iterate: a parameter the caller fixes never moves, not even
+// by the rounding of the linear solves.
 
 #include "continuation/continuation_problem.h"
 #include "continuation/linear_solver.h"
@@ -44,7 +47,11 @@ Correction correct(const ContinuationProblem& problem, const Vector& y_pred, con
                    const KnownJacobian* known = nullptr);
 
 // Fallback for a start point far from the solution set: Levenberg-Marquardt
-// (Ceres TinySolver) on the same bordered system, then Newton to polish.
+// (Ceres TinySolver), then Newton to polish on the hyperplane
+// r . (y - y_pred) = 0. With r = e_k, Levenberg-Marquardt moves the other
+// components only (y_k held at y_pred_k; on the bordered system it would
+// trade the border row against G); otherwise it minimizes the bordered
+// residual, and the polish puts the result back on the hyperplane.
 Correction correct_damped(const ContinuationProblem& problem, const Vector& y_pred, const Vector& r,
                           const ContinuationOptions& options);
 

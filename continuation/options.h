@@ -25,7 +25,9 @@ struct ContinuationOptions {
   int easy_iterations = 3;           // a step that converged in at most this many Newton iterations is easy
   int max_points = 500;              // regular points on the branch, the start included (located
                                      // special points are inserted in addition)
-  int direction = +1;                // initial sign of d(first free parameter)/ds: +1 or -1
+  int direction = +1;                // initial sign of dy_n/ds, y_n the first free parameter of the
+                                     // ContinuationProblem (a curve that carries one parameter in its
+                                     // state, as periodic.curve does, continues its second): +1 or -1
   double newton_tolerance = 1e-10;   // on |dy|_inf / (1 + |y|_inf)
   double residual_tolerance = 1e-8;  // on |G(y)|_inf
   int max_newton_iterations = 10;    // per corrector call

@@ -12,6 +12,7 @@
 #include "drivers/extremal_continue.h"
 #include "drivers/filippov_commands.h"
 #include "drivers/hybrid_commands.h"
+#include "studies/json_input.h"
 #include "drivers/map_command.h"
 #include "drivers/periodic_curve.h"
 #include "drivers/progress.h"
@@ -55,9 +56,16 @@ int continue_command(const std::string& file, const std::string& out_dir,
                      std::ostream& err) {
   RunFile run = read_run_file(file);
   if (!restart.first.empty()) prepare_restart(&run, restart.first, restart.second);
-  if (run.periodic)  // finding the orbit by simulation can take long before the first point
+  // Finding an orbit by simulation, or the first cycle from a Hopf point
+  // (Newton on the shooting residual), can take long before the first point.
+  if (run.periodic)
     run.periodic->flow =
         with_progress(run.periodic->flow, std::make_shared<TimeProgress>(err, "saltus continue: " + file));
+  if (run.hopf_cycles) {
+    auto cycles = std::make_shared<TimeProgress>(err, "saltus continue: " + file);
+    cycles->set_stage("hopf_cycles: shooting the cycles from the Hopf point");
+    run.hopf_cycles->flow = with_progress(run.hopf_cycles->flow, cycles);
+  }
   ProgressLine progress(err);
   std::string follow_up_error;
   const auto branches = run_continuation(run, std::ref(progress), &follow_up_error);
@@ -124,7 +132,8 @@ std::string error_message(const std::exception& e) {
   erase("[json.exception.", "] ");
   erase("Error in function ", ": ");
   erase("std::", "");
-  return what;
+  // A run file's strings quoted in a message keep it on one line.
+  return printable(what);
 }
 
 namespace {

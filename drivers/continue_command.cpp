@@ -30,16 +30,21 @@ const SpecialPoint& nth(const Branch& branch, const std::string& type, int n, co
 }
 
 // The follow-up from `point` of `from` that a run-file key asks for;
-// errors the study cannot start with are the key's.
+// errors the study cannot start with are the key's. A follow-up that cannot
+// start is an error, as a missing LP is: the branches before it are written,
+// the run exits non-zero.
 NamedBranch follow(const NamedBranch& from, const SpecialPoint& point, studies::FromOptions options,
                    const studies::Progress& progress, const std::string& key) {
+  NamedBranch next;
   try {
-    return studies::continue_from(from, point, options, progress);
+    next = studies::continue_from(from, point, options, progress);
   } catch (const std::invalid_argument& e) {  // no HB/BT there, no Hopf side, not a simple BP
     throw RunFileError(key + ": " + e.what());
   } catch (const std::runtime_error& e) {
     throw RunFileError(key + ": " + e.what());
   }
+  if (!next.branch.usable()) throw RunFileError(key + ": could not start: " + next.branch.message);
+  return next;
 }
 
 // The period-doubled branches of a periodic run, each from the first PD of

@@ -294,6 +294,18 @@ int filippov_twofold_command(const std::filesystem::path& file, bool json_out, s
     return 2;
   }
   const TwoFoldClassification& c = *result.classification;
+  // No NaN as a result: a degenerate two-fold (a K that vanishes, or D = 0,
+  // exactly or to rounding, as the K of a huge friction coefficient cancel)
+  // has no J1, J2, eigenvalues or case; the reason is the error.
+  const bool finite = !c.j_defined || (std::isfinite(c.J1) && std::isfinite(c.J2) &&
+                                       std::isfinite(c.eigenvalues[0]) && std::isfinite(c.eigenvalues[1]));
+  if (c.type == TwoFoldType::kDegenerate || !finite) {
+    err << "saltus filippov twofold: " << file.string() << ": the two-fold at "
+        << point_text(run.states, c.x, 12) << " cannot be classified: " << c.message
+        << ". J1, J2 and the case are undefined there; move the parameters off the degeneracy (or to a scale "
+           "where the constants K do not cancel to rounding)\n";
+    return 2;
+  }
   Json j;
   j["name"] = name;
   j["x_star"] = by_name(run.states, c.x);
@@ -317,9 +329,13 @@ int filippov_twofold_command(const std::filesystem::path& file, bool json_out, s
     out << name << ": two-fold at " << point_text(run.states, c.x, 12) << " (residual "
         << std::setprecision(3) << c.residual << ")\n"
         << "  K++ = " << std::setprecision(9) << c.K.pp << ", K+- = " << c.K.pm << ", K-+ = " << c.K.mp
-        << ", K-- = " << c.K.mm << "\n  J1 = " << c.J1 << ", J2 = " << c.J2
-        << ", eigenvalues of (30): " << c.eigenvalues[0] << ", " << c.eigenvalues[1] << "\n  "
-        << type_name(c.type) << ", " << case_name(c.twofold_case)
+        << ", K-- = " << c.K.mm << "\n  ";
+    if (c.j_defined)
+      out << "J1 = " << c.J1 << ", J2 = " << c.J2 << ", eigenvalues of (30): " << c.eigenvalues[0] << ", "
+          << c.eigenvalues[1];
+    else
+      out << "J1, J2 and (30) undefined (K++ K-- > 0)";
+    out << "\n  " << type_name(c.type) << ", " << case_name(c.twofold_case)
         << (c.nondeterministic ? " (non-deterministic)" : "") << '\n';
   }
   return 0;

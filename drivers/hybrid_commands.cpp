@@ -162,22 +162,25 @@ int simulate_command(const HybridRun& run, const fs::path& dir, bool json, std::
   }
   const flow::Trajectory tr =
       flow::simulate(system, mode, run.t0, x0, run.t1, run.simulation, {}, run.sections());
+  // A failed run says so first: its figures (gnuplot on up to 1e7 samples
+  // can take many seconds) are not drawn; the files hold the samples up to
+  // the failure.
+  if (!tr.ok())
+    err << "saltus simulate: " << run.path.string() << ": " << tr.message
+        << " (the samples up to t = " << tr.t_end << " are in " << (dir / "trajectory.csv").string()
+        << "; no figures drawn)" << std::endl;
   const Json summary = trajectory_summary(run, tr);
   fs::create_directories(dir);
   write_trajectory_files(run, tr, dir);
   write_file_atomically(dir / "summary.json", [&](std::ostream& o) { o << summary.dump(2) << '\n'; });
-  draw_trajectory(run, tr, dir, err);
+  if (tr.ok()) draw_trajectory(run, tr, dir, err);
   if (json) {
     out << summary.dump(2) << '\n';
   } else {
     out << run.name << ": " << flow::to_string(tr.status) << " (" << tr.message << "), " << tr.events.size()
         << " events, final mode " << system.mode_name(tr.mode_end) << "\nwrote " << dir.string() << '\n';
   }
-  if (!tr.ok()) {
-    err << "saltus simulate: " << run.path.string() << ": " << tr.message << '\n';
-    return 2;
-  }
-  return 0;
+  return tr.ok() ? 0 : 2;
 }
 
 int lyapunov_command(const HybridRun& run, const fs::path& dir, bool json, std::ostream& out,
@@ -230,10 +233,11 @@ int lyapunov_command(const HybridRun& run, const fs::path& dir, bool json, std::
   } else {
     out << run.name << ": Lyapunov exponents over t = " << r.time << " (" << r.events << " events):";
     for (int i = 0; i < r.exponents.size(); ++i) out << ' ' << std::setprecision(6) << r.exponents[i];
-    out << "\n  sum " << (r.exponents.size() ? r.exponents.sum() : 0.0) << ", mean contraction "
-        << (r.time > 0 ? r.contraction() : 0.0) << " (divergence "
-        << (r.time > 0 ? r.divergence_integral / r.time : 0.0) << ", impacts "
-        << (r.time > 0 ? r.log_det_saltation / r.time : 0.0) << ")";
+    if (r.time > 0)
+      out << "\n  sum " << r.exponents.sum() << ", mean contraction " << r.contraction() << " (divergence "
+          << r.divergence_integral / r.time << ", impacts " << r.log_det_saltation / r.time << ")";
+    else
+      out << " none (no interval finished)";
     if (r.collapsed > 0)
       out << "; not comparable: in " << r.collapsed
           << " intervals contact collapsed directions (set aside, not averaged)";

@@ -46,14 +46,15 @@ static const char* const kHybridRunFileKeys = R"(Run file keys (JSON):
                  "continue" goes on through it with the new event sequence, one impact more or less per
                  period; the events per point in branch.csv). Forced model: the orbit through
                  the "initial" guess cut at t0 (period: default the forcing period; with
-                 "transient", the state after it is the guess). Autonomous model (the
+                 "transient" > 0, the state after it is the guess; 0 is none). Autonomous model (the
                  pendulum, stick-slip): the period is unknown (phase condition); the guess comes from a
-                 simulation: "transient" (100), then the returns to the "section" over "record"
+                 simulation: "transient" (100; 0: none), then the returns to the "section" over "record"
                  (200) until one closes the orbit. The branch is drawn over a brute-force
                  diagram: the sweep CSV "diagram", else the run's "sweep" computed first.
                  "curve": {kind, parameters [first, second], continuation options}, or a list of
                  them: from the branch's first located point of the kind (first = "parameter"),
-                 its curve in the two parameters: "GR" grazing, "LPC" fold, "PD" period
+                 its curve in the two parameters (the first rides in the orbit's state: a curve's
+                 "direction" is that of the second): "GR" grazing, "LPC" fold, "PD" period
                  doubling and "NS" Neimark-Sacker, of forced and autonomous orbits (shooting
                  plus bordered test functions of the monodromy, an autonomous LPC's of the whole
                  shooting Jacobian in (x, T), exact second derivatives; NS with kappa = cos theta
@@ -296,6 +297,18 @@ class HybridRunReader {
            "'" + key + "' = '" + name + "' is not a parameter of " + run.model + " (known: " + list + ")");
     }
   }
+  // Every name in options.bounds is one of `components` (checked here, before
+  // anything is computed, not when the branch starts).
+  void bound_names(const ContinuationOptions& options, const std::vector<std::string>& components,
+                   const std::string& key) const {
+    for (const auto& [name, bound] : options.bounds)
+      if (std::find(components.begin(), components.end(), name) == components.end()) {
+        std::string list;
+        for (const auto& c : components) list += (list.empty() ? "" : ", ") + c;
+        fail(path, "'" + key + "." + excerpt(name) + "': '" + excerpt(name) +
+                       "' is not a component of the branch (known: " + list + ")");
+      }
+  }
   void state_name(const std::string& name, const std::string& key) const {
     if (std::find(names.begin(), names.end(), name) == names.end())
       fail(path, "'" + key + "' = '" + name + "' is not a state component");
@@ -389,6 +402,14 @@ class HybridRunReader {
       fail(path, "'periodic.curve.parameters': '" + curve.second + "': " + e.what());
     }
     curve.options = read_continuation_options(c, spec.options, path, "periodic.curve.");
+    // A curve's components: the orbit's, its first parameter (and an NS
+    // curve's kappa = cos theta), the second.
+    std::vector<std::string> components = names;
+    if (spec.autonomous) components.push_back("T");
+    components.push_back(curve.first);
+    if (curve.kind == "NS") components.push_back("kappa");
+    components.push_back(curve.second);
+    bound_names(curve.options, components, "periodic.curve.bounds");
     return curve;
   }
 
@@ -454,6 +475,13 @@ class HybridRunReader {
         }
       }
       spec.options = read_continuation_options(p, spec.options, path, "periodic.");
+      // The branch's components: the state at the cut, the period of an
+      // autonomous orbit, the parameter (without one there is no branch, and
+      // the bounds are not used).
+      std::vector<std::string> components = names;
+      if (spec.autonomous) components.push_back("T");
+      components.push_back(spec.parameter);
+      if (!spec.parameter.empty()) bound_names(spec.options, components, "periodic.bounds");
       if (p.contains("curve")) {
         spec.curve_list = p["curve"].is_array();
         if (spec.curve_list && p["curve"].empty()) fail(path, "'periodic.curve' is an empty list");

@@ -32,16 +32,17 @@ flow::SimulationOptions without_samples(const flow::SimulationOptions& options) 
 
 namespace {
 
-// An autonomous orbit's guess from a simulation after the transient `warm`:
-// successive returns to the section; the first that comes back to an earlier
-// one (with up to max_returns crossings in between) closes the orbit and
-// gives x, the mode, the cut time and the period. False, with s->message, when
-// none does.
-bool close_from_returns(const HybridRun& run, const flow::HybridSystem& hybrid, const flow::Trajectory& warm,
-                        Vector* x, periodic::ShootingOptions* shooting, ShootingStart* s) {
+// An autonomous orbit's guess from a simulation from *x in shooting->mode at
+// shooting->t0 (after the transient): successive returns to the section; the
+// first that comes back to an earlier one (with up to max_returns crossings
+// in between) closes the orbit and gives x, the mode, the cut time and the
+// period. False, with s->message, when none does.
+bool close_from_returns(const HybridRun& run, const flow::HybridSystem& hybrid, Vector* x,
+                        periodic::ShootingOptions* shooting, ShootingStart* s) {
   const PeriodicSpec& spec = *run.periodic;
   const int n = static_cast<int>(run.initial.size());
-  const flow::Trajectory rec = flow::simulate(hybrid, warm.mode_end, warm.t_end, *x, warm.t_end + spec.record,
+  const double t = shooting->t0;
+  const flow::Trajectory rec = flow::simulate(hybrid, shooting->mode, t, *x, t + spec.record,
                                               without_samples(run.simulation), {}, run.sections());
   if (!rec.ok()) {
     s->message = "the simulation for the guess ended early: " + rec.message;
@@ -108,10 +109,12 @@ ShootingStart shooting_start(const HybridRun& run) {
   shooting.simulation = run.simulation;
   s.source = "initial";
 
-  if (spec.transient >= 0) {
-    const double t0 = spec.autonomous ? run.t0 : spec.t0;
-    const flow::Trajectory warm =
-        flow::simulate(*hybrid, run.mode, t0, x, t0 + spec.transient, without_samples(run.simulation));
+  if (spec.autonomous) shooting.t0 = run.t0;
+  // "transient": 0 is no transient: the guess is the initial state at t0
+  // (an autonomous orbit's returns are looked for from there).
+  if (spec.transient > 0) {
+    const flow::Trajectory warm = flow::simulate(
+        *hybrid, run.mode, shooting.t0, x, shooting.t0 + spec.transient, without_samples(run.simulation));
     if (!warm.ok()) {
       s.message = "the transient before the guess ended early: " + warm.message;
       return s;
@@ -120,8 +123,8 @@ ShootingStart shooting_start(const HybridRun& run) {
     shooting.mode = warm.mode_end;
     shooting.t0 = warm.t_end;
     s.source = "transient";
-    if (spec.autonomous && !close_from_returns(run, *hybrid, warm, &x, &shooting, &s)) return s;
   }
+  if (spec.autonomous && !close_from_returns(run, *hybrid, &x, &shooting, &s)) return s;
 
   if (shooting.period_of) {
     // The cut at the same phase of the forcing all along the branch.

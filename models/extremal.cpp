@@ -25,7 +25,7 @@ ExtremalGeometry extremal_geometry(const ExtremalProblem& problem, const Vector&
   const char* names[] = {"s1", "s2", "x", "y", "phi"};
   for (int i = 0; i < 5; ++i)
     if (!std::isfinite(u[i]))
-      throw std::invalid_argument(std::string("extremal_geometry: ") + names[i] + " = " +
+      throw std::invalid_argument(std::string("the extremal-point unknown ") + names[i] + " = " +
                                   format_number(u[i]) + " is not finite");
   const PlanarCurve& curve1 = *problem.curve1;
   const PlanarCurve& curve2 = *problem.curve2;
@@ -155,8 +155,8 @@ ExtremalPoints find_extremal_points(const ExtremalProblem& problem, const Eigen:
   const char* names[] = {"x", "y", "phi"};
   for (int i = 0; i < 3; ++i)
     if (!std::isfinite(pose[i]))
-      throw std::invalid_argument(std::string("find_extremal_points: pose ") + names[i] + " = " +
-                                  format_number(pose[i]) + " is not finite");
+      throw std::invalid_argument(std::string("the pose ") + names[i] + " = " + format_number(pose[i]) +
+                                  " is not finite");
 
   ExtremalPoints out;
   out.pose = pose;

@@ -46,14 +46,28 @@ std::string format_point(const Vector& x) {
   return out.str();
 }
 
+namespace {
+
+// What the library was doing, in the user's terms (the messages reach a run
+// file's author: no C++ names).
+std::string doing(const char* where) {
+  const std::string w = where;
+  if (w == "classify") return "classifying a point of the switching surface h = 0";
+  if (w == "equivalent_control") return "the sliding vector field (16) and its equivalent control (15)";
+  if (w == "project_onto_surface") return "projecting onto the switching surface h = 0";
+  if (w == "lie_gradient") return "the derivative of h_x . f along the surface";
+  return "evaluating the Filippov system";
+}
+
+}  // namespace
+
 void check_point(const Vector& x, int n, const char* where) {
   if (x.size() != n)
-    throw std::invalid_argument(std::string("filippov::") + where + ": the point has " +
-                                std::to_string(x.size()) + " components, the model's state " +
-                                std::to_string(n));
+    throw std::invalid_argument("the point has " + std::to_string(x.size()) +
+                                " components, the system's state " + std::to_string(n) + " (" + doing(where) +
+                                ")");
   if (!x.allFinite())
-    throw std::invalid_argument(std::string("filippov::") + where + ": the point " + format_point(x) +
-                                " is not finite");
+    throw std::invalid_argument("the point " + format_point(x) + " is not finite (" + doing(where) + ")");
 }
 
 void require_regular(const Vector& x, const Vector& h_x, double tolerance, const char* where) {
@@ -61,9 +75,15 @@ void require_regular(const Vector& x, const Vector& h_x, double tolerance, const
   if (norm <= tolerance || !std::isfinite(norm)) {
     std::ostringstream msg;
     msg.precision(6);
-    msg << "filippov::" << where << ": the switching surface is not regular at x = " << format_point(x)
-        << ": |h_x| = " << norm << " <= gradient_tolerance = " << tolerance
-        << " (h = 0 is not a surface there; the regions (17)-(18) and the sliding field (16) are undefined)";
+    if (!std::isfinite(norm))
+      msg << "the gradient h_x of the switching function is not finite at x = " << format_point(x) << " ("
+          << doing(where) << "): h cannot be differentiated there, or its values overflow; check h and the "
+          << "parameters";
+    else
+      msg << "the switching surface is not regular at x = " << format_point(x) << " (" << doing(where)
+          << "): |h_x| = " << norm << " <= gradient_tolerance = " << tolerance
+          << " (h = 0 is not a surface there; the regions (17)-(18) and the sliding field (16) are "
+             "undefined)";
     throw std::invalid_argument(msg.str());
   }
 }
@@ -72,8 +92,7 @@ SurfacePoint classify_values(const Vector& x, double h, const Vector& h_x, const
                              const Vector& f_minus, double lie0, double lie_lambda, const Options& options) {
   if (!(std::abs(h) <= options.surface_tolerance)) {
     std::ostringstream msg;
-    msg << "filippov::classify: x = " << format_point(x)
-        << " is not on the switching surface: |h(x)| = " << std::abs(h)
+    msg << "x = " << format_point(x) << " is not on the switching surface: |h(x)| = " << std::abs(h)
         << " > surface_tolerance = " << options.surface_tolerance;
     throw std::invalid_argument(msg.str());
   }

@@ -70,6 +70,7 @@
 #include <cmath>
 #include <concepts>
 #include <optional>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -350,7 +351,7 @@ template <Model M>
 SurfacePoint classify(const M& model, const Vector& x, const Options& options = {}) {
   detail::check_point(x, model.state_size(), "classify");
   if (const std::string bad = options.check(); !bad.empty())
-    throw std::invalid_argument("filippov::classify: " + bad);
+    throw std::invalid_argument("the Filippov options: " + bad);
   const Vector h_x = gradient(model, x);
   detail::require_regular(x, h_x, options.gradient_tolerance, "classify");
   Vector f0, fl;
@@ -368,9 +369,8 @@ double equivalent_control(const M& model, const Vector& x, const Options& option
   double lie0, lie_lambda;
   split_lie_derivatives(model, x.data(), &lie0, &lie_lambda);
   if (lie_lambda == 0.0)
-    throw std::domain_error(
-        "filippov::equivalent_control: h_x . f_lambda = 0 at x = " + detail::format_point(x) +
-        ": lambda does not act across the switching surface, (15) is undefined");
+    throw std::domain_error("h_x . f_lambda = 0 at x = " + detail::format_point(x) +
+                            ": lambda does not act across the switching surface, (15) is undefined");
   return -lie0 / lie_lambda;
 }
 
@@ -434,9 +434,12 @@ Vector project_onto_surface(const M& model, const Vector& x0, double tolerance =
   newton.damping = false;
   const NewtonResult r = damped_newton(problem, x0, newton);
   if (r.converged()) return r.x;
-  throw std::runtime_error("filippov::project_onto_surface: no point with |h| <= " +
-                           std::to_string(tolerance) + " reached from x = " + detail::format_point(x0) +
-                           " in " + std::to_string(options.max_projection_iterations) + " Newton steps");
+  std::ostringstream msg;
+  msg << "no point of the switching surface (|h| <= " << tolerance
+      << ") reached from x = " << detail::format_point(x0) << " in " << options.max_projection_iterations
+      << " Newton steps along the gradient of h (last |h| = " << r.residual
+      << "): h = 0 is far from there, or h is too flat or too steep for Newton; start nearer the surface";
+  throw std::runtime_error(msg.str());
 }
 
 }  // namespace saltus::filippov

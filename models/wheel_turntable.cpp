@@ -46,7 +46,7 @@ void WheelTurntable::check() const {
   if (tyre == TyreModel::kStretchedString && !(kappa > 0.0))
     bad("kappa = " + str(kappa) +
         " must be > 0 for the stretched-string tyre (a = 3 kappa is the contact half-length, App. B); "
-        "use TyreModel::kSticking for the surface values with any kappa");
+        "the sticking tyre (in a run file \"tyre\": \"sticking\") keeps the surface values for any kappa");
 }
 
 Eigen::Vector3d WheelTurntable::newton_euler(const Eigen::Vector3d& x, double F, double M) const {

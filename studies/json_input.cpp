@@ -8,7 +8,37 @@
 namespace saltus::studies {
 
 void fail(const std::filesystem::path& path, const std::string& what) {
-  throw RunFileError("run file " + path.string() + ": " + what);
+  throw RunFileError(printable("run file " + path.string() + ": " + what));
+}
+
+std::string printable(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (const char ch : text) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c >= 0x20 && c != 0x7f) {
+      out += ch;
+      continue;
+    }
+    switch (ch) {
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      default: {
+        static const char* const hex = "0123456789abcdef";
+        out += "\\x";
+        out += hex[c >> 4];
+        out += hex[c & 15];
+      }
+    }
+  }
+  return out;
 }
 
 namespace {
@@ -18,11 +48,11 @@ namespace {
 }  // namespace
 
 std::string excerpt(std::string_view text, std::size_t max_bytes) {
-  if (text.size() <= max_bytes) return std::string(text);
+  if (text.size() <= max_bytes) return printable(text);
   std::size_t end = max_bytes;
   // A byte 10xxxxxx continues a character begun before it.
   while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) --end;
-  return std::string(text.substr(0, end)) + "...";
+  return printable(text.substr(0, end)) + "...";
 }
 
 namespace {

@@ -32,9 +32,16 @@ Json parse_json_from(const std::string& text, const std::string& source);
 Json read_json_from(const std::filesystem::path& path, const std::string& source);
 
 // At most max_bytes of text, cut at a UTF-8 character boundary, "..." when
-// cut: for quoting a user's value in a message.
+// cut, its control characters escaped (printable): for quoting a user's
+// value in a message.
 std::string excerpt(std::string_view text, std::size_t max_bytes = 80);
 
+// The text with its control characters escaped as in C and JSON ("fl\night"
+// for a value with a newline, \t, \r, others \xHH): a string from a run
+// file never breaks a message over lines or moves the cursor. UTF-8 passes.
+std::string printable(std::string_view text);
+
+// Throws RunFileError "run file PATH: WHAT", printable.
 [[noreturn]] void fail(const std::filesystem::path& path, const std::string& what);
 double number(const Json& value, const std::filesystem::path& path, const std::string& key);  // finite
 int integer(const Json& value, const std::filesystem::path& path, const std::string& key);

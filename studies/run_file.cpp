@@ -48,7 +48,8 @@ const char* const kRunFileKeys = R"(Run file keys (JSON):
   model_options  object   options of the built-in model, e.g. {"n": 1000}
   continuation   object   the first branch:
     parameter    string   the continuation parameter (or "parameters": [one name])
-    direction    +1 | -1  initial direction of the parameter (default +1)
+    direction    +1 | -1  the sign of the first step in the parameter (default +1); on a fold_curve
+                          or hopf_curve, in its first parameter
     bounds       {name: [min, max]}  the branch ends ("EP") where a component leaves;
                           null for an open side
     detect       [string] built-in test functions: "LP" (folds), "BP" (branch
@@ -62,7 +63,8 @@ const char* const kRunFileMoreKeys =
                           with "stop": true the branch ends there
   fold_curve     object   continue the fold curve from the n-th LP of the first branch:
                           "from" (default 1), "parameters": [p1, p2], plus any
-                          continuation option; cusp points ("CP") are located on it
+                          continuation option ("direction": that of p1, as on hopf_curve); cusp
+                          points ("CP") are located on it
   hopf_curve     object   with equilibria: continue the Hopf curve from the n-th HB of the first
                           branch: "from" (default 1), or from the n-th BT of the fold curve
                           (same parameters) into its Hopf side: "from_bt", "parameters": [p1, p2],

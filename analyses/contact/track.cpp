@@ -106,7 +106,7 @@ ContactTrack track_contacts(const models::ExtremalProblem& problem, const models
                             const models::AnyShape& curve2, const ContactMotion& motion,
                             const ContactTrackOptions& options) {
   if (const std::string why = options.check(); !why.empty())
-    throw std::invalid_argument("track_contacts: " + why);
+    throw std::invalid_argument("the contact tracking options: " + why);
   const auto system = make_system(TrackEquations{{curve1, curve2}, motion});
   const auto solutions = [&](double t) { return contact_solutions_at(problem, motion, options.search, t); };
   ContactTrack out;

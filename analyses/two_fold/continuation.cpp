@@ -120,9 +120,8 @@ TwoFoldContinuation continue_two_fold(const models::ExpressionFilippov& model, c
                                       const TwoFoldContinuationOptions& options) {
   if (model.state_size() != 3)
     throw std::invalid_argument(
-        "continue_two_fold: the system has " + std::to_string(model.state_size()) +
-        " states; a two-fold continues as a curve in one parameter only with 3 (two-folds of n states form "
-        "an (n-3)-dimensional set)");
+        "a two-fold continues as a curve in one parameter only with 3 states; the system has " +
+        std::to_string(model.state_size()) + " (two-folds of n states form an (n-3)-dimensional set)");
   detail::TwoFoldCurve curve;
   curve.system = make_system(ExpressionTwoFoldEquations(model));
   const int k = static_cast<int>(model.p.size());
@@ -172,15 +171,15 @@ void join(Branch back, Branch* branch) {
 TwoFoldContinuation continue_two_fold_curve(const TwoFoldCurve& curve, const Vector& guess,
                                             const TwoFoldContinuationOptions& options) {
   if (const std::string bad = options.check(); !bad.empty())
-    throw std::invalid_argument("continue_two_fold: " + bad);
+    throw std::invalid_argument("the two-fold continuation options: " + bad);
   const int n = curve.system->state_size();
   const auto names = curve.system->parameter_names();
   const auto it = std::find(names.begin(), names.end(), options.parameter);
   if (it == names.end()) {
     std::string known;
     for (const auto& name : names) known += (known.empty() ? "" : ", ") + name;
-    throw std::invalid_argument("continue_two_fold: no parameter named '" + options.parameter +
-                                "' (known: " + known + ")");
+    throw std::invalid_argument("the continuation parameter '" + options.parameter +
+                                "' is not a parameter (known: " + known + ")");
   }
   TwoFoldContinuation out;
   out.parameter = options.parameter;

@@ -142,7 +142,7 @@ FuturesResult sample_futures(const M& model, const Vector& x_star, const Futures
                              const TwoFoldOptions& two_fold_options = {},
                              std::function<double(const Vector&)> barrier = {}) {
   if (const std::string bad = options.check(); !bad.empty())
-    throw std::invalid_argument("sample_futures: " + bad);
+    throw std::invalid_argument("the futures options: " + bad);
   const TwoFoldClassification c = classify_two_fold(model, x_star, two_fold_options);
   detail::FilippovCallbacks cb;
   cb.flow = filippov::make_filippov_flow(model);

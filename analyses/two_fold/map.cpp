@@ -112,7 +112,7 @@ TwoFoldMapPoint two_fold_map_point(const models::WheelTurntable& base, double r_
 
 TwoFoldMap two_fold_map(const models::WheelTurntable& base, const TwoFoldMapOptions& options) {
   if (const std::string bad = options.check(); !bad.empty())
-    throw std::invalid_argument("two_fold_map: " + bad);
+    throw std::invalid_argument("the two-fold map options: " + bad);
   detail::check_options(options.two_fold, "two_fold_map");
   {
     // The constants other than kappa, k2 must be valid (those two are designed per point).

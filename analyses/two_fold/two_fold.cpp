@@ -241,9 +241,9 @@ bool in_box(const Vector& x, const Vector& lower, const Vector& upper) {
   return true;
 }
 
-void check_options(const TwoFoldOptions& options, const char* where) {
+void check_options(const TwoFoldOptions& options, const char* /*where*/) {
   if (const std::string bad = options.check(); !bad.empty())
-    throw std::invalid_argument(std::string(where) + ": " + bad);
+    throw std::invalid_argument(std::string("the two-fold options: ") + bad);
 }
 
 TwoFoldClassification finish(const Vector& x, double residual, const Vector& h_x, const Vector& f0,

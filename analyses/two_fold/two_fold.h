@@ -87,6 +87,7 @@
 #include <array>
 #include <functional>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -234,8 +235,11 @@ bool in_box(const Vector& x, const Vector& lower, const Vector& upper);
 template <filippov::Model M>
 void check_model(const M& model) {
   if constexpr (requires { model.check(); }) model.check();
-  if (!(model.mu > 0.0))
-    throw std::invalid_argument("two-fold: the model's mu = " + std::to_string(model.mu) + " must be > 0");
+  if (!(model.mu > 0.0)) {
+    std::ostringstream why;
+    why << "the bound of lambda mu = " << model.mu << " must be > 0";
+    throw std::invalid_argument(why.str());
+  }
 }
 
 }  // namespace detail
@@ -253,7 +257,7 @@ TwoFoldClassification classify_two_fold(const M& model, const Vector& x, const T
   const double residual =
       std::max({std::abs(model.switching(x.data())), std::abs(h_x.dot(f0)), std::abs(h_x.dot(fl))});
   if (!(residual <= options.point_tolerance))
-    throw std::invalid_argument("classify_two_fold: x = " + detail::format(x) +
+    throw std::invalid_argument("x = " + detail::format(x) +
                                 " is not a two-fold: |(h, h_x.f(x,0), h_x.f_lambda)|_inf = " +
                                 std::to_string(residual) + " > point_tolerance (locate it first)");
   const double mu = model.mu;
@@ -291,7 +295,7 @@ template <filippov::Model M>
 TwoFoldScan scan_two_folds(const M& model, const TwoFoldScanOptions& options) {
   const int n = model.state_size();
   if (const std::string bad = options.check(n); !bad.empty())
-    throw std::invalid_argument("scan_two_folds: " + bad);
+    throw std::invalid_argument("the two-fold scan options: " + bad);
   detail::check_model(model);
   TwoFoldScan scan;
   std::vector<int> index(n, 0);

@@ -138,6 +138,23 @@ LyapunovResult lyapunov_spectrum(const HybridSystem& system, int mode0, double t
       result.message = tr.message;
       break;
     }
+    // A NaN in this interval's growth or divergence would make every
+    // average NaN: the run ends here with the reason (say, a state so large
+    // that the field overflows: a pendulum angle of 1e308).
+    const double divergence = divergence_integral(system, tr);
+    if (!tr.transition_matrix.allFinite() || std::isnan(divergence)) {
+      std::ostringstream why;
+      why << std::setprecision(6) << "the "
+          << (tr.transition_matrix.allFinite() ? "integral of the divergence tr f_x"
+                                               : "state-transition matrix")
+          << " is not finite (NaN) over [" << t << ", " << t + span << "] from x = (";
+      for (int i = 0; i < x.size(); ++i) why << (i ? ", " : "") << x[i];
+      why << "): the field or its Jacobian cannot be evaluated there (an overflow?); start from a state of "
+             "moderate size";
+      result.status = SimulationStatus::kStepFailed;
+      result.message = why.str();
+      break;
+    }
     Eigen::HouseholderQR<Matrix> qr(tr.transition_matrix * Q);
     const Matrix R = qr.matrixQR().triangularView<Eigen::Upper>();
     Q = qr.householderQ() * Matrix::Identity(n, n);
@@ -166,7 +183,7 @@ LyapunovResult lyapunov_spectrum(const HybridSystem& system, int mode0, double t
       }
     }
     result.collapsed += collapsed;
-    result.divergence_integral += divergence_integral(system, tr);
+    result.divergence_integral += divergence;
     result.events += static_cast<int>(tr.events.size());
     result.time += span;
     mode = tr.mode_end;

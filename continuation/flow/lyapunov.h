@@ -57,6 +57,9 @@ struct LyapunovResult {
   // contraction that the exponents must sum to (Liouville with jumps).
   double divergence_integral = 0.0;
   int collapsed = 0;  // intervals in which some direction collapsed
+  // A simulation's failure; kStepFailed also where an interval's transition
+  // matrix or divergence is NaN (the message says which and where): the
+  // averages then stop before it, never NaN.
   SimulationStatus status = SimulationStatus::kFinished;
   std::string message;
   bool ok() const { return status == SimulationStatus::kFinished; }

@@ -17,6 +17,8 @@ std::string OrbitSearchOptions::check() const {
     why << "residual_tolerance = " << residual_tolerance << " must be positive";
   else if (!(min_damping > 0) || !(min_damping <= 1))
     why << "min_damping = " << min_damping << " must be in (0, 1]";
+  else if (!(max_distance > 0))
+    why << "max_distance = " << max_distance << " must be positive";
   return why.str();
 }
 
@@ -46,10 +48,22 @@ OrbitSearch find_orbit(const System& shooting, const Vector& u0, const OrbitSear
     u.head(n) = x;
     return u;
   };
+  // A trial point beyond the search region ends the search at once (an
+  // exception other than std::runtime_error passes through damped_newton).
+  struct Outside {
+    Vector x;
+  };
+  const double radius = options.max_distance * (1.0 + u0.head(n).lpNorm<Eigen::Infinity>());
+  // The lowest |F|_inf evaluated and where: the current iterate (a trial
+  // that lowers |F| is accepted).
+  double lowest = std::numeric_limits<double>::infinity();
+  Vector at = u0.head(n);
   NewtonProblem problem;
   problem.residual = [&](const Vector& x, Vector* F) {
+    if (!((x - u0.head(n)).lpNorm<Eigen::Infinity>() <= radius)) throw Outside{x};
     F->resize(n);
     shooting.residual(with(x).data(), F->data());  // a failed simulation throws std::runtime_error
+    if (F->lpNorm<Eigen::Infinity>() < lowest) lowest = F->lpNorm<Eigen::Infinity>(), at = x;
   };
   problem.jacobian = [&](const Vector& x, Matrix* J) {
     Matrix full;
@@ -61,7 +75,22 @@ OrbitSearch find_orbit(const System& shooting, const Vector& u0, const OrbitSear
   newton.residual_tolerance = options.residual_tolerance;
   newton.relative_residual = true;
   newton.min_damping = options.min_damping;
-  const NewtonResult r = damped_newton(problem, u0.head(n), newton);
+  NewtonResult r;
+  try {
+    r = damped_newton(problem, u0.head(n), newton);
+  } catch (const Outside& outside) {
+    OrbitSearch out;
+    out.u = with(at);
+    out.residual_norm = lowest;
+    std::ostringstream msg;
+    msg << "the Newton iterates head away from the guess: a step to |x|_inf = "
+        << outside.x.lpNorm<Eigen::Infinity>() << ", beyond max_distance = " << options.max_distance
+        << " times the guess's size (1 + |x0|_inf = " << 1.0 + u0.head(n).lpNorm<Eigen::Infinity>()
+        << "; the last |F| = " << lowest
+        << "): no orbit near the guess (the residual may vanish only at infinity). Start closer to an orbit";
+    out.message = msg.str();
+    return out;
+  }
 
   OrbitSearch out;
   out.u = with(r.x);

@@ -93,3 +93,58 @@ TEST_CASE("chord corrector: no finer convergence than the system's accuracy", "[
   CHECK(coarse.error <= 1e-5 * scale);
   CHECK(coarse.error > options.newton_tolerance * scale);  // it did stop early: the test can fail
 }
+
+namespace {
+
+// G(x, p) = s (atan(x) - p), whose root at p is x = tan(p). Newton from
+// large |x| diverges: atan is flat there, and each step overshoots to a
+// larger |x| of the other sign. s scales G against the border row.
+struct ScaledAtan {
+  double s;
+  int state_size() const { return 1; }
+  int parameter_size() const { return 1; }
+  std::vector<std::string> state_names() const { return {"x"}; }
+  std::vector<std::string> parameter_names() const { return {"p"}; }
+  template <class T>
+  void operator()(const T* u, T* f) const {
+    using std::atan;
+    f[0] = T(s) * (atan(u[0]) - u[1]);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("damped corrector: a fixed parameter is exactly the asked value", "[continuation][corrector]") {
+  // Issue 34, item 1. With r = e_p the solve is at fixed p; Levenberg-Marquardt
+  // on the bordered system [G; r^T (y - y_pred)] traded p - p0 against a
+  // heavily weighted G and the polish then held p where it ended.
+  const double s = GENERATE(1.0, 1e4);
+  const double p0 = 0.3, x0 = GENERATE(12.0, -40.0);
+  CAPTURE(s, x0);
+  const ContinuationProblem problem(make_system(ScaledAtan{s}), Vector::Constant(1, p0), {"p"});
+  Vector y_pred(2), r(2);
+  y_pred << x0, p0;
+  r << 0.0, 1.0;
+  const ContinuationOptions options;
+  REQUIRE_FALSE(correct(problem, y_pred, r, options).converged);  // plain Newton diverges
+  const Correction c = correct_damped(problem, y_pred, r, options);
+  REQUIRE(c.converged);
+  CHECK(c.y[1] == p0);                              // exactly, not to a tolerance
+  CHECK(std::abs(c.y[0] - std::tan(p0)) <= 1e-12);  // the root at p0 (tan 0.3 = 0.30933624960962...)
+}
+
+TEST_CASE("damped corrector: the result lies on the asked hyperplane r . (y - y_pred) = 0",
+          "[continuation][corrector]") {
+  // A general border (a pseudo-arclength step): the polish after
+  // Levenberg-Marquardt solved on the hyperplane through where
+  // Levenberg-Marquardt had ended, not through y_pred.
+  const ContinuationProblem problem(make_system(ScaledAtan{1e4}), Vector::Constant(1, 0.3), {"p"});
+  Vector y_pred(2), r(2);
+  y_pred << 12.0, 0.3;
+  r << 0.6, 0.8;
+  const ContinuationOptions options;
+  const Correction c = correct_damped(problem, y_pred, r, options);
+  REQUIRE(c.converged);
+  CHECK(std::abs(r.dot(c.y - y_pred)) <= 1e-13);
+  CHECK(std::abs(std::atan(c.y[0]) - c.y[1]) <= 1e-12);  // and on the solution curve
+}

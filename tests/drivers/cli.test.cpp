@@ -119,6 +119,61 @@ TEST_CASE("continue --help documents the run-file keys", "[cli]") {
     CHECK_THAT(r.out, Catch::Contains(key));
 }
 
+TEST_CASE("--help says which parameter 'direction' orders on a curve, as the code does", "[cli]") {
+  // Issue 34, item 8: the help said "(first) free parameter", but a
+  // periodic.curve carries its first parameter in the orbit's state and
+  // continues its second (drivers/periodic_curve.cpp); fold_curve and
+  // hopf_curve continue (x, p1, p2), whose first free parameter is p1.
+  for (const char* command : {"continue", "periodic"}) {
+    const Run r = run_saltus({command, "--help"});
+    INFO(command);
+    CHECK(r.code == 0);
+    CHECK_THAT(r.out, Catch::Contains("sign of the first step of parameter 1 (periodic.curve: parameter 2)"));
+    CHECK_THAT(r.out, !Catch::Contains("(first) free parameter"));
+  }
+  CHECK_THAT(run_saltus({"continue", "--help"}).out, Catch::Contains("(\"direction\": that of p1"));
+  CHECK_THAT(run_saltus({"periodic", "--help"}).out, Catch::Contains("\"direction\" is that of the second"));
+  // And it is what the code does: the fold curve's first step in its first
+  // parameter mu has the sign of 'direction'.
+  for (const int direction : {-1, 1}) {
+    const fs::path dir = scratch("direction");
+    fs::create_directories(dir);
+    nlohmann::ordered_json file =
+        nlohmann::ordered_json::parse(std::ifstream(example("cusp_fold_curve.json")));
+    file["fold_curve"]["direction"] = direction;
+    std::ofstream(dir / "run.json") << file.dump();
+    continue_json(dir / "run.json", dir / "out");
+    const auto rows = read_csv(dir / "out" / "fold_curve.csv");
+    REQUIRE(rows.size() >= 2);
+    CHECK((std::stod(rows[1].at("mu")) - std::stod(rows[0].at("mu"))) * direction > 0);
+    fs::remove_all(dir);
+  }
+  // A periodic.curve's first step in its second parameter: the impact
+  // oscillator's PD curve in (w, d), along which w and d move in opposite
+  // senses (so the test tells the two apart).
+  for (const int direction : {-1, 1}) {
+    const fs::path dir = scratch("direction-periodic");
+    fs::create_directories(dir);
+    nlohmann::ordered_json file =
+        nlohmann::ordered_json::parse(std::ifstream(example("user/impact_oscillator_curves.json")));
+    file["periodic"]["bounds"] = {{"w", {2.0, 2.5}}};  // the branch ends past its PD at w = 2.4567
+    file["periodic"]["curve"] = {{"kind", "PD"},
+                                 {"parameters", {"w", "d"}},
+                                 {"ds", 0.01},
+                                 {"max_points", 3},
+                                 {"direction", direction}};
+    std::ofstream(dir / "run.json") << file.dump();
+    const Run r = run_saltus({"periodic", (dir / "run.json").string(), "--out", (dir / "out").string()});
+    INFO(r.err);
+    REQUIRE(r.code == 0);
+    const auto rows = read_csv(dir / "out" / "curve.csv");
+    REQUIRE(rows.size() >= 2);
+    CHECK((std::stod(rows[1].at("d")) - std::stod(rows[0].at("d"))) * direction > 0);
+    CHECK((std::stod(rows[1].at("w")) - std::stod(rows[0].at("w"))) * direction < 0);
+    fs::remove_all(dir);
+  }
+}
+
 TEST_CASE("bad run files: a clear message, a non-zero exit, nothing written", "[cli][errors]") {
   const std::string good_head = R"({"unknowns": ["x"], "parameters": {"mu": -2, "lambda": 1},)";
   struct Case {

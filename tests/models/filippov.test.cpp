@@ -314,6 +314,82 @@ TEST_CASE("filippov: a switching surface with a vanishing gradient is a clear er
   CHECK(filippov::classify(model, vec({0.0, 2.0})).region == filippov::Region::kCrossing);
 }
 
+namespace {
+
+// h = sqrt(x^2 + y^2) - 1e-300: its gradient (x, y) / r is 0/0 = NaN at the origin.
+struct Cone {
+  double mu = 1.0;
+  int state_size() const { return 2; }
+  template <class T>
+  T switching(const T* x) const {
+    using std::sqrt;
+    return sqrt(x[0] * x[0] + x[1] * x[1]);
+  }
+  template <class T>
+  void field(const T* x, const T& lambda, T* f) const {
+    f[0] = T(1.0);
+    f[1] = lambda;
+  }
+};
+
+// h = x^2 + 1 never vanishes.
+struct Unreachable {
+  double mu = 1.0;
+  int state_size() const { return 2; }
+  template <class T>
+  T switching(const T* x) const {
+    return x[0] * x[0] + 1.0;
+  }
+  template <class T>
+  void field(const T* x, const T& lambda, T* f) const {
+    f[0] = T(1.0);
+    f[1] = lambda;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("filippov: messages in the user's terms, no C++ names, no NaN, no 0.000000 tolerance",
+          "[filippov][errors]") {
+  // Issue 34, item 10(e): "filippov::project_onto_surface: no point with |h| <=
+  // 0.000000", "|h_x| = -nan" and "use TyreModel::kSticking" reached users.
+  const auto clean = [](const std::string& what) {
+    INFO(what);
+    CHECK(what.find("::") == std::string::npos);
+    CHECK(what.find("nan") == std::string::npos);
+    CHECK(what.find("0.000000") == std::string::npos);
+  };
+  try {
+    filippov::project_onto_surface(Unreachable{}, vec({0.5, 0.0}));
+    FAIL("no exception");
+  } catch (const std::runtime_error& e) {
+    clean(e.what());
+    CHECK_THAT(e.what(), Catch::Contains("|h| <= 1e-14") && Catch::Contains("switching surface"));
+  }
+  try {
+    filippov::classify(Cone{}, vec({0.0, 0.0}));
+    FAIL("no exception");
+  } catch (const std::invalid_argument& e) {
+    clean(e.what());
+    CHECK_THAT(e.what(), Catch::Contains("gradient h_x of the switching function is not finite"));
+  }
+  for (const auto& x : {vec({0.0, 0.2, 1.0}), vec({NAN, 0.2})}) try {
+      filippov::classify(StickSlip{}, x);
+      FAIL("no exception");
+    } catch (const std::invalid_argument& e) {
+      CHECK(std::string(e.what()).find("::") == std::string::npos);
+    }
+  auto wheel = models::WheelTurntable::paper();
+  wheel.kappa = -1.0;
+  try {
+    wheel.check();
+    FAIL("no exception");
+  } catch (const std::invalid_argument& e) {
+    clean(e.what());
+    CHECK_THAT(e.what(), Catch::Contains("\"tyre\": \"sticking\""));
+  }
+}
+
 TEST_CASE("filippov: bad input", "[filippov]") {
   const StickSlip model;
   CHECK_THROWS_WITH(filippov::classify(model, vec({0.0, 1.0})),

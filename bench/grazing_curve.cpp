@@ -16,7 +16,7 @@
 
 #include "continuation/periodic/grazing_orbit.h"
 #include "continuation/pseudo_arclength.h"
-#include "drivers/hybrid_run_file.h"
+#include "studies/hybrid_run_file.h"
 #include "testfunctions/grazing.h"
 
 using namespace saltus;
@@ -24,7 +24,7 @@ using namespace saltus;
 namespace {
 
 void BM_GrazingCurve(benchmark::State& state) {
-  const auto run = drivers::read_hybrid_run(std::string(SALTUS_SOURCE_DIR) +
+  const auto run = studies::read_hybrid_run(std::string(SALTUS_SOURCE_DIR) +
                                             "/examples/user/impact_oscillator_curves.json");
   const double zeta = run.system->parameter("zeta"), d = run.system->parameter("d"), F = 1.0;
   const auto D = [zeta](double w) { return std::hypot(1 - w * w, 2 * zeta * w); };

@@ -22,8 +22,8 @@
 #include <memory>
 
 #include "continuation/pseudo_arclength.h"
-#include "drivers/hybrid_run_file.h"
-#include "drivers/periodic_orbit.h"
+#include "studies/hybrid_run_file.h"
+#include "studies/periodic_orbit.h"
 #include "testfunctions/floquet.h"
 #include "testfunctions/fold.h"
 #include "testfunctions/grazing.h"
@@ -33,14 +33,14 @@ using namespace saltus;
 namespace {
 
 struct Setup {
-  drivers::HybridRun run;
-  drivers::ShootingStart start;
+  studies::HybridRun run;
+  studies::ShootingStart start;
   Vector orbit;
 };
 
 Setup setup(const char* file) {
-  Setup s{drivers::read_hybrid_run(std::string(SALTUS_SOURCE_DIR) + "/examples/" + file), {}, {}};
-  s.start = drivers::shooting_start(s.run);
+  Setup s{studies::read_hybrid_run(std::string(SALTUS_SOURCE_DIR) + "/examples/" + file), {}, {}};
+  s.start = studies::shooting_start(s.run);
   if (!s.start.ok) return s;
   ContinuationOptions one = s.run.periodic->options;
   one.max_points = 1;

@@ -12,11 +12,11 @@
 #include "drivers/extremal_continue.h"
 #include "drivers/filippov_commands.h"
 #include "drivers/hybrid_commands.h"
-#include "studies/json_input.h"
 #include "drivers/map_command.h"
 #include "drivers/periodic_curve.h"
 #include "drivers/progress.h"
 #include "drivers/restart.h"
+#include "studies/json_input.h"
 
 namespace saltus::drivers {
 
@@ -106,13 +106,14 @@ int continue_command(const std::string& file, const std::string& out_dir,
 }
 
 // The run with its integrations reporting progress on `err` (drivers/progress.h),
-// over [t_begin, t_end] when known (t_end <= t_begin: not known).
+// over [t_begin, t_end] when known (t_end <= t_begin: not known); *line
+// (when given) gets the progress line, for the stages of a continuation.
 HybridRun reporting(HybridRun run, const std::string& command, std::ostream& err, double t_begin = 0,
-                    double t_end = 0) {
+                    double t_end = 0, std::shared_ptr<TimeProgress>* line = nullptr) {
   auto progress = std::make_shared<TimeProgress>(err, "saltus " + command + ": " + run.path.string());
   progress->set_span(t_begin, t_end);
   run.system = with_progress(run.system, progress);
-  run.progress = std::move(progress);
+  if (line) *line = std::move(progress);
   return run;
 }
 
@@ -286,8 +287,9 @@ struct Cli {
         check_curve_map(*read.periodic, over_map);
         read.periodic->curve_map = over_map;
       }
-      const HybridRun run = reporting(std::move(read), "periodic", err);
-      return periodic_command(run, folder(run.name), json, out, err);
+      std::shared_ptr<TimeProgress> progress;
+      const HybridRun run = reporting(std::move(read), "periodic", err, 0, 0, &progress);
+      return periodic_command(run, folder(run.name), json, out, err, progress);
     }
     const HybridRun& run = read;
     if (*hmap) {

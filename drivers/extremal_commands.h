@@ -33,32 +33,10 @@
 #include <ostream>
 #include <string>
 
-#include "analyses/contact/classification.h"
 #include "drivers/studies.h"
-#include "models/extremal.h"
-#include "models/planar_curve.h"
-#include "studies/json_input.h"
+#include "studies/contact_study.h"
 
 namespace saltus::drivers {
-
-struct ExtremalRun {
-  std::filesystem::path path;
-  std::string name;  // default: the file's stem
-  std::string description;
-  std::string note;
-  models::AnyShape curve1, curve2;
-  Json curve1_json, curve2_json;    // as given (echoed in the output)
-  models::ExtremalProblem problem;  // built from curve1, curve2 (shapes checked)
-  std::array<double, 5> point{};    // s1, s2, x, y, phi
-  ContactClassificationOptions options;
-  double box = 0.3;    // default half-width of the solutions search, in s1 and s2
-  int grid = 64;       // Newton starts per side in the solutions search
-  Json continue_json;  // the optional "continue" object as given (drivers/extremal_continue.h reads it)
-  Json track_json;     // the optional "track" object as given
-};
-
-// Reads and checks a run file; throws RunFileError naming the file and the key.
-ExtremalRun read_extremal_run(const std::filesystem::path& path);
 
 // Classifies run.point. json: one JSON object on out (keys: name, run_file,
 // description, note, status, message, degenerate_point {s1, s2, x, y, phi},

@@ -20,38 +20,10 @@
 #include <ostream>
 #include <string>
 
-#include "continuation/system.h"
 #include "drivers/studies.h"
-#include "models/filippov_expression.h"
-#include "models/wheel_turntable.h"
-#include "studies/json_input.h"
+#include "studies/filippov_study.h"
 
 namespace saltus::drivers {
-
-struct FilippovRun {
-  std::filesystem::path path;
-  std::string name;  // default: the file's stem
-  Json json;  // the whole file (the "map", "futures", "continuation" sections are read by their commands)
-  models::WheelTurntable wheel;                   // "model": "wheel_turntable"
-  std::optional<models::ExpressionFilippov> own;  // else the run file's own system ("states", "filippov")
-  std::vector<std::string> states;                // the state names (the wheel's: r, v, omega)
-  bool has_guess = false;
-  Vector guess;  // {state: value}
-  // futures.barrier of an own system (states, parameters, definitions); the
-  // wheel's is its rolling velocity g, (5).
-  std::function<double(const Vector&)> barrier;
-};
-
-// f(model) with the run's model: the wheel or the run file's own system
-// (both filippov::Model); f's return type must not depend on which.
-template <class F>
-decltype(auto) visit_model(const FilippovRun& run, F&& f) {
-  if (run.own) return f(*run.own);
-  return f(run.wheel);
-}
-
-// Reads and checks the common keys; throws RunFileError naming the file and key.
-FilippovRun read_filippov_run(const std::filesystem::path& file);
 
 int filippov_twofold_command(const std::filesystem::path& file, bool json, std::ostream& out,
                              std::ostream& err);
@@ -72,7 +44,5 @@ bool render_gnuplot(const std::filesystem::path& dir, const std::string& stem, c
 
 // The output folder: out_dir, else out/<name>.
 std::filesystem::path output_folder(const FilippovRun& run, const std::filesystem::path& out_dir);
-
-const std::string& filippov_run_file_help();  // the run-file keys (CLI footers)
 
 }  // namespace saltus::drivers

@@ -11,8 +11,9 @@
 #include "continuation/pseudo_arclength.h"
 #include "drivers/output.h"
 #include "drivers/periodic_curve.h"
-#include "drivers/periodic_orbit.h"
 #include "drivers/progress.h"
+#include "studies/hybrid_study.h"
+#include "studies/periodic_orbit.h"
 #include "testfunctions/floquet.h"
 #include "testfunctions/fold.h"
 #include "testfunctions/grazing.h"
@@ -148,20 +149,7 @@ void draw_trajectory(const HybridRun& run, const flow::Trajectory& tr, const fs:
 int simulate_command(const HybridRun& run, const fs::path& dir, bool json, std::ostream& out,
                      std::ostream& err) {
   const flow::HybridSystem& system = *run.system;
-  int mode = run.mode;
-  Vector x0 = run.initial;
-  if (run.transient > 0) {
-    const flow::Trajectory warm =
-        flow::simulate(system, mode, run.t0 - run.transient, x0, run.t0, without_samples(run.simulation));
-    if (!warm.ok()) {
-      err << "saltus simulate: " << run.path.string() << ": during the transient: " << warm.message << '\n';
-      return 2;
-    }
-    mode = warm.mode_end;
-    x0 = warm.x_end;
-  }
-  const flow::Trajectory tr =
-      flow::simulate(system, mode, run.t0, x0, run.t1, run.simulation, {}, run.sections());
+  const flow::Trajectory tr = studies::simulate(run);
   // A failed run says so first: its figures (gnuplot on up to 1e7 samples
   // can take many seconds) are not drawn; the files hold the samples up to
   // the failure.
@@ -185,8 +173,7 @@ int simulate_command(const HybridRun& run, const fs::path& dir, bool json, std::
 
 int lyapunov_command(const HybridRun& run, const fs::path& dir, bool json, std::ostream& out,
                      std::ostream& err) {
-  const flow::LyapunovResult r =
-      flow::lyapunov_spectrum(*run.system, run.mode, run.t0, run.initial, run.lyapunov);
+  const flow::LyapunovResult r = studies::lyapunov(run);
   Json summary;
   summary["name"] = run.name;
   summary["status"] = flow::to_string(r.status);
@@ -256,15 +243,6 @@ Json complex_pairs(const Eigen::VectorXcd& mu) {
   Json list = Json::array();
   for (int i = 0; i < mu.size(); ++i) list.push_back({mu[i].real(), mu[i].imag()});
   return list;
-}
-
-// The multipliers of the orbit u: all of them (forced), or (autonomous) all
-// but the trivial one, which goes to *trivial.
-Eigen::VectorXcd orbit_multipliers(const periodic::ShootingSystem& system, const Vector& u,
-                                   std::complex<double>* trivial) {
-  const Matrix M = system.monodromy(u);
-  if (system.options().autonomous) return periodic::nontrivial_multipliers(M, trivial);
-  return periodic::floquet_multipliers(M);
 }
 
 // (parameter, value) points of a sweep CSV's columns.
@@ -343,16 +321,18 @@ namespace {
 // without a section, the first state component at t0.
 struct PeriodicContext {
   const HybridRun& run;
-  const ShootingStart& start;
-  const ContinuationProblem& problem;
-  int p;              // the parameter's index in y
-  std::string shown;  // the ordinate's state component
-  int iv;             // its index
+  const studies::BranchResult& orbit;  // studies::find_orbit's
+  std::string parameter;               // carried in the state (held fixed without periodic.parameter)
+  int p;                               // its index in y
+  std::string shown;                   // the ordinate's state component
+  int iv;                              // its index
+  const ContinuationProblem& problem() const { return *orbit.problem; }
+  const periodic::ShootingSystem& system() const { return *orbit.shooting; }
 };
 
 // The ordinate's values of the orbit u: at the section, or the component at t0.
 std::vector<double> shown_values(const PeriodicContext& c, const Vector& y) {
-  if (c.run.section) return section_values(c.run, *c.start.system, c.problem.u(y), c.iv);
+  if (c.run.section) return section_values(c.run, c.system(), c.problem().u(y), c.iv);
   return {y[c.iv]};
 }
 
@@ -360,14 +340,13 @@ Json orbit_summary(const PeriodicContext& c, const Vector& orbit, const Eigen::V
                    std::complex<double> trivial) {
   const HybridRun& run = c.run;
   const PeriodicSpec& spec = *run.periodic;
-  const auto& system = c.start.system;
-  const Vector u = c.problem.u(orbit);
+  const Vector u = c.problem().u(orbit);
   Json summary;
   summary["name"] = run.name;
   summary["autonomous"] = spec.autonomous;
-  summary["period"] = system->period(u);
-  summary["t0"] = system->start_time(u);
-  summary["mode"] = run.system->mode_name(system->options().mode);
+  summary["period"] = c.system().period(u);
+  summary["t0"] = c.system().start_time(u);
+  summary["mode"] = run.system->mode_name(c.system().options().mode);
   summary["multipliers"] = complex_pairs(mu);
   if (spec.autonomous) summary["trivial_multiplier"] = {trivial.real(), trivial.imag()};
   summary["stable"] = mu.size() == 0 || std::abs(mu[0]) < 1.0;
@@ -375,15 +354,11 @@ Json orbit_summary(const PeriodicContext& c, const Vector& orbit, const Eigen::V
   const auto names = run.system->state_names();
   for (std::size_t i = 0; i < names.size(); ++i) state[names[i]] = orbit[i];
   summary["state"] = state;
-  summary["parameters"] = {{c.start.parameter, orbit[c.p]}};
-  summary["guess"] = {{"source", c.start.source}, {"period", system->period(c.problem.u(c.start.y))}};
-  if (c.start.source == "section") {
-    summary["guess"]["section_returns"] = c.start.returns;
-    summary["guess"]["distance"] = c.start.distance;
-  }
+  summary["parameters"] = {{c.parameter, orbit[c.p]}};
+  summary["guess"] = c.orbit.info["guess"];
   if (run.section) {
     Json values = Json::array();
-    for (double v : section_values(run, *system, u, c.iv)) values.push_back(v);
+    for (double v : section_values(run, c.system(), u, c.iv)) values.push_back(v);
     summary["section_" + c.shown] = values;
   }
   return summary;
@@ -397,27 +372,11 @@ struct OrbitRow {
   std::vector<double> values;
 };
 
-// The multipliers of the orbit y of b. A grazing orbit touches its guard
-// (the true flow's saltation there is 1 / 0, or huge by rounding): it gets
-// the smooth side's, those of the orbit without the contact.
-Eigen::VectorXcd point_multipliers(const PeriodicContext& c, const Branch& b, const Vector& y) {
-  for (const auto& sp : b.special_points)
-    if (sp.type == "GR" && sp.y == y && sp.data.contains("smooth_side_multipliers")) {
-      const auto& list = sp.data["smooth_side_multipliers"];
-      Eigen::VectorXcd mu(list.size());
-      for (std::size_t i = 0; i < list.size(); ++i)
-        mu[i] = {list[i][0].get<double>(), list[i][1].get<double>()};
-      return mu;
-    }
-  std::complex<double> t;
-  return orbit_multipliers(*c.start.system, c.problem.u(y), &t);
-}
-
-std::vector<OrbitRow> orbit_rows(const PeriodicContext& c, const Branch& b) {
+std::vector<OrbitRow> orbit_rows(const PeriodicContext& c, const studies::BranchResult& branch) {
   std::vector<OrbitRow> rows;
-  for (const auto& pt : b.points) {
-    const Vector up = c.problem.u(pt.y);
-    OrbitRow r{pt.y[c.p], c.start.system->period(up), false, point_multipliers(c, b, pt.y), {}};
+  for (const auto& pt : branch.branch.points) {
+    OrbitRow r{
+        pt.y[c.p], c.system().period(c.problem().u(pt.y)), false, studies::multipliers(branch, pt.y), {}};
     r.stable = r.mu.size() == 0 || std::abs(r.mu[0]) < 1.0;
     r.values = shown_values(c, pt.y);
     rows.push_back(std::move(r));
@@ -445,14 +404,13 @@ std::vector<std::pair<double, double>> diagram_under(const PeriodicContext& c, c
   std::vector<std::pair<double, double>> diagram;
   std::string warning;
   if (!run.periodic->diagram.empty()) {
-    diagram = read_diagram(run.periodic->diagram, c.start.parameter, c.shown, &warning);
+    diagram = read_diagram(run.periodic->diagram, c.parameter, c.shown, &warning);
   } else if (run.sweep && run.section) {
     std::ostringstream quiet;
     if (sweep_command(run, dir, false, quiet, err) == 0)
       diagram = read_diagram(dir / "sweep.csv", run.sweep->parameter, c.shown, &warning);
-    if (run.sweep->parameter != c.start.parameter)
-      warning = "the sweep is in " + run.sweep->parameter + ", the branch in " + c.start.parameter,
-      diagram.clear();
+    if (run.sweep->parameter != c.parameter)
+      warning = "the sweep is in " + run.sweep->parameter + ", the branch in " + c.parameter, diagram.clear();
   }
   if (!warning.empty()) err << "saltus periodic: warning: " << warning << '\n';
   return diagram;
@@ -466,7 +424,7 @@ Figure branch_figure(const PeriodicContext& c, const Branch& b, const std::vecto
     ylabel << c.shown << " at the section " << run.section->variable << " = " << run.section->value;
   else
     ylabel << c.shown << "(t0)";
-  Figure f{run.name + ": periodic orbits", c.start.parameter, ylabel.str(), {}, {}};
+  Figure f{run.name + ": periodic orbits", c.parameter, ylabel.str(), {}, {}};
   Figure::Series brute{"brute-force diagram", diagram, "points", "pt 7 ps 0.25 lc rgb '#999999'"},
       stable{"stable orbit", {}, "points", "pt 7 ps 0.6"},
       unstable{"unstable orbit", {}, "points", "pt 6 ps 0.6"};
@@ -480,52 +438,27 @@ Figure branch_figure(const PeriodicContext& c, const Branch& b, const std::vecto
   return f;
 }
 
-// The branch with the grazing test (and through grazings when asked).
-grazing::ThroughGrazing follow_branch(const PeriodicContext& c, const Vector& orbit) {
-  const PeriodicSpec& spec = *c.run.periodic;
-  TestFunctions tests = {std::make_shared<FoldTest>("LPC"), std::make_shared<PeriodDoublingTest>(),
-                         std::make_shared<NeimarkSackerTest>()};
-  // Grazing ("GR") stops the branch: past it the orbits have another event
-  // sequence. A fresh GrazingTest per segment, since it keeps the first
-  // orbit's events. With "grazing": "continue" it goes on with the new
-  // event sequence.
-  grazing::ThroughGrazing through;
-  const ContinuationOptions options =
-      staging_points(spec.options, c.run.progress, "branch", {spec.parameter});
-  if (!spec.grazing) {
-    through.branch = continue_branch(c.problem, orbit, options, tests);
-    return through;
-  }
-  const auto set = [&] {
-    TestFunctions t = tests;
-    t.push_back(std::make_shared<GrazingTest>());
-    return t;
-  };
-  return grazing::continue_through_grazing(c.problem, orbit, options, set, spec.grazing_continue);
-}
-
 // The orbit's branch in the run's parameter with LPC, PD, NS (and GR)
-// located: branch.csv, orbits.csv, branch.png and summary.json (and the
-// grazing curve's files); the branch and its special points (with their
-// multipliers) go into *summary. False with *why when the curve cannot start.
-bool continue_orbit(const PeriodicContext& c, const Vector& orbit, const fs::path& dir, Json* summary,
-                    std::ostream& err, std::string* why) {
-  const grazing::ThroughGrazing through = follow_branch(c, orbit);
-  if (c.run.progress) c.run.progress->set_stage("branch: its orbits, files and figure");
-  const Branch& b = through.branch;
+// located (studies::continue_orbits): branch.csv, orbits.csv, branch.png
+// and summary.json (and the curves' files); the branch and its special
+// points (with their multipliers) go into *summary. False with *why when a
+// curve cannot start.
+bool continue_orbit(const PeriodicContext& c, const fs::path& dir, Json* summary, std::ostream& err,
+                    const studies::Progress& progress, std::string* why) {
+  const studies::BranchResult branch = studies::continue_orbits(c.orbit, progress);
+  const Branch& b = branch.branch;
   fs::create_directories(dir);
   write_file_atomically(dir / "branch.csv",
-                        [&](std::ostream& o) { write_branch_csv(b, through.sequences, o); });
-  Json branch = b.summary();
-  (*summary)["branch"] = branch;
-  (*summary)["special_points"] = branch["special_points"];
+                        [&](std::ostream& o) { write_branch_csv(b, branch.sequences, o); });
+  Json j = b.summary();
+  (*summary)["branch"] = j;
+  (*summary)["special_points"] = j["special_points"];
   for (std::size_t k = 0; k < b.special_points.size(); ++k)
     (*summary)["special_points"][k]["multipliers"] =
-        complex_pairs(point_multipliers(c, b, b.special_points[k].y));
-  const std::vector<OrbitRow> rows = orbit_rows(c, b);
+        complex_pairs(studies::multipliers(branch, b.special_points[k].y));
+  const std::vector<OrbitRow> rows = orbit_rows(c, branch);
   write_file_atomically(dir / "orbits.csv", [&](std::ostream& o) {
-    o << c.start.parameter << ",period,stable,max_abs_multiplier," << c.shown << '\n'
-      << std::setprecision(15);
+    o << c.parameter << ",period,stable,max_abs_multiplier," << c.shown << '\n' << std::setprecision(15);
     for (const auto& r : rows)
       for (double v : r.values)
         o << r.parameter << ',' << r.period << ',' << r.stable << ','
@@ -537,10 +470,8 @@ bool continue_orbit(const PeriodicContext& c, const Vector& orbit, const fs::pat
   if (!warning.empty()) err << "saltus periodic: warning: " << warning << '\n';
   bool ok = true;
   if (!c.run.periodic->curves.empty()) {
-    std::vector<GrazingStart> grazings;
-    for (const auto& g : through.crossings) grazings.push_back({g.orbit.y, g.orbit.contact});
     std::vector<std::string> warnings;
-    ok = two_parameter_curves(c.run, c.start, grazings, b, dir, summary, &warnings, why);
+    ok = two_parameter_curves(branch, dir, summary, progress, &warnings, why);
     for (const auto& w : warnings) err << "saltus periodic: warning: " << w << '\n';
   }
   write_file_atomically(dir / "summary.json", [&](std::ostream& o) { o << summary->dump(2) << '\n'; });
@@ -551,9 +482,9 @@ void print_orbit(const PeriodicContext& c, const Vector& orbit, const Json& summ
                  const Eigen::VectorXcd& mu, std::complex<double> trivial,
                  const std::vector<std::string>& written, std::ostream& out) {
   const bool autonomous = c.run.periodic->autonomous;
-  out << c.run.name << ": periodic orbit at " << c.start.parameter << " = " << std::setprecision(10)
-      << orbit[c.p] << ", period " << summary["period"].get<double>() << (autonomous ? " (autonomous)" : "")
-      << ", " << (summary["stable"].get<bool>() ? "stable" : "unstable") << "\n  multipliers";
+  out << c.run.name << ": periodic orbit at " << c.parameter << " = " << std::setprecision(10) << orbit[c.p]
+      << ", period " << summary["period"].get<double>() << (autonomous ? " (autonomous)" : "") << ", "
+      << (summary["stable"].get<bool>() ? "stable" : "unstable") << "\n  multipliers";
   for (int i = 0; i < mu.size(); ++i) out << " [" << mu[i].real() << ", " << mu[i].imag() << "]";
   if (autonomous) out << "\n  trivial multiplier [" << trivial.real() << ", " << trivial.imag() << "]";
   out << '\n';
@@ -567,52 +498,39 @@ void print_orbit(const PeriodicContext& c, const Vector& orbit, const Json& summ
 }  // namespace
 
 int periodic_command(const HybridRun& run, const fs::path& dir, bool json, std::ostream& out,
-                     std::ostream& err) {
-  const ShootingStart start = shooting_start(run);
-  if (!start.ok) {
-    err << "saltus periodic: " << run.path.string() << ": no guess of a periodic orbit: " << start.message
-        << '\n';
+                     std::ostream& err, std::shared_ptr<TimeProgress> progress) {
+  const auto shared = std::make_shared<const HybridRun>(run);
+  const studies::Progress staged = staging(progress);
+  const studies::BranchResult found = studies::find_orbit(shared, staged);
+  if (!found.branch.usable()) {
+    err << "saltus periodic: " << run.path.string() << ": " << found.branch.message << '\n';
     return 2;
   }
   const PeriodicSpec& spec = *run.periodic;
-  const ContinuationProblem& problem = *start.problem;
   const auto names = run.system->state_names();
   const std::string shown = run.sweep ? run.sweep->plot : run.section ? run.plot_y : names[0];
-  const PeriodicContext c{run, start, problem, problem.size() - 1, shown, index_of(names, shown)};
-
-  // The orbit: the guess corrected with the parameter fixed.
-  ContinuationOptions one = spec.options;
-  one.max_points = 1;
-  one.bounds.clear();
-  const Branch first = continue_branch(problem, start.y, one);
-  if (!first.usable()) {
-    err << "saltus periodic: " << run.path.string() << ": no periodic orbit near the guess (" << start.source
-        << "): " << first.message << '\n';
-    return 2;
-  }
-  const Vector orbit = first.points[0].y;
-  const Vector u = problem.u(orbit);
+  const PeriodicContext c{run,
+                          found,
+                          spec.parameter.empty() ? run.fixed_parameter : spec.parameter,
+                          found.problem->size() - 1,
+                          shown,
+                          index_of(names, shown)};
+  const Vector orbit = found.branch.points[0].y;
   std::complex<double> trivial;
-  const Eigen::VectorXcd mu = orbit_multipliers(*start.system, u, &trivial);
+  const Eigen::VectorXcd mu = studies::multipliers(found, orbit, &trivial);
   Json summary = orbit_summary(c, orbit, mu, trivial);
 
-  std::vector<std::string> written;
   fs::create_directories(dir);
-  draw_orbit(run, *start.system, u, dir, err);
-  if (spec.parameter.empty())
-    written.push_back(dir.string());
-  else {
-    std::string why;
-    if (!continue_orbit(c, orbit, dir, &summary, err, &why)) {
-      err << "saltus periodic: " << run.path.string() << ": " << why << '\n';
-      return 2;
-    }
-    written.push_back(dir.string());
+  draw_orbit(run, *found.shooting, found.problem->u(orbit), dir, err);
+  std::string why;
+  if (!spec.parameter.empty() && !continue_orbit(c, dir, &summary, err, staged, &why)) {
+    err << "saltus periodic: " << run.path.string() << ": " << why << '\n';
+    return 2;
   }
   if (json)
     out << summary.dump(2) << '\n';
   else
-    print_orbit(c, orbit, summary, mu, trivial, written, out);
+    print_orbit(c, orbit, summary, mu, trivial, {dir.string()}, out);
   return 0;
 }
 

@@ -5,7 +5,8 @@
 #include <ostream>
 
 #include "drivers/grid_runner.h"
-#include "drivers/hybrid_run_file.h"
+#include "drivers/progress.h"
+#include "studies/hybrid_run_file.h"
 
 namespace saltus::drivers {
 
@@ -30,7 +31,7 @@ int lyapunov_command(const HybridRun& run, const std::filesystem::path& dir, boo
 int sweep_command(const HybridRun& run, const std::filesystem::path& dir, bool json, std::ostream& out,
                   std::ostream& err, const GridControl& control = {});
 
-// A periodic orbit by shooting (drivers/periodic_orbit.h: from the run's
+// A periodic orbit by shooting (studies::find_orbit, studies/hybrid_study.h: from the run's
 // guess, or for an autonomous model from a simulation's section returns):
 // period, Floquet multipliers ([re, im] pairs, largest modulus first; an
 // autonomous orbit's trivial one apart) and state; with a continuation
@@ -39,6 +40,6 @@ int sweep_command(const HybridRun& run, const std::filesystem::path& dir, bool j
 // brute-force diagram (the run's sweep or a named sweep CSV). Exit 2 when no
 // guess or no orbit is found.
 int periodic_command(const HybridRun& run, const std::filesystem::path& dir, bool json, std::ostream& out,
-                     std::ostream& err);
+                     std::ostream& err, std::shared_ptr<TimeProgress> progress = nullptr);
 
 }  // namespace saltus::drivers

@@ -15,7 +15,7 @@
 #include "drivers/attractor.h"
 #include "drivers/grid_runner.h"
 #include "drivers/output.h"
-#include "drivers/periodic_orbit.h"
+#include "studies/periodic_orbit.h"
 
 namespace saltus::drivers {
 

@@ -1,7 +1,7 @@
 #pragma once
 // `saltus periodic` with "periodic.curve": from the first located point of
 // each curve's kind on the one-parameter branch, its curve in two
-// parameters, continued by the engine in the second one:
+// parameters (studies/hybrid_curves.cpp), continued in the second one:
 //   GR   the grazing system (continuation/periodic/grazing_orbit.h: shooting
 //        on the flow without the contact plus "the guard's minimum is zero");
 //   LPC, PD  shooting plus the bordered test function of M - I or M + I, with
@@ -19,28 +19,20 @@
 #include <vector>
 
 #include "continuation/branch.h"
-#include "continuation/periodic/grazing_orbit.h"
-#include "drivers/hybrid_run_file.h"
-#include "drivers/periodic_orbit.h"
 #include "drivers/studies.h"
+#include "studies/hybrid_run_file.h"
 #include "studies/json_input.h"
+#include "studies/study.h"
 
 namespace saltus::drivers {
 
-// The located grazing orbits of the branch with their contacts.
-struct GrazingStart {
-  Vector y;  // (x, [T,] first parameter)
-  periodic::Contact contact;
-};
-
-// The run's curves from the branch's located points, their files and one
-// figure per parameter pair (a figure gnuplot cannot draw adds to *warnings).
-// False with *why when a curve has no point of its kind to start from, or
-// cannot start.
-bool two_parameter_curves(const HybridRun& run, const ShootingStart& start,
-                          const std::vector<GrazingStart>& grazings, const Branch& branch,
-                          const std::filesystem::path& dir, Json* summary, std::vector<std::string>* warnings,
-                          std::string* why);
+// The run's curves from the first located points of their kinds on the
+// branch (studies::continue_from), their files and one figure per parameter
+// pair (a figure gnuplot cannot draw adds to *warnings). False with *why when
+// a curve has no point of its kind to start from, or cannot start.
+bool two_parameter_curves(const studies::BranchResult& branch, const std::filesystem::path& dir,
+                          Json* summary, const studies::Progress& progress,
+                          std::vector<std::string>* warnings, std::string* why);
 
 // `saltus periodic --over-map`: csv is a map.csv of `saltus map` over the
 // two parameters (either way round) of at least one of the spec's curves,

@@ -44,20 +44,17 @@ void TimeProgress::print() {
   err_ << '\n' << std::flush;
 }
 
-ContinuationOptions staging_points(ContinuationOptions options, std::shared_ptr<TimeProgress> progress,
-                                   std::string label, std::vector<std::string> shown) {
-  if (!progress) return options;
-  options.callback = [progress, label, shown, previous = options.callback](const Branch& branch) {
+studies::Progress staging(std::shared_ptr<TimeProgress> progress) {
+  if (!progress) return {};
+  return [progress](const std::string& name, const Branch& branch) {
     std::ostringstream stage;
-    stage << label << ": point " << branch.points.size() << std::setprecision(8);
+    stage << name << ": point " << branch.points.size() << std::setprecision(8);
     const Vector& y = branch.points.back().y;
-    for (const auto& name : shown)
-      for (std::size_t i = 0; i < branch.names.size(); ++i)
-        if (branch.names[i] == name) stage << ", " << name << " = " << y[i];
+    for (std::size_t i = branch.state_size; i < branch.names.size(); ++i)
+      stage << ", " << branch.names[i] << " = " << y[static_cast<Eigen::Index>(i)];
     progress->set_stage(stage.str());
-    return previous ? previous(branch) : true;
+    return true;
   };
-  return options;
 }
 
 namespace {

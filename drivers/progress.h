@@ -22,6 +22,7 @@
 #include "continuation/branch.h"
 #include "continuation/flow/hybrid_system.h"
 #include "continuation/options.h"
+#include "studies/study.h"
 
 namespace saltus::drivers {
 
@@ -58,10 +59,9 @@ class TimeProgress {
 std::shared_ptr<const flow::HybridSystem> with_progress(std::shared_ptr<const flow::HybridSystem> system,
                                                         std::shared_ptr<TimeProgress> progress);
 
-// `options` whose every new point sets the stage of `progress` (null: the
-// options unchanged): "<label>: point k, <name> = value" for each of `shown`
-// among the branch's unknowns, before any callback the options had.
-ContinuationOptions staging_points(ContinuationOptions options, std::shared_ptr<TimeProgress> progress,
-                                   std::string label, std::vector<std::string> shown);
+// A study's progress (studies/study.h) as the stage of `progress`:
+// "<branch>: point k, <free parameter> = value" at each new point (null:
+// none).
+studies::Progress staging(std::shared_ptr<TimeProgress> progress);
 
 }  // namespace saltus::drivers

@@ -11,7 +11,7 @@
 #include "drivers/grid_runner.h"
 #include "drivers/hybrid_commands.h"
 #include "drivers/output.h"
-#include "drivers/periodic_orbit.h"
+#include "studies/periodic_orbit.h"
 
 namespace saltus::drivers {
 

@@ -16,9 +16,13 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <limits>
 #include <sstream>
 
 #include "continuation/flow/simulate.h"
+#include "studies/contact_study.h"
+#include "studies/filippov_study.h"
+#include "studies/hybrid_study.h"
 #include "studies/options_json.h"
 #include "studies/study.h"
 
@@ -147,7 +151,7 @@ py::dict orbit_of(const BranchResult& r, const Vector& y, int samples) {
     flow::SimulationOptions plain = r.shooting->options().simulation;
     plain.variational = false;
     plain.output_interval = T / samples;
-    const double t0 = r.shooting->options().t0;
+    const double t0 = r.shooting->start_time(u);
     traj = flow::simulate(*r.shooting->hybrid(), r.shooting->options().mode, t0, r.shooting->hybrid_state(u),
                           t0 + T, plain);
     names = r.shooting->hybrid()->state_names();
@@ -159,6 +163,45 @@ py::dict orbit_of(const BranchResult& r, const Vector& y, int samples) {
     for (std::size_t i = 0; i < traj.x.size(); ++i) column[i] = traj.x[i][j];
     d[py::str(names[j])] = py::array_t<double>(static_cast<py::ssize_t>(column.size()), column.data());
   }
+  return d;
+}
+
+// A vector of doubles as a NumPy array.
+py::array_t<double> array_of(const std::vector<double>& v) {
+  return py::array_t<double>(static_cast<py::ssize_t>(v.size()), v.data());
+}
+
+// A simulation as arrays: "t", "mode" and one per state component; its
+// events and section hits as dicts; its status and message.
+py::dict trajectory_dict(const flow::Trajectory& tr, const flow::HybridSystem& system) {
+  const auto names = system.state_names();
+  py::dict d;
+  d["status"] = flow::to_string(tr.status);
+  d["message"] = tr.message;
+  d["ok"] = tr.ok();
+  d["t"] = array_of(tr.t);
+  d["mode"] = py::array_t<int>(static_cast<py::ssize_t>(tr.mode.size()), tr.mode.data());
+  for (std::size_t j = 0; j < names.size(); ++j) {
+    std::vector<double> column(tr.x.size());
+    for (std::size_t i = 0; i < tr.x.size(); ++i) column[i] = tr.x[i][static_cast<Eigen::Index>(j)];
+    d[py::str(names[j])] = array_of(column);
+  }
+  const auto state = [&names](const Vector& x) {
+    py::dict s;
+    for (std::size_t j = 0; j < names.size(); ++j) s[py::str(names[j])] = x[static_cast<Eigen::Index>(j)];
+    return s;
+  };
+  py::list events;
+  for (const auto& e : tr.events)
+    events.append(py::dict(py::arg("t") = e.t, py::arg("guard") = e.guard_name,
+                           py::arg("mode_before") = system.mode_name(e.mode_before),
+                           py::arg("mode_after") = system.mode_name(e.mode_after),
+                           py::arg("before") = state(e.x_before), py::arg("after") = state(e.x_after)));
+  d["events"] = events;
+  py::list hits;
+  for (const auto& h : tr.section_hits)
+    hits.append(py::dict(py::arg("t") = h.t, py::arg("mode") = system.mode_name(h.mode), py::arg("state") = state(h.x)));
+  d["section_hits"] = hits;
   return d;
 }
 
@@ -208,6 +251,163 @@ PYBIND11_MODULE(_saltus, m) {
       },
       py::arg("text"), py::arg("where"));
 
+  py::class_<studies::HybridRun, std::shared_ptr<studies::HybridRun>>(m, "HybridSystem")
+      .def_property_readonly("name", [](const studies::HybridRun& r) { return r.name; })
+      .def_property_readonly("description", [](const studies::HybridRun& r) { return r.description; })
+      .def_property_readonly("source", [](const studies::HybridRun& r) { return r.path.string(); })
+      .def_property_readonly("model", [](const studies::HybridRun& r) { return r.model; })
+      .def_property_readonly("states", [](const studies::HybridRun& r) { return r.system->state_names(); })
+      .def_property_readonly("parameters",
+                             [](const studies::HybridRun& r) {
+                               py::dict d;
+                               for (const auto& p : r.system->parameters()) d[py::str(p.name)] = p.value;
+                               return d;
+                             })
+      .def_property_readonly("continuation_parameter",
+                             [](const studies::HybridRun& r) -> py::object {
+                               if (!r.periodic || r.periodic->parameter.empty()) return py::none();
+                               return py::str(r.periodic->parameter);
+                             })
+      .def("__repr__", [](const studies::HybridRun& r) { return "<saltus.HybridSystem '" + r.name + "'>"; });
+  m.def(
+      "_load_hybrid_path",
+      [](const std::string& path) {
+        return std::const_pointer_cast<studies::HybridRun>(studies::load_hybrid(std::filesystem::path(path)));
+      },
+      py::arg("path"));
+  m.def(
+      "_load_hybrid_text",
+      [](const std::string& text, const std::string& where) {
+        return std::const_pointer_cast<studies::HybridRun>(
+            studies::load_hybrid_description(studies::parse_json(text, where), where));
+      },
+      py::arg("text"), py::arg("where"));
+  m.def(
+      "_simulate",
+      [](std::shared_ptr<studies::HybridRun> run) {
+        flow::Trajectory tr;
+        {
+          py::gil_scoped_release release;
+          tr = studies::simulate(*run);
+        }
+        return trajectory_dict(tr, *run->system);
+      },
+      py::arg("system"));
+  m.def(
+      "_lyapunov",
+      [](std::shared_ptr<studies::HybridRun> run) {
+        flow::LyapunovResult r;
+        {
+          py::gil_scoped_release release;
+          r = studies::lyapunov(*run);
+        }
+        py::dict d;
+        d["status"] = flow::to_string(r.status);
+        d["message"] = r.message;
+        d["ok"] = r.ok();
+        d["exponents"] = array_of(std::vector<double>(r.exponents.data(), r.exponents.data() + r.exponents.size()));
+        d["time"] = r.time;
+        d["events"] = r.events;
+        d["contraction"] = r.time > 0 ? r.contraction() : std::numeric_limits<double>::quiet_NaN();
+        d["collapsed_intervals"] = r.collapsed;
+        d["times"] = array_of(r.times);
+        py::list running;
+        for (const auto& v : r.running) running.append(array_of(std::vector<double>(v.data(), v.data() + v.size())));
+        d["running"] = running;
+        return d;
+      },
+      py::arg("system"));
+  m.def(
+      "_find_orbit",
+      [](std::shared_ptr<studies::HybridRun> run, py::object progress) {
+        Observer observer(std::move(progress));
+        BranchResult r;
+        {
+          py::gil_scoped_release release;
+          r = studies::find_orbit(run, observer.progress());
+        }
+        observer.finish(&r);
+        return r;
+      },
+      py::arg("system"), py::arg("progress") = py::none());
+  m.def(
+      "_continue_orbits",
+      [](const BranchResult& orbit, py::object progress) {
+        Observer observer(std::move(progress));
+        BranchResult r;
+        {
+          py::gil_scoped_release release;
+          r = studies::continue_orbits(orbit, observer.progress());
+        }
+        observer.finish(&r);
+        return r;
+      },
+      py::arg("orbit"), py::arg("progress") = py::none());
+
+  py::class_<studies::ExtremalRun, std::shared_ptr<studies::ExtremalRun>>(m, "ContactSystem")
+      .def_property_readonly("name", [](const studies::ExtremalRun& r) { return r.name; })
+      .def_property_readonly("description", [](const studies::ExtremalRun& r) { return r.description; })
+      .def_property_readonly("source", [](const studies::ExtremalRun& r) { return r.path.string(); })
+      .def_property_readonly("point", [](const studies::ExtremalRun& r) { return to_python(studies::point_json(r.point)); })
+      .def("__repr__", [](const studies::ExtremalRun& r) { return "<saltus.ContactSystem '" + r.name + "'>"; });
+  m.def(
+      "_load_contact_path",
+      [](const std::string& path) {
+        return std::make_shared<studies::ExtremalRun>(studies::read_extremal_run(std::filesystem::path(path)));
+      },
+      py::arg("path"));
+  m.def(
+      "_load_contact_text",
+      [](const std::string& text, const std::string& where) {
+        return std::make_shared<studies::ExtremalRun>(
+            studies::parse_extremal_run(studies::parse_json(text, where), where));
+      },
+      py::arg("text"), py::arg("where"));
+  m.def(
+      "_classify",
+      [](std::shared_ptr<studies::ExtremalRun> run) {
+        studies::Json j;
+        {
+          py::gil_scoped_release release;
+          j = studies::classification_json(*run, studies::classify(*run));
+        }
+        return to_python(j);
+      },
+      py::arg("system"));
+  m.def(
+      "_extremal_points",
+      [](std::shared_ptr<studies::ExtremalRun> run, double x, double y, double phi, double box) {
+        studies::Json j;
+        {
+          py::gil_scoped_release release;
+          j = studies::extremal_points_json(*run, studies::extremal_points(*run, Eigen::Vector3d(x, y, phi), box));
+        }
+        return to_python(j);
+      },
+      py::arg("system"), py::arg("x"), py::arg("y"), py::arg("phi"), py::arg("box") = 0.0);
+
+  m.def(
+      "_two_fold",
+      [](const std::string& source, const std::string& where) {
+        // source: a path (where empty) or the JSON text of a description.
+        const studies::FilippovRun run = where.empty()
+                                             ? studies::read_filippov_run(std::filesystem::path(source))
+                                             : studies::parse_filippov_run(studies::parse_json(source, where), where);
+        studies::Json j;
+        {
+          py::gil_scoped_release release;
+          const TwoFoldResult result = studies::two_fold(run);
+          if (const std::string why = studies::two_fold_failure(run, result); !why.empty()) {
+            j = {{"name", run.name}, {"located", false}, {"message", why}};
+          } else {
+            j = studies::two_fold_json(run, result);
+            j["located"] = true;
+          }
+        }
+        return to_python(j);
+      },
+      py::arg("source"), py::arg("where") = "");
+
   py::class_<BranchResult>(m, "Branch")
       .def_readonly("name", &BranchResult::name)
       .def_property_readonly("kind", [](const BranchResult& r) { return studies::to_string(r.kind); })
@@ -222,6 +422,8 @@ PYBIND11_MODULE(_saltus, m) {
       .def_property_readonly("state_size", [](const BranchResult& r) { return r.branch.state_size; })
       .def_property_readonly("array", [](const BranchResult& r) { return points_array(r.branch); })
       .def_property_readonly("test_names", [](const BranchResult& r) { return r.branch.test_names; })
+      .def_readonly("sequences", &BranchResult::sequences)
+      .def_property_readonly("info", [](const BranchResult& r) { return to_python(r.info); })
       .def_property_readonly("parameters",
                              [](const BranchResult& r) {
                                py::dict d;

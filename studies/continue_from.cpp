@@ -23,6 +23,7 @@ namespace saltus::studies {
 
 namespace {
 
+using detail::curve_parameters;
 using detail::observed;
 
 // The follow-up's options: the caller's, else the branch's own. Curves of
@@ -43,23 +44,9 @@ BranchResult derived(const BranchResult& from, const SpecialPoint& point, const 
   r.name = options.name.empty() ? name : options.name;
   r.kind = kind;
   r.run = from.run;
+  r.hybrid = from.hybrid;
   r.started_from = point.label() + " of " + from.name;
   return r;
-}
-
-// The two parameters of a curve: given, or the branch's and the run's next.
-std::vector<std::string> curve_parameters(const BranchResult& from, const FromOptions& options,
-                                          const std::vector<std::string>& all) {
-  const std::string first = from.branch.names[from.branch.state_size];
-  if (!options.parameters.empty()) {
-    if (options.parameters.size() != 2 || options.parameters[0] != first)
-      throw StudyError("a curve's 'parameters' are two: the branch's parameter '" + first +
-                       "' first, then the second one");
-    return options.parameters;
-  }
-  for (const auto& p : all)
-    if (p != first) return {first, p};
-  throw StudyError("the system has only the parameter '" + first + "': a curve needs a second one");
 }
 
 BranchResult fold_curve_from(const BranchResult& from, const SpecialPoint& lp, const FromOptions& options,
@@ -194,9 +181,10 @@ BranchResult doubled_from(const BranchResult& from, const SpecialPoint& pd, cons
   r.ode = from.ode;
   r.problem = std::make_shared<const ContinuationProblem>(r.shooting, p, free);
   r.tests = from.tests;
-  ContinuationOptions o = options.options                              ? *options.options
-                          : from.run->periodic && from.run->periodic->doublings > 0 ? from.run->periodic->doubling_options
-                                                                                   : options_for(from, options);
+  const bool run_doubles = from.run && from.run->periodic && from.run->periodic->doublings > 0;
+  ContinuationOptions o = options.options ? *options.options
+                          : run_doubles   ? from.run->periodic->doubling_options
+                                          : options_for(from, options);
   try {
     r.branch = continue_branch(*r.problem, next.y, observed(o, r.name, progress), r.tests, &next.tangent);
   } catch (const std::runtime_error& e) {
@@ -264,6 +252,24 @@ BranchResult cycle_curve_from(const BranchResult& from, const SpecialPoint& poin
 
 }  // namespace
 
+namespace detail {
+
+std::vector<std::string> curve_parameters(const BranchResult& from, const FromOptions& options,
+                                          const std::vector<std::string>& all) {
+  const std::string first = from.branch.names[from.branch.state_size];
+  if (!options.parameters.empty()) {
+    if (options.parameters.size() != 2 || options.parameters[0] != first)
+      throw StudyError("a curve's 'parameters' are two: the branch's parameter '" + first +
+                       "' first, then the second one");
+    return options.parameters;
+  }
+  for (const auto& p : all)
+    if (p != first) return {first, p};
+  throw StudyError("the system has only the parameter '" + first + "': a curve needs a second one");
+}
+
+}  // namespace detail
+
 std::shared_ptr<System> cycle_curve_system(const periodic::ShootingSystem& shooting, const std::string& type,
                                            Vector* u) {
   if (type == "NS") {
@@ -284,7 +290,8 @@ std::string what_follows(BranchKind kind) {
     case BranchKind::kEquilibria:
       return "LP (fold curve), BP (the other branch), HB (cycles, or the Hopf curve with to = \"curve\")";
     case BranchKind::kOrbits:
-      return "PD (the doubled branch, or the PD curve with to = \"curve\"), LPC and NS (their curves)";
+      return "PD (the doubled branch, or the PD curve with to = \"curve\"), LPC and NS (their curves), GR of "
+             "hybrid orbits (the grazing curve)";
     case BranchKind::kFoldCurve:
       return "BT (the Hopf curve)";
     default:
@@ -296,7 +303,7 @@ std::string what_follows(BranchKind kind) {
 
 BranchResult continue_from(const BranchResult& from, const SpecialPoint& point, const FromOptions& options,
                            const Progress& progress) {
-  if (!from.problem || !from.run) throw StudyError("continue_from: branch '" + from.name + "' has no problem");
+  if (!from.problem || (!from.run && !from.hybrid)) throw StudyError("continue_from: branch '" + from.name + "' has no problem");
   if (point.status == EventStatus::kJump)
     throw StudyError(point.label() + " of '" + from.name +
                      "' is a jump of its test function, not a bifurcation: nothing continues from it");
@@ -321,6 +328,11 @@ BranchResult continue_from(const BranchResult& from, const SpecialPoint& point, 
   }
   if (from.kind == BranchKind::kFoldCurve && type == "BT")
     return expect_to({"curve"}), hopf_curve_from(from, point, options, progress);
+  if (from.hybrid && from.kind == BranchKind::kOrbits) {
+    if (type == "PD" && to != "curve") return expect_to({"doubled"}), doubled_from(from, point, options, progress);
+    if (type == "PD" || type == "LPC" || type == "NS" || type == "GR")
+      return expect_to({"curve"}), detail::hybrid_curve_from(from, point, options, progress);
+  }
   if (from.kind == BranchKind::kOrbits && type == "PD") {
     expect_to({"doubled", "curve"});
     return to == "curve" ? cycle_curve_from(from, point, options, progress) : doubled_from(from, point, options, progress);

@@ -25,4 +25,14 @@ Branch not_started(const ContinuationProblem& problem, const std::string& messag
 Branch orbit_branch(const ContinuationProblem& problem, Vector y0, const ContinuationOptions& options,
                     const TestFunctions& tests, const std::string& hint);
 
+// The two parameters of a curve: given (the branch's parameter first), else
+// the branch's and the next of `all`.
+std::vector<std::string> curve_parameters(const BranchResult& from, const FromOptions& options,
+                                          const std::vector<std::string>& all);
+
+// The GR, LPC, PD or NS curve in two parameters of a point of a branch of
+// hybrid orbits (studies/hybrid_curves.cpp).
+BranchResult hybrid_curve_from(const BranchResult& from, const SpecialPoint& point, const FromOptions& options,
+                               const Progress& progress);
+
 }  // namespace saltus::studies::detail

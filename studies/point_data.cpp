@@ -17,10 +17,27 @@ Eigen::VectorXcd multipliers_of(const periodic::ShootingSystem& shooting, const 
   return periodic::floquet_multipliers(M);
 }
 
+// A grazing orbit touches its guard (the true flow's saltation there is
+// 1 / 0, or huge by rounding): its multipliers are the smooth side's, those
+// of the orbit without the contact, which the GR point carries.
+bool grazing_multipliers(const BranchResult& result, const Vector& y, Eigen::VectorXcd* mu) {
+  for (const auto& sp : result.branch.special_points)
+    if (sp.type == "GR" && sp.y.size() == y.size() && sp.y == y && sp.data.contains("smooth_side_multipliers")) {
+      const auto& list = sp.data["smooth_side_multipliers"];
+      mu->resize(static_cast<Eigen::Index>(list.size()));
+      for (std::size_t i = 0; i < list.size(); ++i)
+        (*mu)[static_cast<Eigen::Index>(i)] = {list[i][0].get<double>(), list[i][1].get<double>()};
+      return true;
+    }
+  return false;
+}
+
 }  // namespace
 
 Eigen::VectorXcd multipliers(const BranchResult& result, const Vector& y, std::complex<double>* trivial) {
   if (!result.shooting) throw StudyError("'" + result.name + "' is not a branch of orbits: it has no multipliers");
+  Eigen::VectorXcd mu;
+  if (grazing_multipliers(result, y, &mu)) return mu;
   return multipliers_of(*result.shooting, result.branch, y, trivial);
 }
 
@@ -46,7 +63,12 @@ Json point_data(const BranchResult& result, const SpecialPoint& point) {
   s["period"] = shooting.period(u_of(result.branch, point.y));
   try {
     std::complex<double> trivial;
-    const Eigen::VectorXcd mu = multipliers_of(shooting, result.branch, point.y, &trivial);
+    Eigen::VectorXcd mu;
+    if (grazing_multipliers(result, point.y, &mu)) {
+      s["multipliers"] = s["smooth_side_multipliers"];
+      return s;
+    }
+    mu = multipliers_of(shooting, result.branch, point.y, &trivial);
     auto& list = s["multipliers"] = Json::array();
     for (const auto& m : mu) list.push_back({m.real(), m.imag()});
     if (shooting.options().autonomous) s["trivial_multiplier"] = {trivial.real(), trivial.imag()};

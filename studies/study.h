@@ -18,7 +18,8 @@
 //   BT  of a fold curve: the Hopf curve, into its Hopf side;
 //   PD  of orbits: the period-doubled branch ("doubled", default), or the PD
 //       curve ("curve");
-//   LPC, NS of orbits: their curves in two parameters.
+//   LPC, NS of orbits: their curves in two parameters;
+//   GR  of hybrid orbits: the grazing curve (studies/hybrid_study.h).
 // A point of another type, or a follow-up the branch cannot give, throws
 // StudyError saying what can follow it.
 
@@ -28,6 +29,7 @@
 #include <string>
 #include <vector>
 
+#include "analyses/grazing/through_grazing.h"
 #include "continuation/branch.h"
 #include "continuation/continuation_problem.h"
 #include "continuation/periodic/shooting.h"
@@ -35,6 +37,8 @@
 #include "studies/run_file.h"
 
 namespace saltus::studies {
+
+struct HybridRun;  // studies/hybrid_run_file.h
 
 // A study asked for something its branch cannot give (a point it does not
 // have, a follow-up of the wrong kind): the message says what to ask instead.
@@ -70,6 +74,13 @@ struct BranchResult {
   TestFunctions tests;                                 // what the branch monitored
   std::vector<std::string> parameters;                 // curves: the two parameters
   std::string started_from;                            // "PD1 of branch", empty for a first branch
+  // Hybrid orbits (studies/hybrid_study.h): the run in place of `run`, each
+  // point's event sequence ("impact;impact", "none"), the grazings located
+  // or crossed, and what the study found beside its points (the guess).
+  std::shared_ptr<const HybridRun> hybrid;
+  std::vector<std::string> sequences;
+  std::vector<grazing::GrazingCrossing> grazings;
+  Json info = Json::object();
 };
 
 // The system and study of a run file (studies/run_file.h), or of the same

@@ -48,6 +48,8 @@ DoubledStart period_doubled(const std::shared_ptr<ShootingSystem>& system, const
         if (dT_dp) *dT_dp *= 2.0;
         return T;
       };
+    // The cut stays where it was: t0 = phase T(p) = (phase / 2) (2 T(p)).
+    doubled.phase = options.phase / 2.0;
     start.system = std::make_shared<ShootingSystem>(system->hybrid(), system->parameter_size(), doubled);
   }
   // Either sign is the same doubled orbit half a period on; a fixed one

@@ -22,7 +22,13 @@ a special point (``continue_from``):
 * BT of a fold curve: the Hopf curve;
 * PD of orbits: the period-doubled branch (``to="doubled"``, default), or the
   PD curve (``to="curve"``);
-* LPC, NS of orbits: their curves in two parameters.
+* LPC, NS of orbits: their curves in two parameters;
+* GR (grazing) of hybrid orbits: the grazing curve in two parameters.
+
+Hybrid systems (impacts, friction, Filippov and mechanical systems: the
+keys of ``saltus simulate | periodic``) load the same way and give a
+HybridSystem: ``simulate``, ``lyapunov``, ``find_orbit`` and
+``continuation`` (the orbit's branch) work on it.
 
 Errors in a description or a request raise ValueError with the message the
 command line would print; numerical failures are not exceptions but a
@@ -37,27 +43,60 @@ import os as _os
 
 from . import _saltus
 
-__all__ = ["System", "Branch", "SpecialPoint", "load", "continuation", "continue_from"]
+__all__ = ["System", "HybridSystem", "ContactSystem", "Branch", "SpecialPoint", "Trajectory", "load",
+           "continuation", "continue_from", "find_orbit", "simulate", "lyapunov", "classify", "extremal_points",
+           "two_fold"]
 
 System = _saltus.System
+HybridSystem = _saltus.HybridSystem
+ContactSystem = _saltus.ContactSystem
+
+
+def _kind(description):
+    # A hybrid run file (saltus simulate | periodic | sweep | map) always
+    # gives the initial state, a contact run file (saltus extremal) its two
+    # curves; a continuation run file neither.
+    if isinstance(description, dict):
+        if "initial" in description:
+            return "hybrid"
+        if "curve1" in description:
+            return "contact"
+    return "continuation"
+
+
+_LOADERS = {
+    "continuation": (_saltus._load_path, _saltus._load_text),
+    "hybrid": (_saltus._load_hybrid_path, _saltus._load_hybrid_text),
+    "contact": (_saltus._load_contact_path, _saltus._load_contact_text),
+}
 
 
 def load(source, name=None):
     """A system and its study from a run file (a path) or a dict of its keys.
 
-    ``name`` names a dict in error messages (default: its "name" key).
-    Raises ValueError naming the key when the description is invalid."""
+    A description with an "initial" state is a hybrid run file (the keys of
+    ``saltus simulate | periodic``: impacts, friction, Filippov and
+    mechanical systems) and gives a HybridSystem; one with "curve1" a contact
+    run file (``saltus extremal``) and gives a ContactSystem; any other the
+    System of a ``saltus continue`` run file. ``name`` names a dict in error messages
+    (default: its "name" key). Raises ValueError naming the key when the
+    description is invalid."""
     if isinstance(source, dict):
         where = name or str(source.get("name", "study"))
         try:
             text = _json.dumps(source, allow_nan=False)
         except (TypeError, ValueError) as e:
             raise ValueError(f"run description {where}: not JSON data ({e})") from None
-        return _saltus._load_text(text, where)
+        return _LOADERS[_kind(source)][1](text, where)
     path = _os.fspath(source)
     if not _os.path.exists(path):
         raise ValueError(f"run file {path}: no such file")
-    return _saltus._load_path(path)
+    try:
+        with open(path) as f:
+            kind = _kind(_json.load(f))
+    except (OSError, ValueError):
+        kind = "continuation"  # its reader says what is wrong with the file
+    return _LOADERS[kind][0](path)
 
 
 class SpecialPoint:
@@ -195,10 +234,76 @@ class Branch:
 def continuation(system, progress=None):
     """The system's first branch, as its description asks (start, parameter,
     options, detected points; orbits found first). ``progress(name, points)``
-    is called after every point; returning False stops the branch."""
-    if not isinstance(system, System):
+    is called after every point; returning False stops the branch.
+
+    A HybridSystem's branch is its periodic orbit (``find_orbit``) continued
+    in "periodic.parameter", with LPC, PD, NS and grazings (GR) located;
+    ``branch.sequences`` gives each orbit's events."""
+    if not isinstance(system, (System, HybridSystem)):
         system = load(system)
+    if isinstance(system, HybridSystem):
+        orbit = find_orbit(system, progress)
+        if not orbit.usable or system.continuation_parameter is None:
+            return orbit
+        return Branch(_saltus._continue_orbits(orbit._raw, progress))
     return Branch(_saltus._continuation(system, progress))
+
+
+def find_orbit(system, progress=None):
+    """The periodic orbit of a HybridSystem ("periodic": from its "initial"
+    guess, or for an autonomous system from a simulation's returns to its
+    section), corrected with the parameter fixed: a Branch of one point
+    (``branch.info["guess"]`` says where the guess came from). When no orbit
+    is found, ``usable`` is False and ``message`` says why."""
+    if not isinstance(system, HybridSystem):
+        system = load(system)
+    return Branch(_saltus._find_orbit(system, progress))
+
+
+class Trajectory:
+    """A simulation of a HybridSystem: ``tr["x"]`` is the state component x
+    over the samples, ``tr.t`` their times, ``tr.mode`` their modes;
+    ``tr.events`` the events (dicts: t, guard, mode_before, mode_after,
+    before, after), ``tr.section_hits`` the section's crossings (t, mode,
+    state); ``tr.ok``, ``tr.status`` and ``tr.message`` how it ended."""
+
+    def __init__(self, raw, states):
+        self._raw = raw
+        self.states = list(states)
+        for key in ("t", "mode", "events", "section_hits", "status", "message", "ok"):
+            setattr(self, key, raw[key])
+
+    def __getitem__(self, name):
+        if name not in self.states:
+            raise KeyError(f"no state '{name}' (the states: {', '.join(self.states)})")
+        return self._raw[name]
+
+    def __len__(self):
+        return len(self.t)
+
+    def __repr__(self):
+        return (f"<saltus.Trajectory {len(self)} samples, {len(self.events)} events, "
+                f"{self.status}>")
+
+
+def simulate(system):
+    """The HybridSystem's simulation as its description asks (initial state,
+    "time", "transient", "simulation" options, "section"): a Trajectory. A
+    failed simulation is not an exception: ``tr.ok`` is False, ``tr.message``
+    says why, and the samples up to the failure are kept."""
+    if not isinstance(system, HybridSystem):
+        system = load(system)
+    return Trajectory(_saltus._simulate(system), system.states)
+
+
+def lyapunov(system):
+    """The Lyapunov spectrum of a HybridSystem from its initial state (its
+    "lyapunov" options): a dict with "exponents" (largest first), "times" and
+    "running" (the running estimates), "contraction" (what the exponents sum
+    to), "events", "status" and "message"."""
+    if not isinstance(system, HybridSystem):
+        system = load(system)
+    return _saltus._lyapunov(system)
 
 
 def continue_from(branch, point, to=None, parameters=None, options=None, amplitude=0.01, name=None,
@@ -216,3 +321,44 @@ def continue_from(branch, point, to=None, parameters=None, options=None, amplitu
     raw = branch._raw if isinstance(branch, Branch) else branch
     return Branch(_saltus._continue_from(raw, point, to or "", list(parameters or []), options, amplitude,
                                          name or "", progress))
+
+
+def classify(system):
+    """The classification of a ContactSystem's degenerate contact point
+    (Damerau & Low 2016): a dict with "status", "type" ("fold", "cusp",
+    "swallowtail", ...), "codimension", the Lyapunov coefficients
+    ("lyapunov": {"c": {"2": ...}, "cm": {"0,3": ...}}, exact rationals
+    beside them when the data are exact), the "transversality_matrix", its
+    "rank" and "versal", and the Tschirnhaus "normal_form" (as
+    ``saltus extremal classify --json`` prints it)."""
+    if not isinstance(system, ContactSystem):
+        system = load(system)
+    return _saltus._classify(system)
+
+
+def extremal_points(system, x, y, phi, box=None):
+    """The extremal points of a ContactSystem's two curves at the pose
+    (x, y, phi) within ``box`` of the degenerate point (default: its
+    "search.box"), with the normal form's predicted count: a dict with
+    "count", "solutions", "predicted_count" and "agrees" (as
+    ``saltus extremal solutions --json`` prints it)."""
+    if not isinstance(system, ContactSystem):
+        system = load(system)
+    return _saltus._extremal_points(system, x, y, phi, box or 0.0)
+
+
+def two_fold(source, name=None):
+    """The two-fold of a Filippov system (``saltus filippov`` run file: the
+    wheel on a turntable or your own system by expressions, a path or a dict)
+    near its "guess", located by Newton and classified (Szalai & Jeffrey):
+    a dict with "located", "x_star", "K", "J1", "J2", "eigenvalues", "type",
+    "case" and "nondeterministic" (as ``saltus filippov twofold --json``
+    prints it). When no classified two-fold is found, "located" is False and
+    "message" says why (a degenerate two-fold has no J1, J2 or case)."""
+    if isinstance(source, dict):
+        where = name or str(source.get("name", "study"))
+        return _saltus._two_fold(_json.dumps(source, allow_nan=False), where)
+    path = _os.fspath(source)
+    if not _os.path.exists(path):
+        raise ValueError(f"run file {path}: no such file")
+    return _saltus._two_fold(path, "")

@@ -8,7 +8,7 @@ Each helper draws on the axis it is given and returns it; none calls
     saltus.plot.branch(ax, doubled, "rho", "T")
 """
 
-__all__ = ["branch", "curves", "orbit"]
+__all__ = ["branch", "curves", "orbit", "trajectory"]
 
 
 def _runs(mask):
@@ -85,3 +85,21 @@ def orbit(ax, br, point, x=None, y=None, samples=400, label=None, **style):
     ax.set_ylabel(y)
     return ax
 
+
+
+def trajectory(ax, tr, x=None, y=None, label=None, events=True, **style):
+    """A simulation (saltus.simulate) in the (x, y) plane (default: its
+    first two states), its events (impacts, stick and slip) marked where
+    they occur, from the state just before each."""
+    x = x or tr.states[0]
+    y = y or (tr.states[1] if len(tr.states) > 1 else "t")
+    xs = tr.t if x == "t" else tr[x]
+    ys = tr.t if y == "t" else tr[y]
+    (line,) = ax.plot(xs, ys, label=label, lw=0.8, **style)
+    if events and tr.events:
+        ex = [e["t"] if x == "t" else e["before"][x] for e in tr.events]
+        ey = [e["t"] if y == "t" else e["before"][y] for e in tr.events]
+        ax.plot(ex, ey, "o", ms=3, color=line.get_color(), label="events")
+    ax.set_xlabel(x)
+    ax.set_ylabel(y)
+    return ax

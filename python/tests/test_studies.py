@@ -296,3 +296,129 @@ def test_NS_of_orbits_and_its_curve_mu2_equal_minus_mu1():
     assert curve.kind == "cycle_curve" and len(curve) >= 5
     np.testing.assert_allclose(curve["mu2"], -curve["mu1"], atol=1e-7)
     np.testing.assert_allclose(curve["x1"] ** 2 + curve["y1"] ** 2, curve["mu1"], atol=1e-7)
+
+
+# Hybrid systems (studies/hybrid_study.h): the impact oscillator
+# x'' + 2 zeta x' + x = F cos(w t), impact at x = d with v -> -r v, whose
+# impactless orbit grazes the stop where F = d sqrt((1 - w^2)^2 + (2 zeta w)^2),
+# with Nordmark's GR-PD-LPC point at w = 2 sqrt(1 - zeta^2).
+
+IMPACT = example("user/impact_oscillator_curves.json")
+
+
+def test_hybrid_simulation_impacts_at_the_stop():
+    system = saltus.load(IMPACT)
+    assert isinstance(system, saltus.HybridSystem)
+    p = system.parameters
+    tr = saltus.simulate(system)
+    assert tr.ok and tr.status == "finished"
+    assert tr.t[0] == 0 and tr.t[-1] == 60
+    assert len(tr["x"]) == len(tr.t) and np.all(tr["x"] <= p["d"] + 1e-9)
+    assert tr.events
+    for e in tr.events:
+        assert e["guard"] == "impact"
+        assert abs(e["before"]["x"] - p["d"]) < 1e-9
+        assert abs(e["after"]["v"] + p["r"] * e["before"]["v"]) < 1e-12
+    with pytest.raises(KeyError, match="the states: x, v"):
+        tr["y"]
+
+
+def test_hybrid_branch_grazing_and_its_curve_against_the_closed_form():
+    system = saltus.load(IMPACT)
+    p = system.parameters
+    zeta, d, F = p["zeta"], p["d"], p["F"]
+    orbits = saltus.continuation(system)
+    assert orbits.usable and orbits.info["guess"]["source"] == "transient"
+    assert len(orbits.sequences) == len(orbits)
+    b, c = 4 * zeta ** 2 - 2, 1 - (F / d) ** 2
+    assert abs(orbits.point("GR1").w - math.sqrt((-b + math.sqrt(b * b - 4 * c)) / 2)) < 1e-8
+    assert len(orbits.point("PD1").data["multipliers"]) == 2
+    curve = saltus.continue_from(orbits, "GR1", parameters=["w", "F"])
+    assert curve.name == "gr_curve" and len(curve) >= 15
+    w = curve["w"]
+    assert np.max(np.abs(curve["F"] - d * np.hypot(1 - w ** 2, 2 * zeta * w))) < 1e-8
+    assert abs(curve.point("GR-PD-LPC1").w - 2 * math.sqrt(1 - zeta ** 2)) < 1e-6
+    doubled = saltus.continue_from(orbits, "PD1", options={"max_points": 5})
+    assert doubled.name == "doubled1" and len(doubled) == 5
+    assert doubled.started_from == "PD of branch"
+    assert abs(doubled["w"][0] - orbits.point("PD1").w) < 1e-9  # it starts at the PD
+
+
+def test_hybrid_description_errors_name_the_key():
+    with open(IMPACT) as f:
+        description = json.load(f)
+    description["periodic"]["parameter"] = "omega"
+    with pytest.raises(ValueError, match="periodic.parameter"):
+        saltus.load(description)
+    description = {"name": "no-model", "initial": {"x": 0}}
+    with pytest.raises(ValueError, match="model"):
+        saltus.load(description)
+
+
+def test_hybrid_lyapunov_is_the_command_line_s(tmp_path):
+    run = example("bouncing_ball_chaotic.json")
+    cli = subprocess.run([os.path.join(BUILD, "saltus"), "lyapunov", run, "--json"], check=True,
+                         capture_output=True, text=True)
+    expected = json.loads(cli.stdout)
+    r = saltus.lyapunov(run)
+    assert r["ok"] and r["events"] == expected["events"]
+    assert list(r["exponents"]) == expected["exponents"]
+    assert abs(sum(r["exponents"]) - r["contraction"]) < 1e-9
+
+
+# Contact geometry (studies/contact_study.h): Damerau & Low 2016, example
+# 4.4.4, a versal cusp; the command line's own output is the reference.
+
+def test_contact_classification_is_the_command_line_s():
+    run = example("extremal/ex444.json")
+    system = saltus.load(run)
+    assert isinstance(system, saltus.ContactSystem)
+    assert system.point == {"s1": 0, "s2": 0, "x": 0, "y": -0.5, "phi": 0}
+    c = saltus.classify(system)
+    cli = subprocess.run([os.path.join(BUILD, "saltus"), "extremal", "classify", run, "--json"], check=True,
+                         capture_output=True, text=True)
+    assert c == json.loads(cli.stdout)
+    assert c["codimension"] == 2 and c["rank"] == 2 and c["versal"]
+    r = saltus.extremal_points(system, 0.01, -0.49, 0.0)
+    cli = subprocess.run([os.path.join(BUILD, "saltus"), "extremal", "solutions", run, "--pose", "0.01", "-0.49",
+                          "0", "--json"], check=True, capture_output=True, text=True)
+    assert r == json.loads(cli.stdout)
+    assert r["agrees"]
+
+
+def test_contact_errors_name_the_key():
+    with open(example("extremal/ex444.json")) as f:
+        description = json.load(f)
+    description["curve2"]["type"] = "spline"
+    with pytest.raises(ValueError, match="curve2.type"):
+        saltus.load(description)
+    description = json.loads(open(example("extremal/ex444.json")).read())
+    description["point"]["y"] = 0.3  # not an extremal point
+    with pytest.raises(ValueError, match="ex444"):
+        saltus.classify(saltus.load(description, name="ex444"))
+    with pytest.raises(ValueError, match="finite"):
+        saltus.extremal_points(example("extremal/ex444.json"), float("nan"), 0, 0)
+
+
+# Filippov systems (studies/filippov_study.h): the two-fold of the wheel on a
+# turntable (Szalai & Jeffrey), designed by two_fold_at to sit at (r*, omega*).
+
+def test_two_fold_is_the_command_line_s_and_sits_where_designed():
+    run = example("wheel_turntable.json")
+    t = saltus.two_fold(run)
+    cli = subprocess.run([os.path.join(BUILD, "saltus"), "filippov", "twofold", run, "--json"], check=True,
+                         capture_output=True, text=True)
+    expected = json.loads(cli.stdout)
+    assert t.pop("located") is True
+    assert t == expected
+    with open(run) as f:
+        description = json.load(f)
+    at = description.get("two_fold_at")
+    if at:
+        assert abs(t["x_star"]["r"] - at["r"]) < 1e-9 and abs(t["x_star"]["omega"] - at["omega"]) < 1e-9
+    description["parameters"] = dict(description.get("parameters", {}), mu=1e18)
+    degenerate = saltus.two_fold(description, name="wheel")
+    assert degenerate["located"] is False and "cannot be classified" in degenerate["message"]
+    del description["guess"]
+    with pytest.raises(ValueError, match="guess"):
+        saltus.two_fold(description, name="wheel")

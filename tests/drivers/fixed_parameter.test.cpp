@@ -13,10 +13,10 @@
 #include <nlohmann/json.hpp>
 
 #include "continuation/corrector.h"
-#include "drivers/hybrid_run_file.h"
-#include "drivers/periodic_orbit.h"
 #include "impact_oscillator_closed_form.h"
 #include "run_cli.h"
+#include "studies/hybrid_run_file.h"
+#include "studies/periodic_orbit.h"
 
 using namespace saltus;
 namespace fs = std::filesystem;
@@ -44,8 +44,8 @@ TEST_CASE("saltus periodic: the orbit at the asked w exactly, when Newton fails 
   std::ofstream(path) << file.dump(1);
 
   // Plain Newton from the guess does not converge: the damped restart is what runs.
-  const drivers::HybridRun run = drivers::read_hybrid_run(path);
-  const drivers::ShootingStart start = drivers::shooting_start(run);
+  const studies::HybridRun run = studies::read_hybrid_run(path);
+  const studies::ShootingStart start = studies::shooting_start(run);
   REQUIRE(start.ok);
   Vector fix = Vector::Zero(start.problem->size());
   fix[start.problem->state_size()] = 1.0;

@@ -3,10 +3,10 @@
 #include <fstream>
 #include <string>
 
-#include "drivers/hybrid_run_file.h"
+#include "studies/hybrid_run_file.h"
 
 using namespace saltus;
-using saltus::drivers::read_hybrid_run;
+using saltus::studies::read_hybrid_run;
 
 namespace {
 

@@ -31,10 +31,10 @@
 #include <optional>
 
 #include "continuation/periodic/shooting.h"
-#include "drivers/hybrid_run_file.h"
-#include "drivers/periodic_orbit.h"
 #include "impact_oscillator_closed_form.h"
 #include "run_cli.h"
+#include "studies/hybrid_run_file.h"
+#include "studies/periodic_orbit.h"
 
 using namespace saltus;
 
@@ -50,7 +50,7 @@ TEST_CASE(
     "closed forms",
     "[user][periodic][impact-oscillator]") {
   const auto path = saltus::testing::example("user/impact_oscillator.json");
-  const auto run = drivers::read_hybrid_run(path);
+  const auto run = studies::read_hybrid_run(path);
   const Oscillator osc{run.system->parameter("zeta"), run.system->parameter("F"), run.system->parameter("d"),
                        run.system->parameter("r")};
   const auto out = saltus::testing::scratch("impact-oscillator");
@@ -126,8 +126,8 @@ TEST_CASE(
   // the exact column (Phi_xw + (phase + 1) f(t1) T' - phase Phi_xx f(t0) T')
   // against central differences of the residual (tests only), at the orbit
   // and off it.
-  const auto run = drivers::read_hybrid_run(saltus::testing::example("user/impact_oscillator.json"));
-  const drivers::ShootingStart start = drivers::shooting_start(run);
+  const auto run = studies::read_hybrid_run(saltus::testing::example("user/impact_oscillator.json"));
+  const studies::ShootingStart start = studies::shooting_start(run);
   REQUIRE(start.ok);
   REQUIRE(start.system->options().period_of);
   CHECK(start.system->options().phase > 0.0);

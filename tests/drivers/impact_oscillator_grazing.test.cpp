@@ -12,9 +12,9 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "drivers/hybrid_run_file.h"
 #include "impact_oscillator_closed_form.h"
 #include "run_cli.h"
+#include "studies/hybrid_run_file.h"
 
 using namespace saltus;
 using saltus::testing::Oscillator;
@@ -73,7 +73,7 @@ TEST_CASE(
     "period-1 orbit, against the closed forms on both sides",
     "[user][periodic][grazing][impact-oscillator]") {
   const auto path = saltus::testing::example("user/impact_oscillator_grazing.json");
-  const auto run = drivers::read_hybrid_run(path);
+  const auto run = studies::read_hybrid_run(path);
   const Oscillator osc{run.system->parameter("zeta"), run.system->parameter("F"), run.system->parameter("d"),
                        run.system->parameter("r")};
   const auto out = saltus::testing::scratch("impact-oscillator-grazing");
@@ -154,7 +154,7 @@ TEST_CASE(
     "F = d sqrt((1 - w^2)^2 + (2 zeta w)^2)",
     "[user][periodic][grazing][impact-oscillator][curve]") {
   const auto path = saltus::testing::example("user/impact_oscillator_curves.json");
-  const auto run = drivers::read_hybrid_run(path);
+  const auto run = studies::read_hybrid_run(path);
   const Oscillator osc{run.system->parameter("zeta"), run.system->parameter("F"), run.system->parameter("d"),
                        run.system->parameter("r")};
   const auto out = saltus::testing::scratch("impact-oscillator-curves");

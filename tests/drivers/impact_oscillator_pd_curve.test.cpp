@@ -14,9 +14,9 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "drivers/hybrid_run_file.h"
 #include "impact_oscillator_closed_form.h"
 #include "run_cli.h"
+#include "studies/hybrid_run_file.h"
 
 using namespace saltus;
 using saltus::testing::Oscillator;
@@ -26,7 +26,7 @@ TEST_CASE(
     "the closed-form orbit at every point",
     "[user][periodic][impact-oscillator][curve][cycle_curve]") {
   const auto path = saltus::testing::example("user/impact_oscillator_curves.json");
-  const auto run = drivers::read_hybrid_run(path);
+  const auto run = studies::read_hybrid_run(path);
   Oscillator osc{run.system->parameter("zeta"), run.system->parameter("F"), run.system->parameter("d"),
                  run.system->parameter("r")};
   const auto out = saltus::testing::scratch("impact-oscillator-pd-curve");

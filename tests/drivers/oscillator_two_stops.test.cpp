@@ -39,9 +39,9 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "drivers/hybrid_run_file.h"
 #include "impact_oscillator_closed_form.h"
 #include "run_cli.h"
+#include "studies/hybrid_run_file.h"
 
 using namespace saltus;
 
@@ -119,7 +119,7 @@ TEST_CASE(
     "branch in w against closed forms",
     "[user][periodic][two-stops]") {
   const auto path = saltus::testing::example("user/oscillator_two_stops.json");
-  const auto run = drivers::read_hybrid_run(path);
+  const auto run = studies::read_hybrid_run(path);
   const TwoStops osc{{run.system->parameter("zeta"), run.system->parameter("F"), run.system->parameter("d"),
                       run.system->parameter("r")}};
   const auto out = saltus::testing::scratch("two-stops");

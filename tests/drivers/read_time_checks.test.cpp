@@ -8,9 +8,9 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "drivers/hybrid_run_file.h"
-#include "studies/json_input.h"
 #include "run_cli.h"
+#include "studies/hybrid_run_file.h"
+#include "studies/json_input.h"
 
 using namespace saltus;
 using namespace saltus::testing;
@@ -74,7 +74,7 @@ TEST_CASE("an unknown name in periodic.bounds is refused when the file is read, 
   nlohmann::ordered_json file = example_json("user/impact_oscillator.json");
   file["periodic"]["bounds"]["omega"] = {0, 1};  // the model's frequency is w
   const fs::path path = write(dir, file);
-  CHECK_THROWS_WITH(drivers::read_hybrid_run(path),
+  CHECK_THROWS_WITH(studies::read_hybrid_run(path),
                     Catch::Contains("'periodic.bounds.omega'") && Catch::Contains("known: x, v, w"));
   const Run r = run_saltus({"periodic", path.string(), "--out", (dir / "out").string()});
   CHECK(r.code == 1);
@@ -85,22 +85,22 @@ TEST_CASE("an unknown name in periodic.bounds is refused when the file is read, 
   // (and an NS curve kappa): each accepted, anything else refused.
   nlohmann::ordered_json relay = example_json("user/relay_feedback.json");
   relay["periodic"]["bounds"]["T"] = {0, 100};
-  CHECK_NOTHROW(drivers::read_hybrid_run(write(dir / "relay", relay)));
+  CHECK_NOTHROW(studies::read_hybrid_run(write(dir / "relay", relay)));
   nlohmann::ordered_json curves = example_json("user/impact_oscillator_curves.json");
   auto& curve =
       curves["periodic"]["curve"].is_array() ? curves["periodic"]["curve"][0] : curves["periodic"]["curve"];
   curve["bounds"]["F"] = {0, 2};
-  CHECK_NOTHROW(drivers::read_hybrid_run(write(dir / "curve", curves)));
+  CHECK_NOTHROW(studies::read_hybrid_run(write(dir / "curve", curves)));
   curve["bounds"]["zeta"] = {0, 2};  // a parameter, but not one of the curve's
-  CHECK_THROWS_WITH(drivers::read_hybrid_run(write(dir / "curve", curves)),
+  CHECK_THROWS_WITH(studies::read_hybrid_run(write(dir / "curve", curves)),
                     Catch::Contains("'periodic.curve.bounds.zeta'"));
   fs::remove_all(dir);
 }
 
 TEST_CASE("control characters in a run file's strings are escaped in every message", "[cli][errors]") {
-  CHECK(drivers::printable("fl\night") == "fl\\night");
-  CHECK(drivers::printable("a\tb\rc\x01\x7f") == "a\\tb\\rc\\x01\\x7f");
-  CHECK(drivers::printable("gr\u00fc\u00dfe") == "gr\u00fc\u00dfe");  // UTF-8 passes
+  CHECK(studies::printable("fl\night") == "fl\\night");
+  CHECK(studies::printable("a\tb\rc\x01\x7f") == "a\\tb\\rc\\x01\\x7f");
+  CHECK(studies::printable("gr\u00fc\u00dfe") == "gr\u00fc\u00dfe");  // UTF-8 passes
   const fs::path dir = scratch("control-characters");
   // A mode's name, a model's name, a key: each quoted back in a message.
   nlohmann::ordered_json mode = example_json("bouncing_ball.json");

@@ -21,8 +21,8 @@
 #include <nlohmann/json.hpp>
 #include <unsupported/Eigen/MatrixFunctions>
 
-#include "drivers/hybrid_run_file.h"
 #include "run_cli.h"
+#include "studies/hybrid_run_file.h"
 
 using namespace saltus;
 
@@ -71,7 +71,7 @@ TEST_CASE(
     "relay feedback (examples/user/relay_feedback.json): period and multipliers against matrix exponentials",
     "[user][filippov][relay]") {
   const auto path = saltus::testing::example("user/relay_feedback.json");
-  const auto run = drivers::read_hybrid_run(path);
+  const auto run = studies::read_hybrid_run(path);
   const auto out = saltus::testing::scratch("relay");
   const auto result = saltus::testing::run_saltus({"periodic", path.string(), "--out", out.string()});
   INFO(result.out << result.err);

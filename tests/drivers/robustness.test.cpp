@@ -8,10 +8,10 @@
 #include <nlohmann/json.hpp>
 
 #include "continuation/worker_threads.h"
-#include "drivers/periodic_orbit.h"
 #include "drivers/progress.h"
 #include "models/expression_system.h"
 #include "run_cli.h"
+#include "studies/periodic_orbit.h"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -85,14 +85,14 @@ TEST_CASE("robustness: an output grid of 1e-17 is refused before it fills memory
 TEST_CASE("robustness: a transient keeps no samples, and ends in the same state", "[fuzz]") {
   // Transients once stored every step (gigabytes for a long one); only their
   // end state is used, so keeping no samples must not change it either.
-  const auto run = saltus::drivers::read_hybrid_run(example("triple_pendulum_periodic.json"));
+  const auto run = saltus::studies::read_hybrid_run(example("triple_pendulum_periodic.json"));
   auto every_step = run.simulation;
   every_step.variational = false;
   every_step.output_interval = 0.0;
   const auto all =
       saltus::flow::simulate(*run.system, run.mode, run.t0, run.initial, run.t0 + 20, every_step);
   const auto bare = saltus::flow::simulate(*run.system, run.mode, run.t0, run.initial, run.t0 + 20,
-                                           saltus::drivers::without_samples(run.simulation));
+                                           saltus::studies::without_samples(run.simulation));
   REQUIRE(all.ok());
   REQUIRE(bare.ok());
   CHECK(all.t.size() > bare.t.size() + 200);  // every step against the events alone
@@ -157,25 +157,21 @@ TEST_CASE("robustness: a long simulation says how far it is", "[cli][fuzz]") {
 TEST_CASE("robustness: a continuation of orbits says which point it is at, not a time that stands still",
           "[cli][fuzz]") {
   // Shooting integrates one period after another from the same t0: the time
-  // reached stands still. Each new point of the branch sets the stage, which
-  // the line shows instead; the options' own callback still runs.
+  // reached stands still. Each new point of a study's branch sets the stage
+  // (drivers::staging), which the line shows instead: the branch's name, the
+  // point's count and its free parameters (the components after the state).
   std::ostringstream err;
   auto progress = std::make_shared<saltus::drivers::TimeProgress>(
       err, "saltus periodic: run.json", std::chrono::milliseconds(0), std::chrono::milliseconds(0));
-  saltus::ContinuationOptions options;
-  int called = 0;
-  options.callback = [&](const saltus::Branch&) { return ++called < 2; };
-  options = saltus::drivers::staging_points(options, progress, "PD curve in (A, w)", {"A", "w", "absent"});
+  const saltus::studies::Progress staged = saltus::drivers::staging(progress);
   saltus::Branch branch;
   branch.names = {"x", "A", "w"};
-  branch.state_size = 2;
+  branch.state_size = 1;
   branch.points.push_back({});
   branch.points.back().y = saltus::Vector::LinSpaced(3, 1.0, 3.0);
-  CHECK(options.callback(branch));
+  CHECK(staged("pd_curve", branch));
   for (int k = 0; k < 256; ++k) progress->at(0.5);
-  CHECK_THAT(err.str(),
-             Catch::StartsWith("saltus periodic: run.json: PD curve in (A, w): point 1, A = 2, w = 3, "));
-  CHECK_THAT(err.str(), !Catch::Contains("simulating") && !Catch::Contains("absent"));
-  CHECK(!options.callback(branch));  // the options' own answer: stop
-  CHECK(called == 2);
+  CHECK_THAT(err.str(), Catch::StartsWith("saltus periodic: run.json: pd_curve: point 1, A = 2, w = 3, "));
+  CHECK_THAT(err.str(), !Catch::Contains("simulating") && !Catch::Contains("x = "));
+  CHECK(!saltus::drivers::staging(nullptr));  // no line: no progress
 }

@@ -13,9 +13,9 @@
 #include "continuation/flow/lyapunov.h"
 #include "continuation/flow/simulate.h"
 #include "continuation/periodic/shooting.h"
-#include "drivers/hybrid_run_file.h"
 #include "models/registry.h"
 #include "run_cli.h"
+#include "studies/hybrid_run_file.h"
 
 using namespace saltus;
 using saltus::testing::example;
@@ -30,7 +30,7 @@ flow::SimulationOptions tight() {
 }
 
 // The state after `span` from the run's start, with Phi over (x, p).
-flow::Trajectory flow_with_parameter(const drivers::HybridRun& run, const std::string& name, double value,
+flow::Trajectory flow_with_parameter(const studies::HybridRun& run, const std::string& name, double value,
                                      double span) {
   const auto carried = run.system->with_parameters_in_state({name});
   Vector x(run.initial.size() + 1);
@@ -46,7 +46,7 @@ flow::Trajectory flow_with_parameter(const drivers::HybridRun& run, const std::s
 // than 0.01 after the one before it: the k-th impact of a geometric cascade
 // is conditioned like 1/(1 - e)^k, so rounding differences grow along it and
 // vanish again after the stick).
-void same_events(const drivers::HybridRun& a, const drivers::HybridRun& b, double tolerance,
+void same_events(const studies::HybridRun& a, const studies::HybridRun& b, double tolerance,
                  double zeno_tolerance = 1e-10) {
   for (const auto method : {flow::IntegrationMethod::kDopri5, flow::IntegrationMethod::kDop853}) {
     flow::SimulationOptions o = tight();
@@ -95,8 +95,8 @@ std::multimap<std::string, double> located(const nlohmann::json& summary, const 
 TEST_CASE(
     "your own bouncing ball (examples/user/bouncing_ball.json) gives the built-in's events and monodromy",
     "[user][hybrid]") {
-  const auto own = drivers::read_hybrid_run(example("user/bouncing_ball.json"));
-  const auto built_in = drivers::read_hybrid_run(example("bouncing_ball.json"));
+  const auto own = studies::read_hybrid_run(example("user/bouncing_ball.json"));
+  const auto built_in = studies::read_hybrid_run(example("bouncing_ball.json"));
   REQUIRE(own.system->state_names() == built_in.system->state_names());
   for (const auto& p : built_in.system->parameters())
     CHECK(own.system->parameter(p.name) == Approx(p.value).epsilon(1e-15));
@@ -115,7 +115,7 @@ TEST_CASE("every parameter of every model: the shooting Jacobian's parameter col
   std::set<std::string> models_seen;
   int compared = 0;
   for (const auto& file : files) {
-    const auto run = drivers::read_hybrid_run(example(file));
+    const auto run = studies::read_hybrid_run(example(file));
     models_seen.insert(run.model);
     const double span = 0.7;
     for (const auto& p : run.system->parameters()) {
@@ -173,8 +173,8 @@ TEST_CASE("a run file's own hybrid system: bad input is named", "[user][hybrid][
     const auto path = dir / "run.json";
     std::ofstream(path) << text;
     try {
-      drivers::read_hybrid_run(path);
-    } catch (const drivers::RunFileError& e) {
+      studies::read_hybrid_run(path);
+    } catch (const studies::RunFileError& e) {
       return std::string(e.what());
     }
     return std::string("no error");
@@ -253,8 +253,8 @@ TEST_CASE("a run file's own hybrid system: bad input is named", "[user][hybrid][
 TEST_CASE(
     "your own stick-slip oscillator (examples/user/stick_slip.json, Filippov) gives the built-in's results",
     "[user][filippov]") {
-  const auto own = drivers::read_hybrid_run(example("user/stick_slip.json"));
-  const auto built_in = drivers::read_hybrid_run(example("stick_slip_orbit.json"));
+  const auto own = studies::read_hybrid_run(example("user/stick_slip.json"));
+  const auto built_in = studies::read_hybrid_run(example("stick_slip_orbit.json"));
   CHECK(own.mode == built_in.mode);
   same_events(own, built_in, 1e-10);
   const auto a = periodic_summary("user/stick_slip.json"), b = periodic_summary("stick_slip_orbit.json");
@@ -268,8 +268,8 @@ TEST_CASE(
 TEST_CASE(
     "your own triple pendulum: field, Jacobian, guards and impacts equal the built-in's at random states",
     "[user][mechanical]") {
-  const auto own = drivers::read_hybrid_run(example("user/triple_pendulum.json"));
-  const auto built_in = drivers::read_hybrid_run(example("triple_pendulum_orbit.json"));
+  const auto own = studies::read_hybrid_run(example("user/triple_pendulum.json"));
+  const auto built_in = studies::read_hybrid_run(example("triple_pendulum_orbit.json"));
   std::mt19937 rng(7);
   std::uniform_real_distribution<double> u(-2.0, 2.0);
   for (int trial = 0; trial < 20; ++trial) {
@@ -308,8 +308,8 @@ TEST_CASE(
 TEST_CASE(
     "your own triple pendulum (examples/user/triple_pendulum.json, mechanical) gives the built-in's results",
     "[user][mechanical]") {
-  const auto own = drivers::read_hybrid_run(example("user/triple_pendulum.json"));
-  const auto built_in = drivers::read_hybrid_run(example("triple_pendulum_orbit.json"));
+  const auto own = studies::read_hybrid_run(example("user/triple_pendulum.json"));
+  const auto built_in = studies::read_hybrid_run(example("triple_pendulum_orbit.json"));
   // The two evaluate the same equations with different roundings (the
   // built-in takes cos(psi1 - psi2) from the addition theorem): free impacts
   // agree to 1e-10 (measured <= 2e-12), the impacts deep in a Zeno cascade

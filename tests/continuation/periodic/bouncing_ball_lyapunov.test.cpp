@@ -5,7 +5,7 @@
 
 #include "continuation/flow/lyapunov.h"
 #include "continuation/pseudo_arclength.h"
-#include "drivers/periodic_orbit.h"
+#include "studies/periodic_orbit.h"
 
 // The sum rule of the exponents on a second orbit, one whose whole spectrum
 // compares: the bouncing ball's period-1 orbit (examples/bouncing_ball_orbit.json,
@@ -15,7 +15,7 @@
 // exponents are log(e) / T, T = 2 pi / omega = 1.
 
 using namespace saltus;
-using namespace saltus::drivers;
+using namespace saltus::studies;
 
 TEST_CASE("bouncing ball: Lyapunov exponents of the period-1 orbit agree with log |multiplier| / T",
           "[periodic][lyapunov]") {

@@ -6,7 +6,7 @@
 
 #include "continuation/flow/lyapunov.h"
 #include "continuation/pseudo_arclength.h"
-#include "drivers/periodic_orbit.h"
+#include "studies/periodic_orbit.h"
 #include "testfunctions/floquet.h"
 #include "testfunctions/fold.h"
 
@@ -16,11 +16,11 @@
 // the torque q1 up to its fold of cycles.
 
 using namespace saltus;
-using namespace saltus::drivers;
+using namespace saltus::studies;
 
 namespace {
 
-drivers::HybridRun orbit_run() {
+studies::HybridRun orbit_run() {
   return read_hybrid_run(std::filesystem::path(SALTUS_SOURCE_DIR) / "examples" /
                          "triple_pendulum_orbit.json");
 }

@@ -1,10 +1,10 @@
-#include "drivers/periodic_orbit.h"
+#include "studies/periodic_orbit.h"
 
 #include <cmath>
 #include <limits>
 #include <sstream>
 
-namespace saltus::drivers {
+namespace saltus::studies {
 
 namespace {
 
@@ -174,4 +174,4 @@ std::vector<double> section_values(const HybridRun& run, const periodic::Shootin
   return values;
 }
 
-}  // namespace saltus::drivers
+}  // namespace saltus::studies

@@ -12,9 +12,9 @@
 
 #include "continuation/continuation_problem.h"
 #include "continuation/periodic/shooting.h"
-#include "drivers/hybrid_run_file.h"
+#include "studies/hybrid_run_file.h"
 
-namespace saltus::drivers {
+namespace saltus::studies {
 
 struct ShootingStart {
   bool ok = false;
@@ -44,4 +44,4 @@ std::vector<double> section_values(const HybridRun& run, const periodic::Shootin
 // is all that is used: no variational equations, no samples in between.
 flow::SimulationOptions without_samples(const flow::SimulationOptions& options);
 
-}  // namespace saltus::drivers
+}  // namespace saltus::studies

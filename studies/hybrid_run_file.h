@@ -13,10 +13,9 @@
 
 #include "continuation/flow/lyapunov.h"
 #include "continuation/options.h"
-#include "drivers/studies.h"
 #include "studies/json_input.h"
 
-namespace saltus::drivers {
+namespace saltus::studies {
 
 struct SectionSpec {
   std::string variable;  // a state component
@@ -108,11 +107,8 @@ struct PeriodicSpec {
   ContinuationOptions options;
 };
 
-class TimeProgress;  // drivers/progress.h
-
 struct HybridRun {
   std::filesystem::path path;
-  std::shared_ptr<TimeProgress> progress;  // the CLI's progress line, which `system` reports to (or null)
   std::string name;
   std::string description;
   std::string model;  // the registered model's name (models/registry.h)
@@ -147,6 +143,9 @@ struct HybridRun {
 };
 
 HybridRun read_hybrid_run(const std::filesystem::path& path);
+// The same keys as an object in memory; `where` names it in errors and
+// relative paths (periodic.diagram) are relative to its folder.
+HybridRun parse_hybrid_run(const Json& description, const std::filesystem::path& where);
 
 // The run file's "map" (drivers/map_spec.cpp), checked against the run's
 // system and section; its keys for the help.
@@ -159,4 +158,4 @@ extern const char* const kMapRunFileHelp;
 // parameters with defaults (models/registry.h).
 const std::string& hybrid_run_file_help();
 
-}  // namespace saltus::drivers
+}  // namespace saltus::studies

@@ -3,9 +3,9 @@
 #include <algorithm>
 
 #include "continuation/worker_threads.h"
-#include "drivers/hybrid_run_file.h"
+#include "studies/hybrid_run_file.h"
 
-namespace saltus::drivers {
+namespace saltus::studies {
 
 const char* const kMapRunFileHelp =
     R"(map (`saltus map`)  {x, y, transient (100), record (100), max_period (8), tolerance (1e-4),
@@ -118,4 +118,4 @@ MapSpec read_map_spec(const Json& m, const HybridRun& run) {
   return spec;
 }
 
-}  // namespace saltus::drivers
+}  // namespace saltus::studies

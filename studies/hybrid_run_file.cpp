@@ -1,11 +1,10 @@
-#include "drivers/hybrid_run_file.h"
+#include "studies/hybrid_run_file.h"
 
 #include <algorithm>
 #include <cmath>
 #include <map>
 
 #include "continuation/worker_threads.h"
-#include "drivers/studies.h"
 #include "models/expression.h"
 #include "models/filippov_expression.h"
 #include "models/hybrid_expression.h"
@@ -14,7 +13,7 @@
 #include "studies/options_json.h"
 #include "studies/run_file.h"
 
-namespace saltus::drivers {
+namespace saltus::studies {
 
 static const char* const kHybridRunFileKeys = R"(Run file keys (JSON):
   name, description  strings
@@ -135,6 +134,8 @@ namespace {
 class HybridRunReader {
  public:
   explicit HybridRunReader(const std::filesystem::path& file) : path(file), json(read_json(file)) {}
+  HybridRunReader(const Json& description, const std::filesystem::path& where)
+      : path(where), json(description) {}
   HybridRunReader(const HybridRunReader&) = delete;
   HybridRunReader& operator=(const HybridRunReader&) = delete;
 
@@ -519,4 +520,8 @@ class HybridRunReader {
 
 HybridRun read_hybrid_run(const std::filesystem::path& path) { return HybridRunReader(path).read(); }
 
-}  // namespace saltus::drivers
+HybridRun parse_hybrid_run(const Json& description, const std::filesystem::path& where) {
+  return HybridRunReader(description, where).read();
+}
+
+}  // namespace saltus::studies

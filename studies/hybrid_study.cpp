@@ -1,0 +1,119 @@
+#include "studies/hybrid_study.h"
+
+#include "studies/detail.h"
+#include "studies/periodic_orbit.h"
+#include "testfunctions/floquet.h"
+#include "testfunctions/fold.h"
+#include "testfunctions/grazing.h"
+
+namespace saltus::studies {
+
+std::shared_ptr<const HybridRun> load_hybrid(const std::filesystem::path& path) {
+  return std::make_shared<const HybridRun>(read_hybrid_run(path));
+}
+
+std::shared_ptr<const HybridRun> load_hybrid_description(const Json& description, const std::string& where) {
+  return std::make_shared<const HybridRun>(parse_hybrid_run(description, where));
+}
+
+flow::Trajectory simulate(const HybridRun& run) {
+  int mode = run.mode;
+  Vector x0 = run.initial;
+  if (run.transient > 0) {
+    flow::Trajectory warm =
+        flow::simulate(*run.system, mode, run.t0 - run.transient, x0, run.t0, without_samples(run.simulation));
+    if (!warm.ok()) {
+      warm.message = "during the transient: " + warm.message;
+      return warm;
+    }
+    mode = warm.mode_end;
+    x0 = warm.x_end;
+  }
+  return flow::simulate(*run.system, mode, run.t0, x0, run.t1, run.simulation, {}, run.sections());
+}
+
+flow::LyapunovResult lyapunov(const HybridRun& run) {
+  return flow::lyapunov_spectrum(*run.system, run.mode, run.t0, run.initial, run.lyapunov);
+}
+
+namespace {
+
+// A hybrid result named `name` over the run's shooting start.
+BranchResult over(std::shared_ptr<const HybridRun> run, const ShootingStart& start, const std::string& name) {
+  BranchResult r;
+  r.name = name;
+  r.kind = BranchKind::kOrbits;
+  r.hybrid = std::move(run);
+  r.problem = start.problem;
+  r.shooting = start.system;
+  r.tests = {std::make_shared<FoldTest>("LPC"), std::make_shared<PeriodDoublingTest>(),
+             std::make_shared<NeimarkSackerTest>()};
+  return r;
+}
+
+}  // namespace
+
+BranchResult find_orbit(std::shared_ptr<const HybridRun> run, const Progress& progress) {
+  const ShootingStart start = shooting_start(*run);
+  if (!start.ok) {
+    BranchResult r;
+    r.name = "orbit";
+    r.kind = BranchKind::kOrbits;
+    r.hybrid = run;
+    r.branch.stop_reason = StopReason::kStartNotConverged;
+    r.branch.message = "no guess of a periodic orbit: " + start.message;
+    return r;
+  }
+  BranchResult r = over(run, start, "orbit");
+  r.info["guess"] = {{"source", start.source}, {"period", start.system->period(start.problem->u(start.y))}};
+  if (start.source == "section") {
+    r.info["guess"]["section_returns"] = start.returns;
+    r.info["guess"]["distance"] = start.distance;
+  }
+  // The guess corrected with the parameter fixed: one point.
+  ContinuationOptions one = run->periodic->options;
+  one.max_points = 1;
+  one.bounds.clear();
+  r.branch = continue_branch(*r.problem, start.y, detail::observed(one, r.name, progress));
+  if (!r.branch.usable())
+    r.branch.message = "no periodic orbit near the guess (" + start.source + "): " + r.branch.message;
+  return r;
+}
+
+BranchResult continue_orbits(const BranchResult& orbit, const Progress& progress) {
+  if (!orbit.hybrid || !orbit.hybrid->periodic || orbit.branch.points.empty())
+    throw StudyError("continue_orbits: '" + orbit.name + "' is not a periodic orbit found by find_orbit");
+  const HybridRun& run = *orbit.hybrid;
+  const PeriodicSpec& spec = *run.periodic;
+  if (spec.parameter.empty())
+    throw StudyError("continue_orbits: run '" + run.name +
+                     "' names no parameter to continue the orbit in ('periodic.parameter')");
+  BranchResult r = orbit;
+  r.name = "branch";
+  r.info = orbit.info;
+  const ContinuationOptions options = detail::observed(spec.options, r.name, progress);
+  const Vector& y0 = orbit.branch.points.front().y;
+  // Grazing ("GR") stops the branch: past it the orbits have another event
+  // sequence. A fresh GrazingTest per segment, since it keeps the first
+  // orbit's events; with "grazing": "continue" the branch goes on with the
+  // new event sequence.
+  if (!spec.grazing) {
+    r.branch = continue_branch(*r.problem, y0, options, r.tests);
+    return r;
+  }
+  const TestFunctions tests = r.tests;
+  const auto set = [&tests] {
+    TestFunctions t = tests;
+    t.push_back(std::make_shared<GrazingTest>());
+    return t;
+  };
+  grazing::ThroughGrazing through =
+      grazing::continue_through_grazing(*r.problem, y0, options, set, spec.grazing_continue);
+  r.branch = std::move(through.branch);
+  r.sequences = std::move(through.sequences);
+  r.grazings = std::move(through.crossings);
+  r.tests = set();
+  return r;
+}
+
+}  // namespace saltus::studies

@@ -1,0 +1,143 @@
+// The studies of hybrid orbits (studies/hybrid_study.h) on the impact
+// oscillator x'' + 2 zeta x' + x = F cos(w t), impact at x = d with v -> -r v
+// (examples/user/impact_oscillator_curves.json), against its closed forms
+// (tests/drivers/impact_oscillator_closed_form.h):
+//   the grazing of the impactless orbit, whose amplitude
+//     |X| = F / sqrt((1 - w^2)^2 + (2 zeta w)^2) equals d: for F = 1 the
+//     branch's GR at w^2 = W, W^2 + (4 zeta^2 - 2) W + 1 - (F/d)^2 = 0, and
+//     the GR curve F = d sqrt((1 - w^2)^2 + (2 zeta w)^2) in (w, F), with
+//     GR-PD-LPC at w = 2 sqrt(1 - zeta^2) (Nordmark's codimension-2 point,
+//     tests/drivers/impact_oscillator_grazing_codim2.test.cpp);
+//   the period doubling: det(S E(T) + I) = 0 of the closed-form impacting
+//     orbit, at the branch's PD and at every point of the PD curve;
+//   the doubled branch: period 2 T = 4 pi / w at its first point.
+
+#include "studies/hybrid_study.h"
+
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <fstream>
+
+#include "../drivers/impact_oscillator_closed_form.h"
+
+using namespace saltus;
+using studies::Json;
+
+namespace {
+
+Json impact_oscillator() {
+  return Json::parse(
+      std::ifstream(std::string(SALTUS_SOURCE_DIR) + "/examples/user/impact_oscillator_curves.json"));
+}
+
+testing::Oscillator oscillator(const studies::HybridRun& run) {
+  return {run.system->parameter("zeta"), run.system->parameter("F"), run.system->parameter("d"),
+          run.system->parameter("r")};
+}
+
+double at(const studies::BranchResult& r, const Vector& y, const std::string& name) {
+  return r.branch.component(y, name);
+}
+
+}  // namespace
+
+TEST_CASE("hybrid studies: the impact oscillator's orbit, branch, PD, doubled branch and curves",
+          "[studies][hybrid][impact-oscillator]") {
+  const auto run = studies::load_hybrid_description(impact_oscillator(), "impact_oscillator_curves");
+  testing::Oscillator osc = oscillator(*run);
+  const double zeta = osc.zeta, d = osc.d;
+
+  const studies::BranchResult orbit = studies::find_orbit(run);
+  REQUIRE(orbit.branch.usable());
+  REQUIRE(orbit.branch.points.size() == 1);
+  CHECK(orbit.info["guess"]["source"] == "transient");
+  CHECK(at(orbit, orbit.branch.points[0].y, "w") == 2.3);  // the parameter held where it was asked
+
+  const studies::BranchResult branch = studies::continue_orbits(orbit);
+  REQUIRE(branch.branch.usable());
+  CHECK(branch.sequences.size() == branch.branch.points.size());
+
+  // GR: the impactless orbit's amplitude reaches d.
+  const SpecialPoint& gr = studies::special_point(branch, "GR1");
+  const double b = 4 * zeta * zeta - 2, c = 1 - (osc.F / d) * (osc.F / d);
+  const double w_gr = std::sqrt((-b + std::sqrt(b * b - 4 * c)) / 2);
+  CHECK(std::abs(at(branch, gr.y, "w") - w_gr) < 1e-8);
+  REQUIRE(studies::point_data(branch, gr).contains("multipliers"));  // the smooth side's
+
+  // PD: det(S E(T) + I) = 0 for the closed-form orbit through the point.
+  const SpecialPoint& pd = studies::special_point(branch, "PD1");
+  const double w_pd = at(branch, pd.y, "w");
+  CHECK(std::abs(w_pd - testing::closed_form_pd(osc, w_pd, Eigen::Vector2d(pd.y[0], pd.y[1]))) < 1e-8);
+  const Eigen::VectorXcd mu = studies::multipliers(branch, pd.y);
+  CHECK(std::abs(mu[0] + 1.0) < 1e-6);
+
+  SECTION("PD: the doubled branch starts at twice the period") {
+    ContinuationOptions few = run->periodic->options;
+    few.max_points = 5;
+    const studies::BranchResult doubled = studies::continue_from(branch, pd, {.options = few});
+    REQUIRE(doubled.branch.usable());
+    CHECK(doubled.name == "doubled1");
+    const Vector& y = doubled.branch.points.front().y;
+    CHECK(std::abs(doubled.shooting->period(doubled.problem->u(y)) - 4 * M_PI / at(doubled, y, "w")) < 1e-9);
+    INFO(doubled.branch.message << " " << to_string(doubled.branch.stop_reason));
+    CHECK(doubled.branch.points.size() == 5);
+  }
+
+  SECTION("GR: the grazing curve in (w, F) is the closed form, with GR-PD-LPC at w = 2 sqrt(1 - zeta^2)") {
+    const studies::BranchResult curve = studies::continue_from(branch, gr, {.parameters = {"w", "F"}});
+    REQUIRE(curve.branch.usable());
+    CHECK(curve.name == "gr_curve");
+    CHECK(curve.branch.points.size() >= 15);
+    for (const auto& p : curve.branch.points) {
+      const double w = at(curve, p.y, "w"), F = at(curve, p.y, "F");
+      CHECK(std::abs(F - d * std::hypot(1 - w * w, 2 * zeta * w)) < 1e-8);
+    }
+    const SpecialPoint& nordmark = studies::special_point(curve, "GR-PD-LPC1");
+    CHECK(std::abs(at(curve, nordmark.y, "w") - 2 * std::sqrt(1 - zeta * zeta)) < 1e-6);
+    CHECK(nordmark.data.contains("pd_side"));
+  }
+
+  SECTION("PD: the PD curve in (w, F) is a PD of the closed-form orbit at every point") {
+    ContinuationOptions o = run->periodic->curves[1].options;
+    o.max_points = 10;
+    const studies::BranchResult curve =
+        studies::continue_from(branch, pd, {.to = "curve", .parameters = {"w", "F"}, .options = o});
+    REQUIRE(curve.branch.usable());
+    CHECK(curve.name == "pd_curve");
+    CHECK(curve.branch.points.size() == 10);
+    for (const auto& p : curve.branch.points) {
+      osc.F = at(curve, p.y, "F");
+      const double w = at(curve, p.y, "w");
+      CHECK(std::abs(w - testing::closed_form_pd(osc, w, Eigen::Vector2d(p.y[0], p.y[1]))) < 1e-8);
+    }
+  }
+
+  SECTION("what does not follow is refused, saying what does") {
+    CHECK_THROWS_WITH(studies::continue_from(branch, pd, {.to = "cycles"}),
+                      Catch::Contains("GR of hybrid orbits (the grazing curve)"));
+    CHECK_THROWS_WITH(studies::continue_from(branch, gr, {.parameters = {"F", "w"}}),
+                      Catch::Contains("the branch's parameter 'w' first"));
+  }
+}
+
+TEST_CASE("hybrid studies: a simulation is the run file's own, its transient included", "[studies][hybrid]") {
+  Json description = impact_oscillator();
+  description["time"] = {0, 30};
+  const auto run = studies::load_hybrid_description(description, "impact_oscillator");
+  const flow::Trajectory tr = studies::simulate(*run);
+  REQUIRE(tr.ok());
+  CHECK(tr.t.front() == 0.0);
+  CHECK(tr.t.back() == 30.0);
+  REQUIRE(!tr.events.empty());
+  for (const auto& e : tr.events) {
+    CHECK(e.guard_name == "impact");
+    CHECK(std::abs(e.x_before[0] - 0.1) < 1e-9);  // at the stop x = d
+    CHECK(std::abs(e.x_after[1] + 0.8 * e.x_before[1]) < 1e-12);
+  }
+  // A failed transient says where it failed.
+  description["transient"] = 10;
+  description["simulation"]["max_events"] = 1;
+  const flow::Trajectory failed = studies::simulate(*studies::load_hybrid_description(description, "short"));
+  CHECK(!failed.ok());
+  CHECK_THAT(failed.message, Catch::StartsWith("during the transient: "));
+}

@@ -38,9 +38,14 @@
 // is carried along the curve by the curve system's right border, so that b
 // changes sign at a CPC and nowhere else), c on PD curves (q -> -q, p -> -p
 // leaves it alone). q has unit length, so both are the coefficients in
-// arclength along q. Forced orbits only: on an autonomous orbit's curve the
-// value is NaN (never a sign change; the Poincare map's forms need the
-// period's variation, not built).
+// arclength along q. On an autonomous orbit's curve the map is the
+// Poincare map on the section through the point normal to the field
+// (continuation/periodic/period_map_forms.h: M, B, C with the return time's
+// variation), q and p the critical vectors of its Jacobian Pi M; the
+// trivial multiplier is 0 there, out of the way of +1 and -1. Its b and c
+// differ from another section's (or the periodic normal form's, Kuznetsov,
+// Govaerts, Doedel & Dhooge 2005) by nonzero factors, positive for c: the
+// zeros, the CPC and the GPD, and the sign of c are the same.
 
 #include <memory>
 #include <mutex>
@@ -81,7 +86,7 @@ class CycleNormalFormTest : public TestFunction {
 
  private:
   struct Coefficients {
-    double value = 0.0;  // b (fold) or c (flip); NaN for an autonomous orbit
+    double value = 0.0;  // b (fold) or c (flip)
     double cusp = 0.0;   // the fold's c
     double cosine = 1.0;
   };

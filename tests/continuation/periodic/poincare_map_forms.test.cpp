@@ -59,6 +59,7 @@
 #include "continuation/periodic/cycle_curve.h"
 #include "continuation/periodic/period_map_forms.h"
 #include "continuation/pseudo_arclength.h"
+#include "models/lorenz.h"
 #include "testfunctions/cycle_codim2.h"
 #include "testfunctions/cycle_normal_form.h"
 
@@ -214,7 +215,7 @@ struct SimulatedPoincareMap {
 // M, B(q, q), B(q, .) and C(q, q, .) by differences of P: f(s, t) = P(x0 +
 // s q + t e_j), central differences of second and third order, each
 // Richardson-extrapolated from eps and eps / 2.
-PeriodMapForms differenced_forms(const SimulatedPoincareMap& P, const Vector& q) {
+PeriodMapForms differenced_forms(const SimulatedPoincareMap& P, const Vector& q, double eps = 0.01) {
   const int n = P.n;
   auto f = [&](double s, const Vector& w, double t) { return Vector(P(P.x0 + s * q + t * w)); };
   // Two levels: D(eps) = D + K2 eps^2 + K4 eps^4 + O(eps^6).
@@ -236,16 +237,16 @@ PeriodMapForms differenced_forms(const SimulatedPoincareMap& P, const Vector& q)
         [&](double d) -> Vector {
           return (f(d, e, d) - f(d, e, -d) - f(-d, e, d) + f(-d, e, -d)) / (4 * d * d);
         },
-        0.01);
+        eps);
     forms.Cqq.col(j) = richardson(
         [&](double d) -> Vector {
           return (f(d, e, d) - 2 * f(0, e, d) + f(-d, e, d) - f(d, e, -d) + 2 * f(0, e, -d) - f(-d, e, -d)) /
                  (2 * d * d * d);
         },
-        0.01);
+        eps);
   }
   forms.Bqq = richardson(
-      [&](double d) -> Vector { return (f(d, zero, 0) - 2 * f00 + f(-d, zero, 0)) / (d * d); }, 0.01);
+      [&](double d) -> Vector { return (f(d, zero, 0) - 2 * f00 + f(-d, zero, 0)) / (d * d); }, eps);
   return forms;
 }
 
@@ -389,4 +390,41 @@ TEST_CASE("the CPC on the LPC curve of autonomous cycles: located at its closed 
     CHECK(std::abs(std::abs(sp.data["cusp_coefficient"].get<double>()) - 8 * M_PI) < 1e-6);
   }
   CHECK(found == 1);
+}
+
+TEST_CASE(
+    "the flip coefficient on the Lorenz PD curve (examples/user/lorenz_pd_curve.json) against differences of "
+    "the simulated Poincare map: c > 0 at both ends, no GPD in between",
+    "[periodic][normal_form][autonomous][poincare][lorenz]") {
+  // The curve's ends (sigma = 10, rho = 229.4067086, where it starts, and
+  // sigma = 9, rho = 192.5448654, its bound) as the example writes them;
+  // along it the GPD test (c) stays between 0.0100 and 0.0137 (no sign
+  // change: the doubling is supercritical all along, as the cascade below
+  // it says). The Lorenz map is far less curved on the orbit's scale (~100)
+  // than the models above: eps = 0.5 (measured: 2e-9 apart; 1e-4 at eps =
+  // 0.05, where rounding takes over, and O(1) at eps = 1, where Newton on
+  // the return time meets another return).
+  const auto hybrid =
+      flow::make_hybrid(models::LorenzT<double>{})->with_parameters_in_state({"rho", "sigma"});
+  Vector start(6), end(6);
+  start << 44.979921584684107, 82.326744124245636, 271.37997358696299, 0.48086682031096123,
+      229.40670856158141, 10.0;
+  end << 43.079473501160322, 59.186204174810896, 249.38805149666018, 0.53675317669234501, 192.54486539342787,
+      9.0;
+  for (const Vector& u : {start, end}) {
+    const ShootingSystem s = shooting(hybrid, u);
+    const auto lifted = s.hybrid()->tangent_lifted()->tangent_lifted();
+    Vector q, p;
+    critical_vectors(poincare_jacobian(s, u, s.monodromy(u)), -1.0, Vector(), &q, &p);
+    const double c = flip_normal_form(period_map_forms(s, *lifted, u, q), q, p);
+    const SimulatedPoincareMap P(s, u);
+    const PeriodMapForms fd0 = differenced_forms(P, q, 0.5);
+    Vector qd, pd;
+    critical_vectors(fd0.M, -1.0, Vector(), &qd, &pd);
+    const double cd = flip_normal_form(differenced_forms(P, qd, 0.5), qd, pd);
+    WARN("Lorenz PD curve at rho = " << u[4] << ", sigma = " << u[5] << ": c = " << c << ", differences "
+                                     << cd);
+    CHECK(std::abs(cd - c) < 1e-5 * std::abs(c));
+    CHECK(c > 0.01);
+  }
 }

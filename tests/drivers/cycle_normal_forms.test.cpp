@@ -197,6 +197,7 @@ TEST_CASE(
     const double x = number(row, "x"), y = number(row, "y"), r2 = x * x + y * y, s = r2 - 1;
     const double T = 2 * kPi / (1 + kappa * s);
     const double fold = sign * 12 * T * r2 * std::sqrt(r2) * s / std::sqrt(1 + 4 * delta * delta * r2);
+    REQUIRE(std::isfinite(number(row, "test_CPC")));  // NaN before the Poincare map's forms were built
     worst = std::max({worst, std::abs(number(row, "a") - 2 * s * s * s),
                       std::abs(number(row, "b") + 3 * s * s), std::abs(number(row, "z") - delta * s),
                       std::abs(number(row, "T") - T), std::abs(number(row, "test_CPC") - fold)});

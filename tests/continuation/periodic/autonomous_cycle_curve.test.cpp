@@ -224,6 +224,7 @@ TEST_CASE("autonomous cycle curves: the LPC, PD and NS curves of the polar syste
     double worst = 0.0;
     for (const auto& p : curve.points) {
       const double p2 = p.y[6], T = 2 * M_PI / (1 + p2);
+      REQUIRE(std::isfinite(p.tests[k]));  // c = T: NaN before the Poincare map's forms were built
       worst = std::max({worst, std::abs(p.y[5] - p2 * p2), std::abs(p.y[4] - T), std::abs(p.tests[k] - T)});
     }
     CHECK(std::abs(curve.points.back().y[6] - 1.0) > 0.3);

@@ -365,6 +365,7 @@ TEST_CASE("the CPC on the LPC curve of autonomous cycles: located at its closed 
     const double r2 = p.y[0] * p.y[0] + p.y[1] * p.y[1], e = r2 - 1, r = std::sqrt(r2);
     const double qr = 1 / std::sqrt(1 + 4 * kDelta * kDelta * r2);
     const double T0 = 2 * M_PI / (1 + kKappa * e);
+    REQUIRE(std::isfinite(p.tests[cpc_index]));  // NaN before the Poincare map's forms were built
     worst =
         std::max({worst, std::abs(p.y[4] - 2 * e * e * e), std::abs(p.y[5] + 3 * e * e),
                   std::abs(p.y[3] - T0), std::abs(p.tests[cpc_index] - sign * 12 * T0 * r * r * r * e * qr)});

@@ -35,6 +35,10 @@
 //
 // (h = r (r^2 - 1)^3 = 8 (r - 1)^3 + O((r - 1)^4) there, h''' = 48).
 //
+// KickedCusp: RadialCusp (gamma = 0.7) with a kick where x falls through 0,
+// identity on the cycle r = 1, z = 0 (a = 0): a hybrid autonomous orbit,
+// its forms against differences only.
+//
 // FlipCycle, the state (X, Y, a, b): r' = r (p2 - r^2 + mu (a^2 + b^2)),
 // theta' = 1 + r^2, and (a, b) = R(theta / 2) (xi, eta) with xi' = (p1 - r^4
 // - xi^2 - eta^2) xi, eta' = -eta (tests/continuation/periodic/
@@ -94,6 +98,53 @@ struct RadialCusp {
     f[0] = g * x[0] - w * x[1];
     f[1] = g * x[1] + w * x[0];
     f[2] = -x[2] + kDelta * e;
+  }
+};
+
+// RadialCusp (gamma = 0.7) with a kick where x falls through 0 (theta =
+// pi / 2): y+ = y (1 + 0.6 z + 0.3 e), z+ = z + 0.4 e + 0.5 z^2, the
+// identity on the cycle r = 1, z = 0 (a = 0), so that the cycle stays and
+// its Poincare map's forms carry the kick's saltation and its second and
+// third derivatives (the event's time moving with the state).
+template <class P = double>
+struct KickedCusp {
+  P a = P(0.0), b = P(-0.5);
+  template <class Self, class Visit>
+  static void parameters(Self& s, Visit&& visit) {
+    visit("a", s.a, "");
+    visit("b", s.b, "");
+  }
+  template <class Q>
+  KickedCusp<Q> cast() const {
+    return flow::cast_parameters<KickedCusp<Q>>(*this);
+  }
+  static constexpr bool tangent_liftable = true;
+  int dimension() const { return 3; }
+  template <class T>
+  void field(int, const T&, const T* x, T* f) const {
+    const T e = x[0] * x[0] + x[1] * x[1] - 1.0;
+    const T g = a + b * e + e * e * e + 0.7 * x[2], w = 1.0 + kKappa * e;
+    f[0] = g * x[0] - w * x[1];
+    f[1] = g * x[1] + w * x[0];
+    f[2] = -x[2] + kDelta * e;
+  }
+  // Mode 0 (x > 0 half) ends where x falls through 0, mode 1 where it rises
+  // again (theta = 3 pi / 2, no kick): the same field in both.
+  int guard_count(int) const { return 1; }
+  flow::Crossing crossing(int mode, int) const {
+    return mode == 0 ? flow::Crossing::kFalling : flow::Crossing::kRising;
+  }
+  template <class T>
+  T guard(int, int, const T&, const T* x) const {
+    return x[0];
+  }
+  int next_mode(int mode, int, double, const double*) const { return 1 - mode; }
+  template <class T>
+  void reset(int mode, int, int, const T&, const T* x, T* x_plus) const {
+    const T e = x[0] * x[0] + x[1] * x[1] - 1.0;
+    x_plus[0] = x[0];
+    x_plus[1] = mode == 0 ? T(x[1] * (1.0 + 0.6 * x[2] + 0.3 * e)) : x[1];
+    x_plus[2] = mode == 0 ? T(x[2] + 0.4 * e + 0.5 * x[2] * x[2]) : x[2];
   }
 };
 
@@ -279,6 +330,28 @@ TEST_CASE("Poincare map forms of an autonomous orbit: M, B and C against differe
   CHECK((poincare_jacobian(s, u, s.monodromy(u)) - fd.M).norm() < 1e-5);
   // The section's return-time terms matter: without them (the time-T0 map's
   // forms, projected) the second-order form is off by O(1).
+  CHECK(fd.Bqq.norm() > 0.1);
+  CHECK(fd.Cqq.norm() > 0.1);
+}
+
+TEST_CASE("Poincare map forms of an autonomous hybrid orbit (a kick per period) against differences",
+          "[periodic][normal_form][autonomous][poincare]") {
+  Vector u(6);
+  u << 1.0, 0.0, 0.0, 2 * M_PI, 0.0, -0.5;
+  const ShootingSystem s =
+      shooting(flow::make_hybrid(KickedCusp<>{})->with_parameters_in_state({"a", "b"}), u);
+  Vector res(4);
+  s.residual(u.data(), res.data());
+  REQUIRE(res.norm() < 1e-10);
+  REQUIRE(s.trajectory(u)->events.size() == 2);
+  const auto lifted = s.hybrid()->tangent_lifted()->tangent_lifted();
+  const Vector q = Eigen::Vector3d(0.6, 0.3, -0.7).normalized();
+  const PeriodMapForms exact = period_map_forms(s, *lifted, u, q);
+  const PeriodMapForms fd = differenced_forms(SimulatedPoincareMap(s, u), q);
+  check_close("M_P", exact.M, fd.M);
+  check_close("B(q, q)", exact.Bqq, fd.Bqq);
+  check_close("B(q, .)", exact.Bq, fd.Bq);
+  check_close("C(q, q, .)", exact.Cqq, fd.Cqq);
   CHECK(fd.Bqq.norm() > 0.1);
   CHECK(fd.Cqq.norm() > 0.1);
 }

@@ -43,9 +43,13 @@
 // (continuation/periodic/period_map_forms.h: M, B, C with the return time's
 // variation), q and p the critical vectors of its Jacobian Pi M; the
 // trivial multiplier is 0 there, out of the way of +1 and -1. Its b and c
-// differ from another section's (or the periodic normal form's, Kuznetsov,
-// Govaerts, Doedel & Dhooge 2005) by nonzero factors, positive for c: the
-// zeros, the CPC and the GPD, and the sign of c are the same.
+// differ from another section's by nonzero factors, positive for c: the
+// zeros (the CPC and the GPD) and the sign of c do not depend on the
+// section. The periodic normal forms of Kuznetsov, Govaerts, Doedel &
+// Dhooge 2005 (MatCont: dxi/dt = b xi^2 on LPC, c xi^3 on PD) have the same
+// zeros, but their flip coefficient has the opposite sign convention (c < 0
+// supercritical there, the time-T flow of xi' = c xi^3 after the flip being
+// xi -> -xi - T c xi^3; here c > 0 is supercritical).
 
 #include <memory>
 #include <mutex>

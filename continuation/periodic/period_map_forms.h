@@ -37,8 +37,8 @@
 // map Phi = phi(T0, .) keeps the multiplier 1 along the flow, and a nearby
 // orbit returns after another time. Its Poincare map on a section through
 // the orbit is (Kuznetsov 2004, Sec. 1.5 and 5.4; Kuznetsov, Govaerts,
-// Doedel & Dhooge 2005, SIAM J. Numer. Anal. 43, Sec. 2-3, relate its
-// coefficients to the periodic normal forms)
+// Doedel & Dhooge 2005, SIAM J. Numer. Anal. 43, compute the periodic
+// normal forms instead, whose coefficients have the same zeros)
 //
 //   P(x) = phi(T(x), x),   s(P(x)) = 0,   T(x0) = T0,
 //

@@ -47,7 +47,10 @@
 // center manifold is (r*, eta = 0), on it xi' = -xi^3 over T and R(pi) = -I:
 // P(xi) = -(xi - T xi^3 + ...), so c = T (Kuznetsov's c = a^2 + d of P(x) =
 // -x + a x^2 + d x^3). mu != 0 couples r to xi^2 (the second-order terms
-// and the return time then enter c): checked by differences.
+// and the return time then enter c): checked by differences. With the
+// cubic term's coefficient k0 + k1 r^2 instead of 1 (mu = 0), c = T (k0 +
+// k1 p2) on the PD curve: k0 = -0.8, k1 = 1 puts a GPD at p2 = 0.8, p1 =
+// 0.64, T = 2 pi / 1.8.
 //
 // Tolerances: orbits integrated to 1e-12; differences of the Poincare map
 // simulated to 1e-13 (Newton on the return time to 1e-14) with eps = 0.01,
@@ -56,6 +59,7 @@
 // 1e-9 after two; rounding ~1e-13 / eps^3 ~ 1e-5 absolute for C): 1e-5
 // relative. Closed forms: 1e-8.
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 
@@ -152,6 +156,7 @@ template <class P = double>
 struct FlipCycle {
   P p1 = P(0.0), p2 = P(1.0);
   double mu = 0.0;
+  double k0 = 1.0, k1 = 0.0;  // the cubic term's coefficient k0 + k1 r^2
   template <class Self, class Visit>
   static void parameters(Self& s, Visit&& visit) {
     visit("p1", s.p1, "");
@@ -161,6 +166,8 @@ struct FlipCycle {
   FlipCycle<Q> cast() const {
     auto out = flow::cast_parameters<FlipCycle<Q>>(*this);
     out.mu = mu;
+    out.k0 = k0;
+    out.k1 = k1;
     return out;
   }
   static constexpr bool tangent_liftable = true;
@@ -174,7 +181,8 @@ struct FlipCycle {
     f[1] = g * x[1] + w * x[0];
     // (a, b)' = (w / 2) J (a, b) + R(theta / 2) diag(l1, -1) R(-theta / 2) (a, b).
     const T r = sqrt(s), c = x[0] / r, sn = x[1] / r;
-    const T l1 = p1 - s * s - ab, l2 = T(-1.0), mean = 0.5 * (l1 + l2), half = 0.5 * (l1 - l2);
+    const T l1 = p1 - s * s - (k0 + k1 * s) * ab, l2 = T(-1.0), mean = 0.5 * (l1 + l2),
+            half = 0.5 * (l1 - l2);
     f[2] = (mean + half * c) * x[2] + (half * sn - 0.5 * w) * x[3];
     f[3] = (half * sn + 0.5 * w) * x[2] + (mean - half * c) * x[3];
   }
@@ -193,9 +201,11 @@ std::shared_ptr<const flow::HybridSystem> radial(double gamma, std::vector<std::
   return flow::make_hybrid(m)->with_parameters_in_state(free);
 }
 
-std::shared_ptr<const flow::HybridSystem> flip(double mu) {
+std::shared_ptr<const flow::HybridSystem> flip(double mu, double k0 = 1.0, double k1 = 0.0) {
   FlipCycle<> m;
   m.mu = mu;
+  m.k0 = k0;
+  m.k1 = k1;
   return flow::make_hybrid(m)->with_parameters_in_state({"p1", "p2"});
 }
 
@@ -501,4 +511,49 @@ TEST_CASE(
     CHECK(std::abs(cd - c) < 1e-5 * std::abs(c));
     CHECK(c > 0.01);
   }
+}
+
+TEST_CASE("the GPD on the PD curve of autonomous cycles: located at its closed form p2 = 0.8, p1 = 0.64",
+          "[periodic][normal_form][autonomous][poincare][cycle_curve]") {
+  const Vector u0 = flip_cycle(1.0);
+  const auto system = std::make_shared<CycleCurveSystem>(shooting(flip(0.0, -0.8, 1.0), u0),
+                                                         CycleBifurcation::kPeriodDoubling, u0);
+  const ContinuationProblem problem(system, Vector::Constant(1, u0[6]), {"p2"});
+  ContinuationOptions options;
+  options.ds = 0.02;
+  options.ds_max = 0.05;
+  options.max_points = 25;
+  options.direction = -1;
+  const Branch curve = continue_branch(problem, u0, options, cycle_curve_tests("PD"));
+  INFO(curve.message);
+  REQUIRE(curve.points.size() >= 10);
+  const auto k =
+      std::find(curve.test_names.begin(), curve.test_names.end(), "GPD") - curve.test_names.begin();
+  REQUIRE(k < static_cast<long>(curve.test_names.size()));
+  double worst = 0.0, lo = 1e300;
+  for (const auto& p : curve.points) {
+    const double p2 = p.y[6], T = 2 * M_PI / (1 + p2);
+    REQUIRE(std::isfinite(p.tests[k]));
+    worst = std::max(
+        {worst, std::abs(p.y[5] - p2 * p2), std::abs(p.y[4] - T), std::abs(p.tests[k] - T * (p2 - 0.8))});
+    lo = std::min(lo, p2);
+  }
+  INFO("PD curve down to p2 = " << lo << ": worst " << worst);
+  CHECK(worst < 1e-8);
+  CHECK(lo < 0.7);
+  int found = 0;
+  for (const auto& sp : curve.special_points) {
+    INFO(sp.type << " " << sp.y.transpose() << " " << sp.data.dump());
+    CHECK((sp.type == "GPD" || sp.type == "EP"));
+    if (sp.type != "GPD") continue;
+    ++found;
+    WARN("GPD at p1 - 0.64 = " << sp.y[5] - 0.64 << ", p2 - 0.8 = " << sp.y[6] - 0.8 << ", T = " << sp.y[4]
+                               << ", flip coefficient " << sp.data["flip_coefficient"]);
+    CHECK(sp.status == EventStatus::kLocated);
+    CHECK(std::abs(sp.y[6] - 0.8) < 1e-10);
+    CHECK(std::abs(sp.y[5] - 0.64) < 1e-10);
+    CHECK(std::abs(sp.y[4] - 2 * M_PI / 1.8) < 1e-10);
+    CHECK(std::abs(sp.data["flip_coefficient"].get<double>()) < 1e-9);
+  }
+  CHECK(found == 1);
 }

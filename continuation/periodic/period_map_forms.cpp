@@ -119,9 +119,8 @@ PeriodMapForms period_map_forms(const ShootingSystem& shooting, const flow::Hybr
   s.nu = s.n.dot(s.f);
   if (!(std::abs(s.nu) > 1e-3 * s.n.norm() * s.f.norm()))
     throw std::runtime_error(
-        "period map forms: the orbit's field at its return point is nearly tangent to "
-        "the section through its start (n . f = " +
-        std::to_string(s.nu) + ")");
+        "the Poincare map of an autonomous orbit: its field at the return point is nearly tangent to the "
+        "section through its start (the orbit does not close)");
   const Matrix Pi = Matrix::Identity(n, n) - s.f * s.n.transpose() / s.nu;
   const Matrix D2a = second_order(s, Mq), D2b = second_order(s, forms.Bqq);
   PeriodMapForms P;

@@ -60,7 +60,7 @@ static const char* const kHybridRunFileKeys = R"(Run file keys (JSON):
                  as a column; an autonomous orbit's trivial multiplier left out), with codim-2
                  points in summary.json: R1, R2, R3, R4 on NS curves, R1, LPPD and CPC (cusp of
                  cycles) on LPC curves, R2, LPPD and GPD (generalized period doubling) on PD curves, CPC and GPD with their normal-form coefficients
-                 (forced orbits, smooth or hybrid), GR-PD-LPC on GR curves (where the impacting
+                 (the period map of forced orbits, the Poincare map of autonomous ones; smooth or hybrid), GR-PD-LPC on GR curves (where the impacting
                  orbit's PD and LPC curves meet the grazing curve). One object: curve.csv,
                  curve.png; a list: curve_<i>.csv and curves_<first>_<second>.png (all curves of
                  that pair); summary.json "curve" or "curves". `saltus periodic --over-map

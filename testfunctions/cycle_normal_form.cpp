@@ -63,14 +63,21 @@ CycleNormalFormTest::Coefficients CycleNormalFormTest::at(const PointContext& po
                            periodic::to_string(kind_) + " curve");
   const periodic::ShootingSystem& shooting = cycle->shooting();
   const double nan = std::numeric_limits<double>::quiet_NaN();
-  if (shooting.options().autonomous) return {nan, nan, nan};
   const bool fold = kind_ == periodic::CycleBifurcation::kFold;
+  const Vector u = point.problem.u(point.y);
+  // An autonomous orbit: the Poincare map's Jacobian Pi M (the trivial 1
+  // becomes 0), and the orientation from the right border's x-part (an
+  // autonomous LPC's border is (v_x, v_T), (M - I) v_x = -v_T f, so Pi v_x
+  // is Pi M's eigenvector).
+  const Matrix& monodromy = points_->at(point)->monodromy;
+  const Matrix M = periodic::poincare_jacobian(shooting, u, monodromy);
+  const int n = static_cast<int>(M.rows());
+  Vector orient;
+  if (fold) orient = cycle->right_border().head(n);
   Coefficients out;
   Vector q, p;
-  critical_vectors(points_->at(point)->monodromy, fold ? 1.0 : -1.0, fold ? cycle->right_border() : Vector(),
-                   &q, &p, &out.cosine);
-  const periodic::PeriodMapForms forms =
-      periodic::period_map_forms(shooting, *twice_lifted(shooting), point.problem.u(point.y), q);
+  critical_vectors(M, fold ? 1.0 : -1.0, orient, &q, &p, &out.cosine);
+  const periodic::PeriodMapForms forms = periodic::period_map_forms(shooting, *twice_lifted(shooting), u, q);
   if (fold) {
     const FoldNormalForm nf = fold_normal_form(forms, q, p);
     out.value = nf.b;

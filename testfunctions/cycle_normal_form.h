@@ -38,9 +38,18 @@
 // is carried along the curve by the curve system's right border, so that b
 // changes sign at a CPC and nowhere else), c on PD curves (q -> -q, p -> -p
 // leaves it alone). q has unit length, so both are the coefficients in
-// arclength along q. Forced orbits only: on an autonomous orbit's curve the
-// value is NaN (never a sign change; the Poincare map's forms need the
-// period's variation, not built).
+// arclength along q. On an autonomous orbit's curve the map is the
+// Poincare map on the section through the point normal to the field
+// (continuation/periodic/period_map_forms.h: M, B, C with the return time's
+// variation), q and p the critical vectors of its Jacobian Pi M; the
+// trivial multiplier is 0 there, out of the way of +1 and -1. Its b and c
+// differ from another section's by nonzero factors, positive for c: the
+// zeros (the CPC and the GPD) and the sign of c do not depend on the
+// section. The periodic normal forms of Kuznetsov, Govaerts, Doedel &
+// Dhooge 2005 (MatCont: dxi/dt = b xi^2 on LPC, c xi^3 on PD) have the same
+// zeros, but their flip coefficient has the opposite sign convention (c < 0
+// supercritical there, the time-T flow of xi' = c xi^3 after the flip being
+// xi -> -xi - T c xi^3; here c > 0 is supercritical).
 
 #include <memory>
 #include <mutex>
@@ -81,7 +90,7 @@ class CycleNormalFormTest : public TestFunction {
 
  private:
   struct Coefficients {
-    double value = 0.0;  // b (fold) or c (flip); NaN for an autonomous orbit
+    double value = 0.0;  // b (fold) or c (flip)
     double cusp = 0.0;   // the fold's c
     double cosine = 1.0;
   };

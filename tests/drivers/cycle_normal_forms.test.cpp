@@ -1,7 +1,10 @@
 // The cusp of cycles (CPC) on an LPC curve and the generalized period
 // doubling (GPD) on a PD curve (testfunctions/cycle_normal_form.h), against
 // closed forms derived here, for examples/cusp_of_cycles_curves.json and
-// examples/generalized_flip_curves.json.
+// examples/generalized_flip_curves.json (forced orbits: the period map), and
+// for examples/autonomous_cusp_of_cycles.json (autonomous orbits: the
+// Poincare map, its closed forms derived in tests/continuation/periodic/
+// poincare_map_forms.test.cpp).
 //
 // Both are normal forms in a frame moved by the forcing (the idea of
 // examples/rotating_frame_curves.json): (u, v) = eps (cos wt, sin wt) +
@@ -75,6 +78,7 @@ using saltus::testing::scratch;
 namespace {
 
 constexpr double kT = 2 * M_PI;
+constexpr double kPi = M_PI;
 
 struct Run {
   std::filesystem::path out;
@@ -172,5 +176,43 @@ TEST_CASE(
   CHECK(std::abs(gpd["state"]["a"].get<double>() - flip_b * flip_b) < 1e-8);
   CHECK(std::abs(gpd["flip_coefficient"].get<double>()) < 1e-8);
   CHECK(gpd["multipliers"].size() == 2);
+  std::filesystem::remove_all(r.out);
+}
+
+TEST_CASE(
+    "saltus periodic examples/autonomous_cusp_of_cycles.json: the LPC curve of autonomous cycles, the "
+    "Poincare "
+    "map's fold coefficient and the CPC at a = b = 0 with the cusp coefficient 8 pi",
+    "[cli][periodic][curve][normal_form][autonomous]") {
+  // LPC curve e = s: a = 2 s^3, b = -3 s^2, r^2 = 1 + s, z = delta s, T = 2
+  // pi / (1 + kappa s); fold coefficient 12 T r^3 s / sqrt(1 + 4 delta^2
+  // r^2) (one sign along the curve); at the CPC 8 T / (1 + 4 delta^2) = 8 pi.
+  const double kappa = 0.5, delta = 0.5;
+  const Run r = run_example("autonomous_cusp_of_cycles");
+  REQUIRE(r.curve["kind"] == "LPC");
+  REQUIRE(r.rows.size() >= 20);
+  const double sign = number(r.rows.front(), "test_CPC") > 0 ? 1.0 : -1.0;
+  double worst = 0.0, lo = 1e300, hi = -1e300;
+  for (const auto& row : r.rows) {
+    const double x = number(row, "x"), y = number(row, "y"), r2 = x * x + y * y, s = r2 - 1;
+    const double T = 2 * kPi / (1 + kappa * s);
+    const double fold = sign * 12 * T * r2 * std::sqrt(r2) * s / std::sqrt(1 + 4 * delta * delta * r2);
+    REQUIRE(std::isfinite(number(row, "test_CPC")));  // NaN before the Poincare map's forms were built
+    worst = std::max({worst, std::abs(number(row, "a") - 2 * s * s * s),
+                      std::abs(number(row, "b") + 3 * s * s), std::abs(number(row, "z") - delta * s),
+                      std::abs(number(row, "T") - T), std::abs(number(row, "test_CPC") - fold)});
+    lo = std::min(lo, s), hi = std::max(hi, s);
+  }
+  INFO("LPC curve over s in [" << lo << ", " << hi << "]: worst " << worst);
+  CHECK(worst < 1e-8);
+  CHECK(lo < -0.25);  // past the CPC at s = 0
+  CHECK(hi > 0.29);
+  const auto cpc = the_point(r.curve, "CPC");
+  CHECK(std::abs(cpc["parameters"]["b"].get<double>()) < 1e-8);
+  CHECK(std::abs(cpc["state"]["a"].get<double>()) < 1e-8);
+  CHECK(std::abs(cpc["state"]["x"].get<double>() - 1) < 1e-8);
+  CHECK(std::abs(cpc["fold_coefficient"].get<double>()) < 1e-8);
+  CHECK(std::abs(std::abs(cpc["cusp_coefficient"].get<double>()) - 8 * kPi) < 1e-8);
+  CHECK(cpc["multipliers"].size() == 2);  // the nontrivial ones: 1 and e^-T
   std::filesystem::remove_all(r.out);
 }

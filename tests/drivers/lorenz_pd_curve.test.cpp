@@ -74,6 +74,15 @@ TEST_CASE(
     REQUIRE(rows.size() >= 5);
     CHECK(std::abs(std::stod(rows.front().at("rho")) - 229.4067086) < 1e-7);
     CHECK(std::abs(std::stod(rows.front().at("sigma")) - 10.0) < 1e-12);
+    // The flip coefficient of the Poincare map (the GPD test): positive all
+    // along, 0.0116 at the start (checked against differences of the
+    // simulated map in tests/continuation/periodic/poincare_map_forms.test.cpp).
+    for (const auto& row : rows) {
+      const double c = std::stod(row.at("test_GPD"));
+      CHECK(c > 0.0099);
+      CHECK(c < 0.014);
+    }
+    CHECK(std::abs(std::stod(rows.front().at("test_GPD")) - 0.0115565494) < 1e-8);
   }
   REQUIRE(summary["curves"].size() == 2);
   // Each way in sigma, the curve ends at its bound (EP located at sigma = 9

@@ -1,6 +1,7 @@
 // LPC, PD and NS curves of autonomous periodic orbits (continuation/
 // periodic/cycle_curve.h, ns_curve.h) on a system in polar form whose
 // cycle, period and multipliers are known in closed form.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 
@@ -42,8 +43,14 @@ enum Kind { kLpc, kPd, kNs };
 //         -exp(l2 T). In (a, b): K = (w / 2) J + R(theta/2) diag(l1, l2)
 //         R(-theta/2) = (w / 2) J + (l1 + l2) / 2 I + (l1 - l2) / 2 S,
 //         S = [[cos theta, sin theta], [sin theta, -cos theta]], single
-//         valued in (X, Y). With l1 = p1 - r^4, l2 = -1: the PD curve
-//         p1 = p2^2, T = 2 pi / (1 + p2).
+//         valued in (X, Y). With l1 = p1 - r^4 - (a^2 + b^2), l2 = -1:
+//         the PD curve p1 = p2^2, T = 2 pi / (1 + p2). The cubic term
+//         (xi' = (p1 - r^4 - xi^2 - eta^2) xi) gives the flip coefficient
+//         c = T of P(xi) = -(xi - T xi^3) on the curve (Kuznetsov's c = a^2
+//         + d for P(x) = -x + a x^2 + d x^3; period_map_forms' Poincare
+//         map, tests/continuation/periodic/poincare_map_forms.test.cpp):
+//         without it the map on the center manifold is linear, c = 0
+//         identically, and its rounding would change sign at random.
 //   kNs:  g = p2 - s, K = l1 I + nu J, nu = 0.3, l1 = p1 - r^4: the pair
 //         exp((l1 +- i nu) T) on the unit circle on the NS curve p1 = p2^2,
 //         with kappa = cos(nu T) = cos(0.6 pi / (1 + p2)).
@@ -73,7 +80,8 @@ struct PolarCycle {
       f[3] = -x[3];
     } else if constexpr (kind == kPd) {
       const T r = sqrt(s), c = x[0] / r, sn = x[1] / r;
-      const T l1 = p1 - s * s, l2 = T(-1.0), mean = 0.5 * (l1 + l2), half = 0.5 * (l1 - l2);
+      const T l1 = p1 - s * s - x[2] * x[2] - x[3] * x[3], l2 = T(-1.0), mean = 0.5 * (l1 + l2),
+              half = 0.5 * (l1 - l2);
       f[2] = (mean + half * c) * x[2] + (half * sn - 0.5 * w) * x[3];
       f[3] = (half * sn + 0.5 * w) * x[2] + (mean - half * c) * x[3];
     } else {
@@ -210,10 +218,14 @@ TEST_CASE("autonomous cycle curves: the LPC, PD and NS curves of the polar syste
         u0, "PD");
     INFO(curve.message);
     REQUIRE(curve.points.size() >= 10);
+    const auto gpd = std::find(curve.test_names.begin(), curve.test_names.end(), "GPD");
+    REQUIRE(gpd != curve.test_names.end());
+    const auto k = gpd - curve.test_names.begin();
     double worst = 0.0;
     for (const auto& p : curve.points) {
-      const double p2 = p.y[6];
-      worst = std::max({worst, std::abs(p.y[5] - p2 * p2), std::abs(p.y[4] - 2 * M_PI / (1 + p2))});
+      const double p2 = p.y[6], T = 2 * M_PI / (1 + p2);
+      REQUIRE(std::isfinite(p.tests[k]));  // c = T: NaN before the Poincare map's forms were built
+      worst = std::max({worst, std::abs(p.y[5] - p2 * p2), std::abs(p.y[4] - T), std::abs(p.tests[k] - T)});
     }
     CHECK(std::abs(curve.points.back().y[6] - 1.0) > 0.3);
     CHECK(worst < 1e-8);

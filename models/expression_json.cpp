@@ -16,7 +16,11 @@ std::string text(const Json& value, const std::string& key) {
 }
 
 Expression expression(const Json& value, const std::vector<std::string>& names, const std::string& key) {
-  const std::string s = text(value, key);
+  // A number stands for itself ("stick_bound": 1, "v": 0).
+  if (!value.is_string() && !value.is_number())
+    bad(key, std::string("must be an expression (a string such as \"-k*x\") or a number, got a ") +
+                 value.type_name());
+  const std::string s = value.is_number() ? value.dump() : value.get<std::string>();
   try {
     return Expression::parse(s, names);
   } catch (const ExpressionError& e) {

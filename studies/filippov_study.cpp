@@ -127,7 +127,7 @@ void read_own(FilippovRun* run) {
     std::shared_ptr<const models::Expression> barrier;
     try {
       barrier = std::make_shared<const models::Expression>(
-          models::Expression::parse(string(futures["barrier"], file, "futures.barrier"), names));
+          models::Expression::parse(expression_text(futures["barrier"], file, "futures.barrier"), names));
     } catch (const models::ExpressionError& e) {
       fail(file, std::string("'futures.barrier': ") + e.what());
     }

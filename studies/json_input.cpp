@@ -148,6 +148,23 @@ std::vector<std::string> strings(const Json& value, const std::filesystem::path&
   return out;
 }
 
+std::string expression_text(const Json& value, const std::filesystem::path& path, const std::string& key) {
+  if (value.is_number()) return value.dump();  // a number stands for itself: "stick_bound": 1
+  if (!value.is_string())
+    fail(path, "'" + key + "' must be an expression (a string such as \"-k*x\") or a number, got " +
+                   excerpt(value.dump()));
+  return value.get<std::string>();
+}
+
+std::vector<std::string> expression_texts(const Json& value, const std::filesystem::path& path,
+                                          const std::string& key) {
+  if (!value.is_array()) fail(path, "'" + key + "' must be a list of expressions, got " + excerpt(value.dump()));
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < value.size(); ++i)
+    out.push_back(expression_text(value[i], path, key + "[" + std::to_string(i) + "]"));
+  return out;
+}
+
 bool boolean(const Json& value, const std::filesystem::path& path, const std::string& key) {
   if (!value.is_boolean()) fail(path, "'" + key + "' must be true or false, got " + excerpt(value.dump()));
   return value.get<bool>();

@@ -46,6 +46,11 @@ std::string printable(std::string_view text);
 double number(const Json& value, const std::filesystem::path& path, const std::string& key);  // finite
 int integer(const Json& value, const std::filesystem::path& path, const std::string& key);
 std::string string(const Json& value, const std::filesystem::path& path, const std::string& key);
+// An expression's text: a string, or a number standing for itself (JSON's
+// shortest round-trip form).
+std::string expression_text(const Json& value, const std::filesystem::path& path, const std::string& key);
+std::vector<std::string> expression_texts(const Json& value, const std::filesystem::path& path,
+                                          const std::string& key);
 std::vector<std::string> strings(const Json& value, const std::filesystem::path& path,
                                  const std::string& key);
 bool boolean(const Json& value, const std::filesystem::path& path, const std::string& key);

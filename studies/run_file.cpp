@@ -301,7 +301,7 @@ void read_system(const Json& json, const std::filesystem::path& path, const Json
         // The values follow (read_values); read_periodic puts them in.
         *flow_system =
             models::make_expression_ode(unknowns, parameters, std::vector<double>(parameters.size(), 0.0),
-                                        run->equations = strings(json["equations"], path, "equations"));
+                                        run->equations = expression_texts(json["equations"], path, "equations"));
       } catch (const std::invalid_argument& e) {
         fail(path, e.what());
       }
@@ -336,7 +336,7 @@ void read_system(const Json& json, const std::filesystem::path& path, const Json
     for (const auto& name : unknowns) check_identifier(name, path, "unknowns");
     for (const auto& name : parameters) check_identifier(name, path, "parameters");
     try {
-      run->equations = strings(json["equations"], path, "equations");
+      run->equations = expression_texts(json["equations"], path, "equations");
       run->system = models::make_expression_system(unknowns, parameters, run->equations);
     } catch (const std::invalid_argument& e) {
       fail(path, e.what());

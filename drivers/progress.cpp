@@ -103,6 +103,9 @@ class ReportingSystem : public flow::HybridSystem {
   void guard_gradient(int mode, int k, double t, const Vector& x, Vector* h_x, double* h_t) const override {
     inner_->guard_gradient(mode, k, t, x, h_x, h_t);
   }
+  double guard_rate(int mode, int k, double t, const Vector& x, const Vector& f) const override {
+    return inner_->guard_rate(mode, k, t, x, f);
+  }
   int next_mode(int mode, int k, double t, const Vector& x) const override {
     return inner_->next_mode(mode, k, t, x);
   }

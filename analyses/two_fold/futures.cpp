@@ -194,6 +194,16 @@ class FutureFlow final : public flow::HybridSystem {
     return cb_.flow->guard(kEscapingMode, k, t, x);  // H+, H- (see lies())
   }
   void guard_gradient(int, int, double, const Vector&, Vector*, double*) const override { no_variations(); }
+  // The guards' rates along f (the simulator's search inside a step): those
+  // of the Filippov flow's h, H+ and H-, and d|x - x*|/dt = (x - x*) . f / |x - x*|.
+  double guard_rate(int mode, int k, double t, const Vector& x, const Vector& f) const override {
+    if (mode == kPlusMode || mode == kMinusMode) return cb_.flow->guard_rate(mode, 0, t, x, f);
+    if (k == 2) {
+      const double d = distance(x, x_star_);
+      return d > 0.0 ? (x - x_star_).dot(f) / d : 0.0;
+    }
+    return cb_.flow->guard_rate(kEscapingMode, k, t, x, f);
+  }
 
   int next_mode(int mode, int k, double, const Vector& x) const override {
     if (terminal_) return kStopMode;

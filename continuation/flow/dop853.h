@@ -36,8 +36,10 @@
 // with r1 = y1 - y0, r2 = h f0 - r1, r3 = r1 - h f1 - r2 and r4..r7 = h sum_i
 // d_ji k_i over the 13 stages and three more (k_14..k_16 at c = 0.1, 0.2,
 // 7/9). The three extra evaluations are made only when a step's dense output
-// is first asked for (calc_state), so steps that need no interpolation (no
-// guard crossed) cost 12 evaluations, not 15.
+// is first asked for (calc_state), so steps that need no interpolation cost
+// 12 evaluations, not 15; calc_leading asks for the leading components
+// alone (the state without its state-transition matrix), whose three extra
+// stages cost three evaluations of the field alone.
 
 #include <algorithm>
 #include <array>
@@ -208,6 +210,7 @@ class Dop853 {
     have_f_ = false;
     stepped_ = false;
     dense_ready_ = false;
+    leading_ready_ = 0;
   }
 
   // One accepted step under error control: retries with smaller steps until
@@ -251,17 +254,35 @@ class Dop853 {
   double last_step() const { return t_ - t_old_; }   // the last accepted step
   long evaluations() const { return evaluations_; }  // calls of the system so far
 
+  // The field at the last step's ends, f(t_old, y_old) and f(t_new, y_new)
+  // (the FSAL stages: no evaluation of their own).
+  const State& old_derivative() const { return k_[0]; }
+  const State& current_derivative() const { return k_[12]; }
+
   // The order-7 interpolant of the last accepted step at t (t in [t_old, t_new]).
   void calc_state(double t, State& out) {
     if (!stepped_) throw std::logic_error("Dop853::calc_state before the first step");
     if (!dense_ready_) prepare_dense();
-    const double h = t_ - t_old_;
-    const double s = (t - t_old_) / h, s1 = 1.0 - s;
     out.resize(y_.size());
-    for (std::size_t i = 0; i < y_.size(); ++i) {
-      const double tail = r_[3][i] + s * (r_[4][i] + s1 * (r_[5][i] + s * r_[6][i]));
-      out[i] = y_old_[i] + s * (r_[0][i] + s1 * (r_[1][i] + s * (r_[2][i] + s1 * tail)));
+    interpolate(t, y_.size(), out.data());
+  }
+
+  // The same interpolant's first `count` components, into out[0, count):
+  // the three extra stages are then evaluated on those components alone, by
+  // leading(y, dy, t) on `count` doubles each. The components of a system
+  // whose field does not depend on the rest (the state x beside its
+  // state-transition matrix) are the same numbers as calc_state's; the
+  // simulator's guard checks need x inside every step, not Phi.
+  template <class Leading>
+  void calc_leading(double t, std::size_t count, double* out, Leading&& leading) {
+    if (!stepped_) throw std::logic_error("Dop853::calc_leading before the first step");
+    if (!dense_ready_ && leading_ready_ < count) {
+      if (count >= y_.size())
+        prepare_dense();  // all of it: calc_state's later calls reuse it
+      else
+        prepare_leading(count, leading);
     }
+    interpolate(t, count, out);
   }
 
  private:
@@ -277,6 +298,7 @@ class Dop853 {
       call(k_[0], y_, t_);
     have_f_ = true;
     dense_ready_ = false;
+    leading_ready_ = 0;
   }
 
   void call(State& dy, const State& y, double t) {
@@ -291,11 +313,11 @@ class Dop853 {
   // bookkeeping of a loop over the stages, or of one loop per stage, cost
   // more than the arithmetic.
   template <int i>
-  void combine(const State& y, double h, State& out) const {
+  void combine(const State& y, double h, State& out, std::size_t n = 0) const {
+    if (n == 0) n = y.size();
     [&]<std::size_t... j>(std::index_sequence<j...>) {
       const std::array<double, sizeof...(j)> w{h * detail::dop853::a[i][j]...};
       const std::array<const double*, sizeof...(j)> k{k_[j].data()...};
-      const std::size_t n = y.size();
       for (std::size_t m = 0; m < n; ++m) {
         double sum = y[m];
         const auto add = [&]<std::size_t jj>() {
@@ -353,6 +375,15 @@ class Dop853 {
     stepped_ = true;
   }
 
+  void interpolate(double t, std::size_t count, double* out) const {
+    const double h = t_ - t_old_;
+    const double s = (t - t_old_) / h, s1 = 1.0 - s;
+    for (std::size_t i = 0; i < count; ++i) {
+      const double tail = r_[3][i] + s * (r_[4][i] + s1 * (r_[5][i] + s * r_[6][i]));
+      out[i] = y_old_[i] + s * (r_[0][i] + s1 * (r_[1][i] + s * (r_[2][i] + s1 * tail)));
+    }
+  }
+
   // r1..r7 of the interpolant (see the header comment), after the three extra stages.
   void prepare_dense() {
     namespace c = detail::dop853;
@@ -363,6 +394,29 @@ class Dop853 {
       ((combine<13 + i>(y_old_, h, y_stage_), call(k_[13 + i], y_stage_, t_old_ + c::c[13 + i] * h)), ...);
     }
     (std::make_integer_sequence<int, c::kDenseStages - 13>{});
+    coefficients(n);
+    dense_ready_ = true;
+  }
+
+  // The same for the first `count` components (calc_leading).
+  template <class Leading>
+  void prepare_leading(std::size_t count, Leading& leading) {
+    namespace c = detail::dop853;
+    const double h = t_ - t_old_;
+    [&]<int... i>(std::integer_sequence<int, i...>) {
+      ((combine<13 + i>(y_old_, h, y_stage_, count),
+        leading(y_stage_.data(), k_[13 + i].data(), t_old_ + c::c[13 + i] * h)),
+       ...);
+    }
+    (std::make_integer_sequence<int, c::kDenseStages - 13>{});
+    coefficients(count);
+    leading_ready_ = count;
+  }
+
+  // r1..r7 over the first n components, from the 16 stages.
+  void coefficients(std::size_t n) {
+    namespace c = detail::dop853;
+    const double h = t_ - t_old_;
     for (std::size_t m = 0; m < n; ++m) {
       const double dy = y_[m] - y_old_[m], bspl = h * k_[0][m] - dy;
       r_[0][m] = dy;
@@ -379,7 +433,6 @@ class Dop853 {
         for (std::size_t m = 0; m < n; ++m) r[m] += w * k[m];
       }
     }
-    dense_ready_ = true;
   }
 
   Dop853Options opt_;
@@ -388,6 +441,7 @@ class Dop853 {
   std::array<State, 7> r_;
   double t_ = 0.0, t_old_ = 0.0, h_ = 0.0;
   bool have_f_ = false, stepped_ = false, dense_ready_ = false;
+  std::size_t leading_ready_ = 0;  // components of r_ ready for calc_leading (when not dense_ready_)
   void* system_ = nullptr;
   Rhs rhs_ = nullptr;
   long evaluations_ = 0;

@@ -46,6 +46,13 @@ class ScratchLease {
 
 }  // namespace
 
+double HybridSystem::guard_rate(int mode, int k, double t, const Vector& x, const Vector& f) const {
+  Vector h_x;
+  double h_t = 0.0;
+  guard_gradient(mode, k, t, x, &h_x, &h_t);
+  return h_x.dot(f) + h_t;
+}
+
 void HybridSystem::field_in_place(int mode, double t, const double* x, double* f) const {
   ScratchLease scratch;
   scratch.x() = Eigen::Map<const Vector>(x, dimension());

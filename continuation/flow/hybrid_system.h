@@ -71,6 +71,10 @@ class HybridSystem {
   virtual Crossing crossing(int mode, int k) const { return Crossing::kFalling; }
   virtual double guard(int mode, int k, double t, const Vector& x) const = 0;
   virtual void guard_gradient(int mode, int k, double t, const Vector& x, Vector* h_x, double* h_t) const = 0;
+  // The guard's rate along the flow, d/dt h(x(t), t) = h_x . f + h_t, with f
+  // the field at (t, x). The default forms the gradient; AutoDiffHybrid
+  // takes one directional derivative (one Jet pass of the guard, whatever n).
+  virtual double guard_rate(int mode, int k, double t, const Vector& x, const Vector& f) const;
 
   // The mode after an event of guard k in `mode` at (x, t). Decided on values,
   // so it may test thresholds (say, an impact too slow to bounce).
@@ -312,6 +316,19 @@ class AutoDiffHybrid : public HybridSystem {
 
   double guard(int mode, int k, double t, const Vector& x) const override {
     return f_.template guard<double>(mode, k, t, x.data());
+  }
+
+  // Along (f, 1): lane 0 of the Jets.
+  double guard_rate(int mode, int k, double t, const Vector& x, const Vector& f) const override {
+    const int n = dimension();
+    detail::JetScratch<Jet> z(n);
+    for (int j = 0; j < n; ++j) {
+      z[j] = Jet(x[j]);
+      z[j].v[0] = f[j];
+    }
+    Jet time(t);
+    time.v[0] = 1.0;
+    return f_.template guard<Jet>(mode, k, time, z.data()).v[0];
   }
 
   // Columns of (x, t) in passes of kStride directions; t is the last column.

@@ -1,5 +1,6 @@
 #include "continuation/flow/simulate.h"
 
+#include <array>
 #include <boost/numeric/odeint.hpp>
 #include <cmath>
 #include <iomanip>
@@ -8,6 +9,7 @@
 #include <type_traits>
 
 #include "continuation/flow/dop853.h"
+#include "continuation/flow/guard_search.h"
 #include "continuation/locate.h"
 
 namespace saltus::flow {
@@ -98,10 +100,7 @@ namespace {
 
 using State = std::vector<double>;
 
-// Which side of a guard is "before" the event, and is `h` past it?
-bool before_side(Crossing c, double h) {
-  return c == Crossing::kFalling ? h > 0 : c == Crossing::kRising ? h < 0 : h != 0;
-}
+// Is `after` past the guard from `before`?
 bool crossed(Crossing c, double before, double after) {
   switch (c) {
     case Crossing::kFalling:
@@ -147,6 +146,25 @@ class LeadingErrorChecker {
   std::size_t controlled_;
 };
 
+// What the steps of a run have learned of one guard, for the next step's
+// search (continuation/flow/guard_search.h).
+//   roughness  |g''''| / 384 as the last searched steps measured it (halved at
+//              each such step, so that it follows the guard): a step several
+//              times longer than the guard's oscillations is searched in
+//              pieces that resolve them.
+//   width      the last searched step's length: the error amplitude below
+//              the measuring threshold (1e6 floors) is at most that over its
+//              width^4, a bound that holds for the next steps too.
+//   unsearched steps since then: up to 3 a step far from the guard (by its
+//              ends, their rates and the prior with 100 times its safety) is
+//              taken as free of zeros without a value inside, which saves
+//              the dense output's three extra stages; every 4th is searched.
+struct GuardMemory {
+  double roughness = 0.0;
+  double width = 0.0;
+  int unsearched = 0;
+};
+
 class Simulator {
  public:
   Simulator(const HybridSystem& system, const SimulationOptions& options, const SimulationObserver& observer,
@@ -190,6 +208,32 @@ class Simulator {
     guard_x_ = Eigen::Map<const Vector>(z.data(), n_);
     return sys_.guard(mode_, k, t, guard_x_);
   }
+  // The first zero of guard k in (ta, tb] (za, ha at ta; zb, hb at tb), on
+  // the step's dense output (continuation/flow/guard_search.h), or +inf
+  // when there is none. rate_a: the guard's rate at ta when known (NaN
+  // otherwise); *rate_b gets the one at tb when the search asked for it.
+  // fsal: the stepper's derivative at tb is the field there. *memory: what
+  // the last steps learned of the guard (GuardMemory).
+  template <class Stepper>
+  double first_zero(Stepper& stepper, int k, double ta, const State& za, double ha, double rate_a, double tb,
+                    const State& zb, double hb, bool fsal, double near_zero, const LocateOptions& location,
+                    double* rate_b, struct GuardMemory* memory);
+  // x at t in the last step, on the dense output (x alone: with dop853 the
+  // extra stages of Phi are not evaluated for it).
+  template <class Stepper>
+  void dense_x(Stepper& stepper, double t, Vector* x) {
+    x->resize(n_);
+    if constexpr (std::is_same_v<Stepper, Dop853>) {
+      stepper.calc_leading(t, n_, x->data(), [this](const double* y, double* dy, double s) {
+        sys_.field_in_place(mode_, s, y, dy);
+      });
+    } else {
+      dense_tmp_.resize(stepper.current_state().size());  // odeint writes into it as it is
+      stepper.calc_state(t, dense_tmp_);
+      std::copy(dense_tmp_.begin(), dense_tmp_.begin() + n_, x->data());
+    }
+  }
+
   bool record(Trajectory* out, double t, const Vector& x) {
     out->t.push_back(t);
     out->x.push_back(x);
@@ -212,7 +256,107 @@ class Simulator {
   const int m_;  // the rows of Phi integrated
   int mode_ = 0;
   mutable Vector guard_x_;
+  // x and f at the step's ends (0: ta, 1: tb), made once per step when a
+  // guard's rate there is asked for; scratch for the dense output.
+  std::array<Vector, 2> end_x_, end_f_;
+  std::array<bool, 2> ends_ready_{false, false};
+  Vector x_inside_, f_inside_;
+  State dense_tmp_;
 };
+
+template <class Stepper>
+double Simulator::first_zero(Stepper& stepper, int k, double ta, const State& za, double ha, double rate_a,
+                             double tb, const State& zb, double hb, bool fsal, double near_zero,
+                             const LocateOptions& location, double* rate_b, GuardMemory* memory) {
+  constexpr double kNone = std::numeric_limits<double>::infinity();
+  // The guard's rate at an end of the step (0: ta, 1: tb), not oriented.
+  auto end_rate = [&](int end) {
+    const double t = end == 0 ? ta : tb;
+    if (!ends_ready_[end]) {
+      end_x_[end] = Eigen::Map<const Vector>((end == 0 ? za : zb).data(), n_);
+      end_f_[end].resize(n_);
+      bool done = false;
+      if constexpr (std::is_same_v<Stepper, Dop853>) {
+        if (end == 0 || fsal) {
+          const State& f = end == 0 ? stepper.old_derivative() : stepper.current_derivative();
+          std::copy(f.begin(), f.begin() + n_, end_f_[end].data());
+          done = true;
+        }
+      }
+      if (!done) sys_.field_in_place(mode_, t, end_x_[end].data(), end_f_[end].data());
+      ends_ready_[end] = true;
+    }
+    return sys_.guard_rate(mode_, k, t, end_x_[end], end_f_[end]);
+  };
+  // Oriented so that the side before the event is g > 0; a guard that may
+  // be crossed either way is oriented by the side it is on, or leaving to.
+  const Crossing c = sys_.crossing(mode_, k);
+  const bool on_guard = std::abs(ha) <= near_zero;
+  double sign = c == Crossing::kFalling ? 1.0 : c == Crossing::kRising ? -1.0 : 0.0;
+  if (sign == 0.0) {
+    if (!on_guard) {
+      sign = ha > 0.0 ? 1.0 : -1.0;
+    } else {
+      if (std::isnan(rate_a)) rate_a = end_rate(0);
+      if (std::abs(rate_a) * (tb - ta) > near_zero)
+        sign = rate_a > 0.0 ? 1.0 : -1.0;
+      else if (std::abs(hb) > near_zero)
+        sign = hb > 0.0 ? 1.0 : -1.0;
+      else
+        return kNone;
+    }
+  }
+  detail::GuardNode a{ta, on_guard ? 0.0 : sign * ha, sign * rate_a};
+  if (a.g < 0.0) return kNone;  // past the guard at the start: no event from there
+  detail::GuardNode b{tb, sign * hb};
+  auto value = [&](double t) {
+    dense_x(stepper, t, &x_inside_);
+    return sign * sys_.guard(mode_, k, t, x_inside_);
+  };
+  auto rate = [&](double t) {
+    if (t == ta) return sign * end_rate(0);
+    if (t == tb) {
+      if (std::isnan(*rate_b)) *rate_b = end_rate(1);
+      return sign * *rate_b;
+    }
+    dense_x(stepper, t, &x_inside_);
+    f_inside_.resize(n_);
+    sys_.field_in_place(mode_, t, x_inside_.data(), f_inside_.data());
+    return sign * sys_.guard_rate(mode_, k, t, x_inside_, f_inside_);
+  };
+  auto locate = [&](double lo, double hi, double g_lo, double g_hi) {
+    return locate_sign_change(value, lo, hi, g_lo, g_hi, location).lo;
+  };
+  // event_samples > 1: the first of the equal parts whose end is past the
+  // guard bounds the search.
+  for (int j = 1; j < opt_.event_samples; ++j) {
+    const double t = ta + (tb - ta) * j / opt_.event_samples;
+    const double g = value(t);
+    if (a.g > 0.0 ? !(g > 0.0) : g < -near_zero) {
+      b = {t, g};
+      break;
+    }
+  }
+  detail::GuardSearchOptions options;
+  options.interior = opt_.guard_search;
+  options.floor = near_zero;
+  options.min_width = opt_.event_tolerance * (1.0 + std::abs(ta));
+  options.roughness = memory->roughness;
+  if (memory->width > 0.0 && memory->unsearched < 3 && opt_.event_samples == 1) {
+    const double w2 = memory->width * memory->width;
+    options.prior = std::max(memory->roughness, 1e6 * near_zero / (w2 * w2));
+  }
+  auto search = detail::make_guard_search(options, value, rate, locate);
+  const detail::GuardSearchResult r = search.first_zero(a, b);
+  if (search.searched()) {
+    memory->roughness = std::max(0.5 * memory->roughness, search.roughness());
+    memory->width = tb - ta;
+    memory->unsearched = 0;
+  } else {
+    ++memory->unsearched;
+  }
+  return r.kind == detail::GuardSearchResult::kNone ? kNone : r.t;
+}
 
 Trajectory Simulator::run(int mode0, double t0, const Vector& x0, double t1) {
   const std::size_t size = opt_.variational ? n_ + m_ * n_ : n_;
@@ -254,6 +398,8 @@ Trajectory Simulator::run_with(Stepper& stepper, int mode0, double t0, const Vec
   stepper.initialize(z, t, std::min(opt_.initial_step, t1 - t0));
   std::vector<double> h_prev(sys_.guard_count(mode_)), h_next;
   for (int k = 0; k < static_cast<int>(h_prev.size()); ++k) h_prev[k] = guard_at(k, t, z);
+  std::vector<double> rate_prev(h_prev.size(), std::numeric_limits<double>::quiet_NaN()), rate_next;
+  std::vector<GuardMemory> memory(h_prev.size());
   record(&out, t, x0);
   std::vector<double> section_prev(sections_.size());
   for (std::size_t j = 0; j < sections_.size(); ++j) section_prev[j] = sections_[j].h(t, x0);
@@ -327,72 +473,22 @@ Trajectory Simulator::run_with(Stepper& stepper, int mode0, double t0, const Vec
       zb = zb_full;
 
     // The earliest event in (ta, tb]. The guards at tb are kept in h_next:
-    // they are the next step's h_prev when no event intervenes.
+    // they are the next step's h_prev when no event intervenes; so are
+    // their rates (NaN until the search asks for one).
     int event_guard = -1;
     double t_event = tb;
     const double scale = 1.0 + Eigen::Map<const Vector>(zb.data(), n_).lpNorm<Eigen::Infinity>();
     const double near_zero = 64 * std::numeric_limits<double>::epsilon() * scale;
-    h_next.resize(h_prev.size());
-    for (int k = 0; k < static_cast<int>(h_prev.size()); ++k) {
-      const Crossing c = sys_.crossing(mode_, k);
+    const int guards = static_cast<int>(h_prev.size());
+    h_next.resize(guards);
+    rate_next.assign(guards, std::numeric_limits<double>::quiet_NaN());
+    const bool fsal = std::is_same_v<Stepper, Dop853> && tb == step.second;
+    ends_ready_ = {false, false};
+    for (int k = 0; k < guards; ++k) {
       const double hb = guard_at(k, tb, zb);
       h_next[k] = hb;
-      double a = ta, ha = h_prev[k];
-      if (std::abs(ha) <= near_zero) {
-        // On the guard at the step start (just after an event): find where
-        // the guard is on its "before" side inside the step, if anywhere.
-        bool found = false;
-        for (int j = 1; j <= 60 && !found; ++j) {
-          const double s = ta + (tb - ta) * std::ldexp(1.0, -j);
-          stepper.calc_state(s, z_tmp);
-          const double hs = guard_at(k, s, z_tmp);
-          if (before_side(c, hs) && std::abs(hs) > near_zero) {
-            a = s;
-            ha = hs;
-            found = true;
-          }
-        }
-        if (!found) {
-          // Never on the before side, yet past the guard at the step end: a
-          // motion away from the guard too short to resolve (the tail of a
-          // Zeno sequence). The event is at the step start; the system's
-          // transition decides what follows (say, sticking).
-          if (!before_side(c, -hb) || std::abs(hb) <= near_zero) continue;
-          a = ta;
-          ha = 0.0;
-        }
-      }
-      // The bracket's far end: the first of event_samples equal parts of
-      // [a, tb] in which the guard crosses (the whole of it by default).
-      double b = tb, h_b = hb;
-      if (ha != 0.0 && opt_.event_samples > 1) {
-        double left = a, h_left = ha;
-        for (int j = 1; j < opt_.event_samples; ++j) {
-          const double s = a + (tb - a) * j / opt_.event_samples;
-          stepper.calc_state(s, z_tmp);
-          const double hs = guard_at(k, s, z_tmp);
-          if (crossed(c, h_left, hs)) {
-            b = s;
-            h_b = hs;
-            break;
-          }
-          if (hs != 0.0) left = s, h_left = hs;  // a zero that is not a crossing is no bracket end
-        }
-        a = left;
-        ha = h_left;
-      }
-      if (ha != 0.0 && !crossed(c, ha, h_b)) continue;
-      double root = ha == 0.0 ? ta : b;
-      if (ha != 0.0 && h_b != 0.0) {
-        auto h = [&](double s) {
-          stepper.calc_state(s, z_tmp);
-          return guard_at(k, s, z_tmp);
-        };
-        // The bracket's near end: the state at the event is still (by at most
-        // |h'| event_tolerance) on the guard's before side, so after the
-        // reset a new approach starts from there and cannot be missed.
-        root = locate_sign_change(h, a, b, ha, h_b, event_location).lo;
-      }
+      const double root = first_zero(stepper, k, ta, z, h_prev[k], rate_prev[k], tb, zb, hb, fsal, near_zero,
+                                     event_location, &rate_next[k], &memory[k]);
       if (root < t_event || (root == t_event && event_guard < 0)) {
         t_event = root;
         event_guard = k;
@@ -433,6 +529,7 @@ Trajectory Simulator::run_with(Stepper& stepper, int mode0, double t0, const Vec
       t = tb;
       z = zb;
       h_prev.swap(h_next);
+      rate_prev.swap(rate_next);
       if (tb >= t1) return finish(SimulationStatus::kFinished, "reached t = " + std::to_string(t1), tb, zb);
       continue;
     }
@@ -526,6 +623,8 @@ Trajectory Simulator::run_with(Stepper& stepper, int mode0, double t0, const Vec
     for (std::size_t j = 0; j < sections_.size(); ++j) section_prev[j] = sections_[j].h(t, e.x_after);
     h_prev.assign(sys_.guard_count(mode_), 0.0);
     for (int k = 0; k < static_cast<int>(h_prev.size()); ++k) h_prev[k] = guard_at(k, t, zm);
+    rate_prev.assign(h_prev.size(), std::numeric_limits<double>::quiet_NaN());
+    if (e.mode_after != e.mode_before) memory.assign(h_prev.size(), GuardMemory{});  // other guards
   }
 }
 

@@ -1,8 +1,10 @@
 #pragma once
 // Event-driven simulation of a hybrid system: adaptive Runge-Kutta (Dormand-
 // Prince 5(4) with dense output, Boost.Odeint, or Dormand-Prince 8(5,3) with
-// dense output, dop853.h: SimulationOptions::method) between events; each event
-// bracketed on the dense output and located with toms748; the reset applied
+// dense output, dop853.h: SimulationOptions::method) between events; each
+// guard searched inside every step for its first zero (a sign change and
+// back within one step included: guard_search.h), the event bracketed on
+// the dense output and located with toms748; the reset applied
 // and the next mode chosen; the state-transition matrix carried along by the
 // variational equations dPhi/dt = f_x Phi and multiplied by the saltation
 // matrix at every event.
@@ -38,11 +40,19 @@ struct SimulationOptions {
   double initial_step = 1e-4;
   double max_step = std::numeric_limits<double>::infinity();  // bounds the step so no event hides inside one
   double event_tolerance = 1e-14;  // width of the located event's time bracket (relative to 1 + |t|)
-  // Guard values per step: 1 checks each guard at the step's end only; k > 1
-  // also at the k - 1 interior points that divide the step into k equal
-  // parts (on the dense output), so that a guard that changes sign and back
-  // within one step (an orbit dipping through a switching surface and out
-  // again) is seen. Costs k - 1 dense-output evaluations per guard and step.
+  // true: every guard is searched inside every accepted step for a sign
+  // change and back (an orbit dipping through a switching surface and out
+  // again; a ball caught by its table within one step, issue 34 item 5), on
+  // the step's dense output with a bound on the guard's Hermite remainder
+  // (continuation/flow/guard_search.h). false: the guards' values at the
+  // step's ends and at the event_samples points alone decide, and a dip
+  // between two values on the same side is stepped over (kept to measure
+  // the search's cost and to show what it catches).
+  bool guard_search = true;
+  // k > 1 adds the guards' values at the k - 1 interior points that divide
+  // the step into k equal parts (on the dense output); the first of them
+  // past a guard bounds its search. Costs k - 1 dense-output evaluations per
+  // guard and step.
   int event_samples = 1;
   bool variational = true;   // integrate the state-transition matrix
   int max_events = 1000000;  // more ends the run with kTooManyEvents

@@ -43,6 +43,13 @@ double ContactSuppressed::guard(int mode, int k, double t, const Vector& x) cons
   return guard_side(system_->crossing(mode, k), h) * (1.0 + std::abs(h));
 }
 
+double ContactSuppressed::guard_rate(int mode, int k, double t, const Vector& x, const Vector& f) const {
+  const double rate = system_->guard_rate(mode, k, t, x, f);
+  if (!suppressed(mode, k, t)) return rate;
+  const double h = system_->guard(mode, k, t, x);
+  return guard_side(system_->crossing(mode, k), h) * (h < 0.0 ? -rate : rate);
+}
+
 namespace {
 
 // The hybrid state's rate of approach sgn (h_x . f + h_t) of the contact's guard.

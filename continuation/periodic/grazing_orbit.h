@@ -90,6 +90,8 @@ class ContactSuppressed : public flow::HybridSystem {
   void guard_gradient(int mode, int k, double t, const Vector& x, Vector* h_x, double* h_t) const override {
     system_->guard_gradient(mode, k, t, x, h_x, h_t);
   }
+  // The rate of guard() as it is: inside the window that of sgn (1 + |h|).
+  double guard_rate(int mode, int k, double t, const Vector& x, const Vector& f) const override;
   int next_mode(int mode, int k, double t, const Vector& x) const override {
     return system_->next_mode(mode, k, t, x);
   }

@@ -80,11 +80,20 @@ TEST_CASE("event_samples: a guard that dips through zero and back within one ste
   options.max_step = 2.0;
   options.variational = false;
   const Vector x0 = Vector::Zero(1);
-  // Guards at the step ends only: the dip is inside a step, unseen.
+  // By default the guard is searched inside every step (continuation/flow/
+  // guard_search.h): the dip, 0.02 wide inside a step of 2, is seen and
+  // located.
+  const Trajectory searched = simulate(*system, 0, 0.0, x0, 10.0, options);
+  REQUIRE(searched.ok());
+  REQUIRE(searched.events.size() == 1);
+  CHECK(searched.events[0].t == Approx(4.99).margin(1e-12));
+  CHECK(searched.mode_end == 1);
+  // The guards at the step ends alone (guard_search off): the dip is unseen.
+  options.guard_search = false;
   const Trajectory ends = simulate(*system, 0, 0.0, x0, 10.0, options);
   REQUIRE(ends.ok());
   CHECK(ends.events.empty());
-  // 200 values per step (at most 0.01 apart): seen, and located as usual.
+  // 200 values per step (at most 0.01 apart): seen without the search too.
   options.event_samples = 200;
   const Trajectory inside = simulate(*system, 0, 0.0, x0, 10.0, options);
   REQUIRE(inside.ok());

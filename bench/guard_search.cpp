@@ -20,14 +20,14 @@
 #include <string>
 
 #include "continuation/flow/simulate.h"
-#include "drivers/hybrid_run_file.h"
+#include "studies/hybrid_run_file.h"
 
 using namespace saltus;
 
 namespace {
 
 void run(benchmark::State& state, const char* file) {
-  const drivers::HybridRun r = drivers::read_hybrid_run(std::string(SALTUS_SOURCE_DIR) + "/examples/" + file);
+  const studies::HybridRun r = studies::read_hybrid_run(std::string(SALTUS_SOURCE_DIR) + "/examples/" + file);
   flow::SimulationOptions options = r.simulation;
   options.guard_search = state.range(0) != 0;
   options.output_interval = 0.0;

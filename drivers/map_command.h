@@ -1,6 +1,6 @@
 #pragma once
 // `saltus map RUNFILE`: a two-parameter brute-force map of a hybrid model
-// (the run file's "map", drivers/hybrid_run_file.h MapSpec).
+// (the run file's "map", studies/hybrid_run_file.h MapSpec).
 
 #include <filesystem>
 #include <ostream>

@@ -1,4 +1,4 @@
-// The run file's "map" for `saltus map` (drivers/hybrid_run_file.h MapSpec).
+// The run file's "map" for `saltus map` (studies/hybrid_run_file.h MapSpec).
 
 #include <algorithm>
 

@@ -225,6 +225,7 @@ Branch empty_branch(const ContinuationProblem& problem) {
   branch.parameter_names = problem.system().parameter_names();
   branch.parameters = problem.parameters();
   branch.free_parameters = problem.free_parameters();
+  branch.cut_name = problem.system().cut_name();
   return branch;
 }
 
@@ -298,16 +299,46 @@ Branch continue_branch(const ContinuationProblem& problem, const Vector& y_start
                       int iterations, const BorderedJacobian& jac, std::string label) {
     BranchPoint p{
         yy, tt, ds, iterations, {}, std::move(label), monitored_eigenvalues(on, yy, options, &jac, &warm)};
+    p.cut = on.cut(yy);
     for (const auto& f : tests) p.tests.push_back(f->value(PointContext{on, yy, tt, jac, p.eigenvalues}));
     return p;
+  };
+  // The system may move its cut at an accepted point (System::recut: a
+  // periodic orbit whose event nears its cut t0 is cut elsewhere, the same
+  // orbit in other coordinates). The point is then stored as the new cut
+  // sees it: corrected there (the mapped point is exact to the integration
+  // tolerance only), its tangent solved afresh (oriented by the mapped one)
+  // and its test values taken there, so that the next step compares values
+  // of one cut. Returns false when nothing moved.
+  const auto recut = [&](BranchPoint* p) {
+    Vector yc = p->y, tc = p->tangent;
+    if (!problem.recut(&yc, &tc)) return false;
+    BorderedJacobian jac;
+    const Correction c = correct(problem, yc, tc, options, &jac);
+    Vector tn;
+    if (!c.converged || !tangent_at(problem, c.y, tc, &jac, &tn))
+      throw std::runtime_error("the orbit cut again at " + problem.system().cut_name() + " = " +
+                               std::to_string(problem.cut(yc)) + " is not a solution there" +
+                               (c.converged ? std::string() : ": " + c.message));
+    *p = point_at(problem, c.y, tn, p->ds, p->newton_iterations, jac, p->label);
+    problem.accept(p->y);
+    return true;
   };
   // At a singular start (a branch point) the bordered Jacobian is not
   // factored; the values of tests that need it are meaningless there, and
   // only the stopping ones (bounds, user stops, which read y alone) are
-  // watched on the first step.
+  // watched on the first step. A start of the user's (no tangent given) may
+  // lie at an event of its cut: it is cut elsewhere first.
   BranchPoint start = point_at(problem, y, t, 0.0, start_iterations, jacobian, "");
   branch.points.push_back(start);
   problem.accept(y);
+  try {
+    if (!start_tangent && recut(&branch.points.back())) t = branch.points.back().tangent;
+  } catch (const std::exception& e) {
+    branch.stop_reason = StopReason::kEvaluationError;
+    branch.message = std::string("at the start point: ") + e.what();
+    return branch;
+  }
   for (std::size_t k = 0; k < tests.size(); ++k)
     if (tests[k]->type() == "EP" && start.tests[k] < 0) {
       branch.stop_reason = StopReason::kBound;
@@ -459,6 +490,12 @@ Branch continue_branch(const ContinuationProblem& problem, const Vector& y_start
       branch.points.push_back(std::move(next));
       ++regular_points;
       problem.accept(branch.points.back().y);
+      if (recut(&branch.points.back())) {
+        // The Jacobians and the tangent before belong to the old cut's coordinates.
+        known.reset();
+        G_before = Matrix();
+        tangent_before = Vector();
+      }
       if (options.callback && !options.callback(branch)) {
         branch.stop_reason = StopReason::kCallback;
         branch.message = "stopped by the callback";

@@ -1,6 +1,7 @@
 #include "drivers/hybrid_commands.h"
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <iomanip>
 #include <limits>
@@ -350,9 +351,20 @@ struct PeriodicContext {
   int iv;             // its index
 };
 
-// The ordinate's values of the orbit u: at the section, or the component at t0.
-std::vector<double> shown_values(const PeriodicContext& c, const Vector& y) {
-  if (c.run.section) return section_values(c.run, *c.start.system, c.problem.u(y), c.iv);
+// The shooting system the point y of b was computed on, cut at its t0: the
+// cut moves along a branch (ShootingSystem::recut), and y is the state there.
+std::shared_ptr<const periodic::ShootingSystem> system_at(const PeriodicContext& c, const Branch& b,
+                                                          const Vector& y) {
+  const auto& system = c.start.system;
+  const Vector u = c.problem.u(y);
+  for (const auto& pt : b.points)
+    if (pt.y == y && std::isfinite(pt.cut) && pt.cut != system->cut(u)) return system->at_cut(pt.cut, u);
+  return system;
+}
+
+// The ordinate's values of the orbit y of b: at the section, or the component at t0.
+std::vector<double> shown_values(const PeriodicContext& c, const Branch& b, const Vector& y) {
+  if (c.run.section) return section_values(c.run, *system_at(c, b, y), c.problem.u(y), c.iv);
   return {y[c.iv]};
 }
 
@@ -410,7 +422,7 @@ Eigen::VectorXcd point_multipliers(const PeriodicContext& c, const Branch& b, co
       return mu;
     }
   std::complex<double> t;
-  return orbit_multipliers(*c.start.system, c.problem.u(y), &t);
+  return orbit_multipliers(*system_at(c, b, y), c.problem.u(y), &t);
 }
 
 std::vector<OrbitRow> orbit_rows(const PeriodicContext& c, const Branch& b) {
@@ -419,7 +431,7 @@ std::vector<OrbitRow> orbit_rows(const PeriodicContext& c, const Branch& b) {
     const Vector up = c.problem.u(pt.y);
     OrbitRow r{pt.y[c.p], c.start.system->period(up), false, point_multipliers(c, b, pt.y), {}};
     r.stable = r.mu.size() == 0 || std::abs(r.mu[0]) < 1.0;
-    r.values = shown_values(c, pt.y);
+    r.values = shown_values(c, b, pt.y);
     rows.push_back(std::move(r));
   }
   return rows;
@@ -476,7 +488,7 @@ Figure branch_figure(const PeriodicContext& c, const Branch& b, const std::vecto
   f.series.push_back(stable);
   f.series.push_back(unstable);
   for (const auto& sp : b.special_points)
-    for (double v : shown_values(c, sp.y)) f.labels.push_back({sp.y[c.p], v, sp.label()});
+    for (double v : shown_values(c, b, sp.y)) f.labels.push_back({sp.y[c.p], v, sp.label()});
   return f;
 }
 

@@ -1,6 +1,7 @@
 #include "drivers/periodic_curve.h"
 
 #include <algorithm>
+#include <cmath>
 #include <iomanip>
 #include <map>
 #include <sstream>
@@ -45,11 +46,16 @@ std::function<double(const Vector&, Vector*)> period_of_two(const HybridRun& run
 }
 
 // The shooting problem with both parameters carried; *u = (y, p2) from a
-// branch point y = (x, [T,] p1).
+// point y = (x, [T,] p1) of the branch, cut where that point was (the cut
+// moves along a branch: ShootingSystem::recut).
 periodic::ShootingSystem shooting_in_two(const HybridRun& run, const ShootingStart& start,
-                                         const CurveSpec& cs, const Vector& y, Vector* u) {
+                                         const CurveSpec& cs, const Branch& branch, const Vector& y,
+                                         Vector* u) {
   const auto hybrid = run.system->with_parameters_in_state({cs.first, cs.second}, run.wrapped_angles);
   periodic::ShootingOptions options = start.system->options();
+  for (const auto& pt : branch.points)
+    if (pt.y == y && std::isfinite(pt.cut))
+      options = start.system->at_cut(pt.cut, start.problem->u(y))->options();
   if (options.period_of) options.period_of = period_of_two(run, cs);
   const int m = start.system->state_size();
   u->resize(m + 2);
@@ -80,7 +86,7 @@ bool follow(const HybridRun& run, const ShootingStart& start, const CurveSpec& c
       *why = "'periodic.curve': the branch has no located grazing (GR) to start the curve from";
       return false;
     }
-    const auto shooting = shooting_in_two(run, start, cs, grazings.front().y, &u);
+    const auto shooting = shooting_in_two(run, start, cs, branch, grazings.front().y, &u);
     system = std::make_shared<periodic::GrazingSystem>(shooting, grazings.front().contact, u);
   } else {
     const SpecialPoint* from = nullptr;
@@ -91,7 +97,7 @@ bool follow(const HybridRun& run, const ShootingStart& start, const CurveSpec& c
              " to start the curve from (widen 'periodic.bounds' or start the branch elsewhere)";
       return false;
     }
-    const auto shooting = shooting_in_two(run, start, cs, from->y, &u);
+    const auto shooting = shooting_in_two(run, start, cs, branch, from->y, &u);
     try {
       system = studies::cycle_curve_system(shooting, cs.kind, &u);
     } catch (const std::invalid_argument& e) {

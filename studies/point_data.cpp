@@ -1,6 +1,8 @@
 // What a study knows about the points of its results: multipliers,
 // stability and the summary (studies/study.h).
 
+#include <cmath>
+
 #include "continuation/eigenvalues.h"
 #include "continuation/periodic/find_orbit.h"
 #include "studies/study.h"
@@ -9,9 +11,15 @@ namespace saltus::studies {
 
 namespace {
 
-Eigen::VectorXcd multipliers_of(const periodic::ShootingSystem& shooting, const Branch& branch, const Vector& y,
-                                std::complex<double>* trivial) {
-  const Matrix M = shooting.monodromy(u_of(branch, y));
+Eigen::VectorXcd multipliers_of(const periodic::ShootingSystem& shooting, const Branch& branch,
+                                const Vector& y, std::complex<double>* trivial,
+                                const Vector& given = Vector()) {
+  // On the cut the point was computed on (the cut moves along a branch: ShootingSystem::recut).
+  const Vector u = given.size() ? given : u_of(branch, y);
+  for (const auto& p : branch.points)
+    if (p.y == y && std::isfinite(p.cut) && p.cut != shooting.cut(u))
+      return multipliers_of(*shooting.at_cut(p.cut, u), Branch(), y, trivial, u);
+  const Matrix M = shooting.monodromy(u);
   std::complex<double> ignored;
   if (shooting.options().autonomous) return periodic::nontrivial_multipliers(M, trivial ? trivial : &ignored);
   return periodic::floquet_multipliers(M);
@@ -20,7 +28,8 @@ Eigen::VectorXcd multipliers_of(const periodic::ShootingSystem& shooting, const 
 }  // namespace
 
 Eigen::VectorXcd multipliers(const BranchResult& result, const Vector& y, std::complex<double>* trivial) {
-  if (!result.shooting) throw StudyError("'" + result.name + "' is not a branch of orbits: it has no multipliers");
+  if (!result.shooting)
+    throw StudyError("'" + result.name + "' is not a branch of orbits: it has no multipliers");
   return multipliers_of(*result.shooting, result.branch, y, trivial);
 }
 

@@ -2,6 +2,8 @@
 
 #include <Eigen/Eigenvalues>
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 
@@ -17,6 +19,8 @@ std::string ShootingOptions::check() const {
     why << "mode = " << mode << " must be >= 0";
   else if (!(phase >= 0.0 && phase < 1.0))
     why << "phase = " << phase << " must be in [0, 1)";
+  else if (!(cut_margin >= 0.0 && cut_margin <= 0.25))
+    why << "cut_margin = " << cut_margin << " must be in [0, 0.25] (0: the cut never moves)";
   else if (!(stepping_tolerance >= 0.0 && stepping_tolerance < 1.0))
     why << "stepping_tolerance = " << stepping_tolerance << " must be in [0, 1) (0: the simulation's)";
   else
@@ -51,6 +55,95 @@ ShootingSystem::ShootingSystem(std::shared_ptr<const flow::HybridSystem> system,
       throw std::invalid_argument(
           "autonomous shooting: the field vanishes at the reference point (an equilibrium)");
   }
+  cuts_.emplace_back(options_.period_of ? options_.phase : options_.t0, options_.mode);
+}
+
+double ShootingSystem::cut_key(double t0, const Vector& u) const {
+  if (options_.autonomous || !options_.period_of) return t0;
+  const double phase = std::fmod(t0 / options_.period_of(u.tail(q_), nullptr), 1.0);
+  return phase < 0 ? phase + 1.0 : phase;
+}
+
+bool ShootingSystem::recut(Vector* u, Vector* tangent) const {
+  if (!(options_.cut_margin > 0.0)) return false;
+  const Vector& uu = *u;
+  const double t0 = start_time(uu), T = period(uu);
+  if (!(T > 0)) return false;
+  flow::SimulationOptions alone = options_.simulation;
+  alone.variational = false;
+  const flow::Trajectory tr = flow::simulate(*system_, options_.mode, t0, hybrid_state(uu), t0 + T, alone);
+  if (!tr.ok()) throw std::runtime_error("shooting over one period failed: " + tr.message);
+  // The events' times from the cut, in [0, T]; an orbit that ends in
+  // another mode than it started has an event at its cut.
+  std::vector<double> s;
+  for (const auto& e : tr.events) s.push_back(std::clamp(e.t - t0, 0.0, T));
+  if (tr.mode_end != options_.mode) s.push_back(0.0);
+  if (s.empty()) return false;
+  std::sort(s.begin(), s.end());
+  const double margin = options_.cut_margin * T;
+  if (s.front() >= margin && T - s.back() >= margin && tr.mode_end == options_.mode) return false;
+  // The middle of the longest interval between successive events, cyclically.
+  double gap = s.front() + T - s.back(), shift = 0.5 * (s.back() + s.front() + T);
+  for (std::size_t i = 1; i < s.size(); ++i)
+    if (s[i] - s[i - 1] > gap) gap = s[i] - s[i - 1], shift = 0.5 * (s[i] + s[i - 1]);
+  // Events crowded over the whole period (chatter): no cut is better.
+  if (!(0.5 * gap > 2.0 * margin)) return false;
+  if (shift >= T) shift -= T;
+  if (!(shift > 0.0)) return false;
+
+  flow::SimulationOptions moving = options_.simulation;
+  moving.variational = true;
+  const flow::Trajectory to =
+      flow::simulate(*system_, options_.mode, t0, hybrid_state(uu), t0 + shift, moving);
+  if (!to.ok()) throw std::runtime_error("moving the cut of the orbit failed: " + to.message);
+  const Matrix& Phi = to.transition_matrix;  // over (x, p), from t0 to t0 + shift
+  Vector t_mapped = *tangent;
+  t_mapped.head(n_) =
+      Phi.topLeftCorner(n_, n_) * tangent->head(n_) + Phi.topRightCorner(n_, q_) * tangent->tail(q_);
+  Vector moved = uu;
+  moved.head(n_) = to.x_end.head(n_);
+  const double phase_before = options_.phase;
+  if (!options_.autonomous && options_.period_of) {
+    // t0(p) = phase T(p) at both cuts: the ends move with T (jacobian()).
+    options_.phase += shift / T;
+    Vector f_end, f_start, dT_dp;
+    system_->field(to.mode_end, to.t_end, to.x_end, &f_end);
+    system_->field(options_.mode, t0, hybrid_state(uu), &f_start);
+    options_.period_of(uu.tail(q_), &dT_dp);
+    t_mapped.head(n_) +=
+        (options_.phase * f_end.head(n_) - phase_before * (Phi.topLeftCorner(n_, n_) * f_start.head(n_))) *
+        dT_dp.dot(tangent->tail(q_));
+    if (options_.phase >= 1.0) options_.phase -= 1.0;  // one period on: the same state
+    if (!(options_.phase >= 0.0 && options_.phase < 1.0)) options_.phase = 0.0;
+  } else {
+    options_.t0 = t0 + shift;
+  }
+  options_.mode = to.mode_end;
+  cuts_.emplace_back(options_.period_of && !options_.autonomous ? options_.phase : options_.t0,
+                     options_.mode);
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    cached_.reset();
+    cached_u_ = Vector();
+  }
+  *u = moved;
+  *tangent = t_mapped;
+  return true;
+}
+
+std::shared_ptr<const ShootingSystem> ShootingSystem::at_cut(double t0, const Vector& u) const {
+  ShootingOptions options = options_;
+  const double key = cut_key(t0, u);
+  if (!options.autonomous && options.period_of)
+    options.phase = key;
+  else
+    options.t0 = t0;
+  // The mode of the nearest cut taken (they are far apart: at least cut_margin T).
+  double closest = std::numeric_limits<double>::infinity();
+  for (const auto& [k, mode] : cuts_)
+    if (std::abs(k - key) < closest) closest = std::abs(k - key), options.mode = mode;
+  return std::make_shared<const ShootingSystem>(system_, q_, options,
+                                                options.autonomous ? hybrid_state(u) : Vector());
 }
 
 Vector ShootingSystem::hybrid_state(const Vector& u) const {
@@ -179,6 +272,7 @@ ShootingSystem::ShootingSystem(const ShootingSystem& coarse, Refined)
       x_ref_(coarse.x_ref_),
       f_ref_(coarse.f_ref_),
       options_(coarse.options_),
+      cuts_(coarse.cuts_),
       monodromies_(coarse.monodromies_) {
   options_.stepping_tolerance = 0.0;  // the simulation's tolerance throughout
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <exception>
 #include <limits>
 #include <map>
 #include <optional>
@@ -264,8 +265,34 @@ Branch continue_branch(const ContinuationProblem& problem, const Vector& y_start
   if (!start_tangent) {
     Vector fix = Vector::Zero(problem.size());
     fix[n] = 1.0;
-    Correction c = correct(problem, y_start, fix, options);
-    if (!c.converged && !problem.is_sparse()) c = correct_damped(problem, y_start, fix, options);
+    const auto start_at = [&](const Vector& from) {
+      Correction c = correct(problem, from, fix, options);
+      if (!c.converged && !problem.is_sparse()) c = correct_damped(problem, from, fix, options);
+      return c;
+    };
+    // A start that cannot be corrected where the system cuts it (an orbit
+    // cut at one of its events: System::recut) is cut elsewhere and
+    // corrected there; when nothing moves, the first failure stands.
+    Correction c;
+    std::exception_ptr failure;
+    try {
+      c = start_at(y_start);
+    } catch (const std::runtime_error&) {
+      failure = std::current_exception();
+    }
+    if (failure || !c.converged) {
+      Vector moved = y_start, along = Vector::Zero(problem.size());
+      bool recut = false;
+      try {
+        recut = problem.recut(&moved, &along);
+      } catch (const std::runtime_error&) {
+      }
+      if (recut) {
+        problem.accept(moved);  // an autonomous orbit's phase plane: through the new cut
+        c = start_at(moved);
+      } else if (failure)
+        std::rethrow_exception(failure);
+    }
     if (!c.converged) {
       branch.stop_reason = StopReason::kStartNotConverged;
       std::ostringstream msg;
@@ -303,18 +330,27 @@ Branch continue_branch(const ContinuationProblem& problem, const Vector& y_start
     for (const auto& f : tests) p.tests.push_back(f->value(PointContext{on, yy, tt, jac, p.eigenvalues}));
     return p;
   };
-  // The system may move its cut at an accepted point (System::recut: a
-  // periodic orbit whose event nears its cut t0 is cut elsewhere, the same
-  // orbit in other coordinates). The point is then stored as the new cut
-  // sees it: corrected there (the mapped point is exact to the integration
-  // tolerance only), its tangent solved afresh (oriented by the mapped one)
-  // and its test values taken there, so that the next step compares values
-  // of one cut. Returns false when nothing moved.
+  // Where a step fails, the system may move its cut at the last point
+  // (System::recut: a periodic orbit whose event nears its cut t0, where
+  // x(t0) jumps as the event passes it, is cut elsewhere: the same orbit in
+  // other coordinates), once per point, and the step is tried again from
+  // there at the same ds; a branch that steps on never moves its cut. The
+  // point is stored as the new cut sees it: corrected there (the mapped
+  // point is exact to the integration tolerance only), its tangent solved
+  // afresh (oriented by the mapped one) and its test values taken there, so
+  // that the next step compares values of one cut. False when nothing moved.
   const auto recut = [&](BranchPoint* p) {
     Vector yc = p->y, tc = p->tangent;
     if (!problem.recut(&yc, &tc)) return false;
+    problem.accept(yc);  // an autonomous orbit's phase plane: through the new cut
     BorderedJacobian jac;
-    const Correction c = correct(problem, yc, tc, options, &jac);
+    Correction c;
+    try {
+      c = correct(problem, yc, tc, options, &jac);
+    } catch (const std::runtime_error& e) {
+      c.converged = false;
+      c.message = e.what();
+    }
     Vector tn;
     if (!c.converged || !tangent_at(problem, c.y, tc, &jac, &tn))
       throw std::runtime_error("the orbit cut again at " + problem.system().cut_name() + " = " +
@@ -327,18 +363,10 @@ Branch continue_branch(const ContinuationProblem& problem, const Vector& y_start
   // At a singular start (a branch point) the bordered Jacobian is not
   // factored; the values of tests that need it are meaningless there, and
   // only the stopping ones (bounds, user stops, which read y alone) are
-  // watched on the first step. A start of the user's (no tangent given) may
-  // lie at an event of its cut: it is cut elsewhere first.
+  // watched on the first step.
   BranchPoint start = point_at(problem, y, t, 0.0, start_iterations, jacobian, "");
   branch.points.push_back(start);
   problem.accept(y);
-  try {
-    if (!start_tangent && recut(&branch.points.back())) t = branch.points.back().tangent;
-  } catch (const std::exception& e) {
-    branch.stop_reason = StopReason::kEvaluationError;
-    branch.message = std::string("at the start point: ") + e.what();
-    return branch;
-  }
   for (std::size_t k = 0; k < tests.size(); ++k)
     if (tests[k]->type() == "EP" && start.tests[k] < 0) {
       branch.stop_reason = StopReason::kBound;
@@ -369,6 +397,7 @@ Branch continue_branch(const ContinuationProblem& problem, const Vector& y_start
   Matrix G_before;        // G_y at the regular point before known's (none yet)
   Vector tangent_before;  // at the regular point before the last (none yet)
   int regular_points = 1;
+  bool recut_tried = false;  // at the last point (recut above)
   // Everything the problem throws from here on ends the branch with what it
   // has (the points so far stay valid), rather than losing them.
   try {
@@ -421,6 +450,16 @@ Branch continue_branch(const ContinuationProblem& problem, const Vector& y_start
         known = KnownJacobian{c.y, jacobian.dense_matrix().topRows(problem.equations())};
       }
       if (!accepted) {
+        if (!recut_tried && !leaving) {
+          recut_tried = true;
+          if (recut(&branch.points.back())) {
+            // The Jacobians and the tangent before belong to the old cut's coordinates.
+            known.reset();
+            G_before = Matrix();
+            tangent_before = Vector();
+            continue;
+          }
+        }
         if (ds * options.step_cut < options.ds_min) {
           branch.stop_reason = StopReason::kStepTooSmall;
           std::ostringstream msg;
@@ -490,12 +529,7 @@ Branch continue_branch(const ContinuationProblem& problem, const Vector& y_start
       branch.points.push_back(std::move(next));
       ++regular_points;
       problem.accept(branch.points.back().y);
-      if (recut(&branch.points.back())) {
-        // The Jacobians and the tangent before belong to the old cut's coordinates.
-        known.reset();
-        G_before = Matrix();
-        tangent_before = Vector();
-      }
+      recut_tried = false;
       if (options.callback && !options.callback(branch)) {
         branch.stop_reason = StopReason::kCallback;
         branch.message = "stopped by the callback";

@@ -161,16 +161,6 @@ ShootingStart shooting_start(const HybridRun& run) {
     s.y << x.head(n), shooting.period, x[n];
   else
     s.y << x;
-  // A guess cut at an event (an autonomous orbit's section on a switching
-  // surface: it would start in one mode and end in the other) is cut
-  // elsewhere first, away from its events (ShootingSystem::recut).
-  Vector along = Vector::Zero(s.y.size());
-  try {
-    if (s.problem->recut(&s.y, &along)) s.problem->accept(s.y);
-  } catch (const std::runtime_error& e) {
-    s.message = "the guess cannot be simulated over one period: " + std::string(e.what());
-    return s;
-  }
   s.ok = true;
   return s;
 }

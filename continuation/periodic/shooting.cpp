@@ -73,23 +73,29 @@ bool ShootingSystem::recut(Vector* u, Vector* tangent) const {
   alone.variational = false;
   const flow::Trajectory tr = flow::simulate(*system_, options_.mode, t0, hybrid_state(uu), t0 + T, alone);
   if (!tr.ok()) throw std::runtime_error("shooting over one period failed: " + tr.message);
-  // The events' times from the cut, in [0, T]; an orbit that ends in
-  // another mode than it started has an event at its cut.
-  std::vector<double> s;
-  for (const auto& e : tr.events) s.push_back(std::clamp(e.t - t0, 0.0, T));
-  if (tr.mode_end != options_.mode) s.push_back(0.0);
+  // The events' times from the cut, in [0, T], with the mode after each; an
+  // orbit that ends in another mode than it started has an event at its cut.
+  std::vector<std::pair<double, int>> s;
+  for (const auto& e : tr.events) s.emplace_back(std::clamp(e.t - t0, 0.0, T), e.mode_after);
+  if (tr.mode_end != options_.mode) s.emplace_back(0.0, options_.mode);
   if (s.empty()) return false;
   std::sort(s.begin(), s.end());
   const double margin = options_.cut_margin * T;
-  if (s.front() >= margin && T - s.back() >= margin && tr.mode_end == options_.mode) return false;
-  // The middle of the longest interval between successive events, cyclically.
-  double gap = s.front() + T - s.back(), shift = 0.5 * (s.back() + s.front() + T);
-  for (std::size_t i = 1; i < s.size(); ++i)
-    if (s[i] - s[i - 1] > gap) gap = s[i] - s[i - 1], shift = 0.5 * (s[i] + s[i - 1]);
+  if (s.front().first >= margin && T - s.back().first >= margin && tr.mode_end == options_.mode) return false;
+  // The middle of the longest interval between successive events,
+  // cyclically, among those in the cut's mode: a cut inside a phase of
+  // sustained contact (a constrained mode) would make the shooting map
+  // degenerate, and the user's mode is where the orbit is free.
+  double gap = 0.0, shift = 0.0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const double from = s[i].first, to = i + 1 < s.size() ? s[i + 1].first : s.front().first + T;
+    if (s[i].second == options_.mode && to - from > gap) gap = to - from, shift = 0.5 * (from + to);
+  }
   // Events crowded over the whole period (chatter): no cut is better.
   if (!(0.5 * gap > 2.0 * margin)) return false;
   if (shift >= T) shift -= T;
   if (!(shift > 0.0)) return false;
+  const double residual_before = (tr.x_end.head(n_) - uu.head(n_)).lpNorm<Eigen::Infinity>();
 
   flow::SimulationOptions moving = options_.simulation;
   moving.variational = true;
@@ -102,7 +108,8 @@ bool ShootingSystem::recut(Vector* u, Vector* tangent) const {
       Phi.topLeftCorner(n_, n_) * tangent->head(n_) + Phi.topRightCorner(n_, q_) * tangent->tail(q_);
   Vector moved = uu;
   moved.head(n_) = to.x_end.head(n_);
-  const double phase_before = options_.phase;
+  const double phase_before = options_.phase, t0_before = options_.t0;
+  const int mode_before = options_.mode;
   if (!options_.autonomous && options_.period_of) {
     // t0(p) = phase T(p) at both cuts: the ends move with T (jacobian()).
     options_.phase += shift / T;
@@ -119,6 +126,19 @@ bool ShootingSystem::recut(Vector* u, Vector* tangent) const {
     options_.t0 = t0 + shift;
   }
   options_.mode = to.mode_end;
+  // The orbit from the new cut closes as well as from the old one, or the
+  // cut stays (a mode the shooting cannot keep: the old cut is restored).
+  const flow::Trajectory check = flow::simulate(*system_, options_.mode, start_time(moved),
+                                                hybrid_state(moved), start_time(moved) + T, alone);
+  const double residual =
+      check.ok() ? (check.x_end.head(n_) - moved.head(n_)).lpNorm<Eigen::Infinity>() : HUGE_VAL;
+  if (!check.ok() || check.mode_end != options_.mode ||
+      !(residual <= 100.0 * residual_before + 1e-6 * (1.0 + moved.head(n_).lpNorm<Eigen::Infinity>()))) {
+    options_.t0 = t0_before;
+    options_.phase = phase_before;
+    options_.mode = mode_before;
+    return false;
+  }
   cuts_.emplace_back(options_.period_of && !options_.autonomous ? options_.phase : options_.t0,
                      options_.mode);
   {

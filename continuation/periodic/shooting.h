@@ -25,8 +25,9 @@
 // eigenvalues are the Floquet multipliers.
 //
 // The cut moves away from the orbit's events (recut(), called by the
-// continuation engine at each accepted point). Where an event of the
-// period (an impact, a switching) comes within cut_margin T of the cut, the
+// continuation engine where a step from a point fails, or the start cannot
+// be corrected). Where an event of the period (an impact, a switching)
+// comes within cut_margin T of the cut, the
 // shooting map is not smooth across the branch: x(t0) jumps by the reset
 // when the event time passes t0 (an impact oscillator's velocity from v to
 // -r v), and an orbit cut on a Filippov switching surface starts in one
@@ -44,8 +45,12 @@
 // of the same flow: dx' = Phi_xx dx + Phi_xp dp (+ (phase' f(t0') -
 // Phi_xx phase f(t0)) dT/dp dp when T follows p; the derivation of
 // jacobian()), the engine then solves for the tangent at the new cut
-// (oriented by the mapped one). The cut at each point is t0 (cut()), which
-// branch.csv records; at_cut() rebuilds the system a point was computed on.
+// (oriented by the mapped one). Only intervals in the cut's own mode are
+// candidates (a cut in a phase of sustained contact makes the shooting map
+// degenerate), and a new cut from which the orbit does not close as well as
+// from the old one (or ends in another mode) is not taken. The cut at each
+// point is t0 (cut()), which branch.csv records; at_cut() rebuilds the
+// system a point was computed on.
 
 #include <complex>
 #include <deque>

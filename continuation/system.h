@@ -74,9 +74,10 @@ class System {
 
   // A system whose unknowns are one cut through a solution that can be cut
   // elsewhere (a periodic orbit cut at a time t0, or by a section) may move
-  // its cut at an accepted point: it maps u (a solution) and the branch's
-  // tangent there to the new cut's coordinates (the same solution) and
-  // returns true; the engine then goes on from the mapped point. The default
+  // its cut at an accepted point u: it maps u and the branch's tangent there
+  // to the new cut's coordinates (the same solution) and returns true. The
+  // engine asks where a step from u fails (once per point) and where a start
+  // cannot be corrected, then goes on from the mapped point. The default
   // never moves (continuation/periodic/shooting.h moves a shooting problem's
   // cut away from the orbit's events).
   virtual bool recut(Vector* u, Vector* tangent) const { return false; }

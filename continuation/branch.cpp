@@ -76,6 +76,7 @@ void Branch::write_csv(std::ostream& out) const {
   out << "point,label";
   for (const auto& n : names) out << ',' << n;
   out << ",ds,newton_iterations";
+  if (!cut_name.empty()) out << ',' << cut_name;
   for (const auto& t : test_names) out << ",test_" << t;
   for (const auto& n : names) out << ",tangent_" << n;
   if (eigenvalues > 0) out << ",unstable";
@@ -86,6 +87,7 @@ void Branch::write_csv(std::ostream& out) const {
     out << i << ',' << p.label;
     for (int j = 0; j < p.y.size(); ++j) out << ',' << p.y[j];
     out << ',' << p.ds << ',' << p.newton_iterations;
+    if (!cut_name.empty()) out << ',' << p.cut;
     for (double t : p.tests) out << ',' << t;
     for (int j = 0; j < p.tangent.size(); ++j) out << ',' << p.tangent[j];
     if (eigenvalues > 0)

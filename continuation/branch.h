@@ -37,6 +37,10 @@ struct BranchPoint {
   std::vector<double> tests;     // one value per test function, in Branch::test_names order
   std::string label;             // the special-point type at this point, else empty
   Eigen::VectorXcd eigenvalues;  // of F_x, rightmost first, when the branch monitors them
+  // Where the system was cut at this point (System::cut: a shooting
+  // problem's t0, which moves along a branch when an event nears it); NaN
+  // for a system without a cut.
+  double cut = std::numeric_limits<double>::quiet_NaN();
 };
 
 // A special point carries an EventStatus (continuation/locate.h): located,
@@ -64,6 +68,7 @@ struct Branch {
   Vector parameters;                         // their values, the free ones as at the start
   std::vector<int> free_parameters;          // indices into parameters
   std::vector<std::string> test_names;
+  std::string cut_name;  // System::cut_name: a column of the CSV after newton_iterations ("" : none)
   std::vector<BranchPoint> points;
   std::vector<SpecialPoint> special_points;
   StopReason stop_reason = StopReason::kMaxPoints;

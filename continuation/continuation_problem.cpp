@@ -147,6 +147,15 @@ void ContinuationProblem::accept(const Vector& y) const {
   for (const auto& g : extras_) g->accept(*system_, uu);
 }
 
+bool ContinuationProblem::recut(Vector* y, Vector* tangent) const {
+  if (!extras_.empty()) return false;
+  Vector uu = u(*y), tu = embed(*tangent);
+  if (!system_->recut(&uu, &tu)) return false;
+  *y = this->y(uu);
+  *tangent = this->y(tu);
+  return true;
+}
+
 ContinuationProblem ContinuationProblem::refined() const {
   ContinuationProblem out = *this;
   if (auto fine = system_->refined()) out.system_ = std::move(fine);

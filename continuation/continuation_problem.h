@@ -60,6 +60,10 @@ class ContinuationProblem {
   Vector second_derivative(const Vector& y, const Vector& a, const Vector& b) const;
 
   void accept(const Vector& y) const;
+  // System::recut in y-space (fixed parameters stay); never with extra
+  // equations (their borders belong to the old cut). System::cut at y.
+  bool recut(Vector* y, Vector* tangent) const;
+  double cut(const Vector& y) const { return system_->cut(u(y)); }
   // The problem over system().refined() (System::refined), or a copy of
   // this one when the system has one accuracy.
   ContinuationProblem refined() const;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <exception>
 #include <limits>
 #include <map>
 #include <optional>
@@ -225,6 +226,7 @@ Branch empty_branch(const ContinuationProblem& problem) {
   branch.parameter_names = problem.system().parameter_names();
   branch.parameters = problem.parameters();
   branch.free_parameters = problem.free_parameters();
+  branch.cut_name = problem.system().cut_name();
   return branch;
 }
 
@@ -263,8 +265,34 @@ Branch continue_branch(const ContinuationProblem& problem, const Vector& y_start
   if (!start_tangent) {
     Vector fix = Vector::Zero(problem.size());
     fix[n] = 1.0;
-    Correction c = correct(problem, y_start, fix, options);
-    if (!c.converged && !problem.is_sparse()) c = correct_damped(problem, y_start, fix, options);
+    const auto start_at = [&](const Vector& from) {
+      Correction c = correct(problem, from, fix, options);
+      if (!c.converged && !problem.is_sparse()) c = correct_damped(problem, from, fix, options);
+      return c;
+    };
+    // A start that cannot be corrected where the system cuts it (an orbit
+    // cut at one of its events: System::recut) is cut elsewhere and
+    // corrected there; when nothing moves, the first failure stands.
+    Correction c;
+    std::exception_ptr failure;
+    try {
+      c = start_at(y_start);
+    } catch (const std::runtime_error&) {
+      failure = std::current_exception();
+    }
+    if (failure || !c.converged) {
+      Vector moved = y_start, along = Vector::Zero(problem.size());
+      bool recut = false;
+      try {
+        recut = problem.recut(&moved, &along);
+      } catch (const std::runtime_error&) {
+      }
+      if (recut) {
+        problem.accept(moved);  // an autonomous orbit's phase plane: through the new cut
+        c = start_at(moved);
+      } else if (failure)
+        std::rethrow_exception(failure);
+    }
     if (!c.converged) {
       branch.stop_reason = StopReason::kStartNotConverged;
       std::ostringstream msg;
@@ -298,8 +326,39 @@ Branch continue_branch(const ContinuationProblem& problem, const Vector& y_start
                       int iterations, const BorderedJacobian& jac, std::string label) {
     BranchPoint p{
         yy, tt, ds, iterations, {}, std::move(label), monitored_eigenvalues(on, yy, options, &jac, &warm)};
+    p.cut = on.cut(yy);
     for (const auto& f : tests) p.tests.push_back(f->value(PointContext{on, yy, tt, jac, p.eigenvalues}));
     return p;
+  };
+  // Where a step fails, the system may move its cut at the last point
+  // (System::recut: a periodic orbit whose event nears its cut t0, where
+  // x(t0) jumps as the event passes it, is cut elsewhere: the same orbit in
+  // other coordinates), once per point, and the step is tried again from
+  // there at the same ds; a branch that steps on never moves its cut. The
+  // point is stored as the new cut sees it: corrected there (the mapped
+  // point is exact to the integration tolerance only), its tangent solved
+  // afresh (oriented by the mapped one) and its test values taken there, so
+  // that the next step compares values of one cut. False when nothing moved.
+  const auto recut = [&](BranchPoint* p) {
+    Vector yc = p->y, tc = p->tangent;
+    if (!problem.recut(&yc, &tc)) return false;
+    problem.accept(yc);  // an autonomous orbit's phase plane: through the new cut
+    BorderedJacobian jac;
+    Correction c;
+    try {
+      c = correct(problem, yc, tc, options, &jac);
+    } catch (const std::runtime_error& e) {
+      c.converged = false;
+      c.message = e.what();
+    }
+    Vector tn;
+    if (!c.converged || !tangent_at(problem, c.y, tc, &jac, &tn))
+      throw std::runtime_error("the orbit cut again at " + problem.system().cut_name() + " = " +
+                               std::to_string(problem.cut(yc)) + " is not a solution there" +
+                               (c.converged ? std::string() : ": " + c.message));
+    *p = point_at(problem, c.y, tn, p->ds, p->newton_iterations, jac, p->label);
+    problem.accept(p->y);
+    return true;
   };
   // At a singular start (a branch point) the bordered Jacobian is not
   // factored; the values of tests that need it are meaningless there, and
@@ -338,6 +397,7 @@ Branch continue_branch(const ContinuationProblem& problem, const Vector& y_start
   Matrix G_before;        // G_y at the regular point before known's (none yet)
   Vector tangent_before;  // at the regular point before the last (none yet)
   int regular_points = 1;
+  bool recut_tried = false;  // at the last point (recut above)
   // Everything the problem throws from here on ends the branch with what it
   // has (the points so far stay valid), rather than losing them.
   try {
@@ -390,6 +450,16 @@ Branch continue_branch(const ContinuationProblem& problem, const Vector& y_start
         known = KnownJacobian{c.y, jacobian.dense_matrix().topRows(problem.equations())};
       }
       if (!accepted) {
+        if (!recut_tried && !leaving) {
+          recut_tried = true;
+          if (recut(&branch.points.back())) {
+            // The Jacobians and the tangent before belong to the old cut's coordinates.
+            known.reset();
+            G_before = Matrix();
+            tangent_before = Vector();
+            continue;
+          }
+        }
         if (ds * options.step_cut < options.ds_min) {
           branch.stop_reason = StopReason::kStepTooSmall;
           std::ostringstream msg;
@@ -459,6 +529,7 @@ Branch continue_branch(const ContinuationProblem& problem, const Vector& y_start
       branch.points.push_back(std::move(next));
       ++regular_points;
       problem.accept(branch.points.back().y);
+      recut_tried = false;
       if (options.callback && !options.callback(branch)) {
         branch.stop_reason = StopReason::kCallback;
         branch.message = "stopped by the callback";

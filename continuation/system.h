@@ -6,6 +6,7 @@
 
 #include <Eigen/Dense>
 #include <Eigen/Sparse>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -70,6 +71,20 @@ class System {
   // whose equations move with the branch (a shooting problem's Poincare
   // plane) updates them here. The default does nothing.
   virtual void accept(const Vector& u) const {}
+
+  // A system whose unknowns are one cut through a solution that can be cut
+  // elsewhere (a periodic orbit cut at a time t0, or by a section) may move
+  // its cut at an accepted point u: it maps u and the branch's tangent there
+  // to the new cut's coordinates (the same solution) and returns true. The
+  // engine asks where a step from u fails (once per point) and where a start
+  // cannot be corrected, then goes on from the mapped point. The default
+  // never moves (continuation/periodic/shooting.h moves a shooting problem's
+  // cut away from the orbit's events).
+  virtual bool recut(Vector* u, Vector* tangent) const { return false; }
+  // Where the system is cut at u (a shooting problem's t0), recorded with
+  // each point of a branch under cut_name(); NaN and "" when it has no cut.
+  virtual double cut(const Vector& u) const { return std::numeric_limits<double>::quiet_NaN(); }
+  virtual std::string cut_name() const { return {}; }
 
   // Convenience wrappers on Eigen vectors.
   Vector residual(const Vector& u) const;

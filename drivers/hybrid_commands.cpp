@@ -330,9 +330,11 @@ struct PeriodicContext {
   const periodic::ShootingSystem& system() const { return *orbit.shooting; }
 };
 
-// The ordinate's values of the orbit u: at the section, or the component at t0.
-std::vector<double> shown_values(const PeriodicContext& c, const Vector& y) {
-  if (c.run.section) return section_values(c.run, c.system(), c.problem().u(y), c.iv);
+// The ordinate's values of the orbit y of `result` (on the cut it was
+// computed on): at the section, or the component at t0.
+std::vector<double> shown_values(const PeriodicContext& c, const studies::BranchResult& result,
+                                 const Vector& y) {
+  if (c.run.section) return section_values(c.run, *studies::shooting_at(result, y), c.problem().u(y), c.iv);
   return {y[c.iv]};
 }
 
@@ -378,7 +380,7 @@ std::vector<OrbitRow> orbit_rows(const PeriodicContext& c, const studies::Branch
     OrbitRow r{
         pt.y[c.p], c.system().period(c.problem().u(pt.y)), false, studies::multipliers(branch, pt.y), {}};
     r.stable = r.mu.size() == 0 || std::abs(r.mu[0]) < 1.0;
-    r.values = shown_values(c, pt.y);
+    r.values = shown_values(c, branch, pt.y);
     rows.push_back(std::move(r));
   }
   return rows;
@@ -416,7 +418,8 @@ std::vector<std::pair<double, double>> diagram_under(const PeriodicContext& c, c
   return diagram;
 }
 
-Figure branch_figure(const PeriodicContext& c, const Branch& b, const std::vector<OrbitRow>& rows,
+Figure branch_figure(const PeriodicContext& c, const studies::BranchResult& branch,
+                     const std::vector<OrbitRow>& rows,
                      const std::vector<std::pair<double, double>>& diagram) {
   const HybridRun& run = c.run;
   std::ostringstream ylabel;
@@ -433,8 +436,8 @@ Figure branch_figure(const PeriodicContext& c, const Branch& b, const std::vecto
   if (!diagram.empty()) f.series.push_back(brute);
   f.series.push_back(stable);
   f.series.push_back(unstable);
-  for (const auto& sp : b.special_points)
-    for (double v : shown_values(c, sp.y)) f.labels.push_back({sp.y[c.p], v, sp.label()});
+  for (const auto& sp : branch.branch.special_points)
+    for (double v : shown_values(c, branch, sp.y)) f.labels.push_back({sp.y[c.p], v, sp.label()});
   return f;
 }
 
@@ -466,7 +469,7 @@ bool continue_orbit(const PeriodicContext& c, const fs::path& dir, Json* summary
   });
   const auto diagram = diagram_under(c, dir, err);
   std::string warning;
-  draw(branch_figure(c, b, rows, diagram), dir, "branch", &warning);
+  draw(branch_figure(c, branch, rows, diagram), dir, "branch", &warning);
   if (!warning.empty()) err << "saltus periodic: warning: " << warning << '\n';
   bool ok = true;
   if (!c.run.periodic->curves.empty()) {

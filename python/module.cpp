@@ -147,14 +147,15 @@ py::dict orbit_of(const BranchResult& r, const Vector& y, int samples) {
   {
     py::gil_scoped_release release;
     const Vector u = studies::u_of(r.branch, y);
-    const double T = r.shooting->period(u);
-    flow::SimulationOptions plain = r.shooting->options().simulation;
+    const auto shooting = studies::shooting_at(r, y);  // cut where the point was
+    const double T = shooting->period(u);
+    flow::SimulationOptions plain = shooting->options().simulation;
     plain.variational = false;
     plain.output_interval = T / samples;
-    const double t0 = r.shooting->start_time(u);
-    traj = flow::simulate(*r.shooting->hybrid(), r.shooting->options().mode, t0, r.shooting->hybrid_state(u),
-                          t0 + T, plain);
-    names = r.shooting->hybrid()->state_names();
+    const double t0 = shooting->start_time(u);
+    traj = flow::simulate(*shooting->hybrid(), shooting->options().mode, t0, shooting->hybrid_state(u), t0 + T,
+                          plain);
+    names = shooting->hybrid()->state_names();
   }
   py::dict d;
   d["t"] = py::array_t<double>(static_cast<py::ssize_t>(traj.t.size()), traj.t.data());

@@ -50,12 +50,13 @@ std::function<double(const Vector&, Vector*)> period_of_two(const HybridRun& run
 }
 
 // The shooting problem with both parameters carried; *u = (y, p2) from a
-// branch point y = (x, [T,] p1).
+// point y = (x, [T,] p1) of the branch, cut where that point was (the cut
+// moves along a branch: ShootingSystem::recut).
 periodic::ShootingSystem shooting_in_two(const BranchResult& from, const std::vector<std::string>& parameters,
                                          const Vector& y, Vector* u) {
   const HybridRun& run = *from.hybrid;
   const auto hybrid = run.system->with_parameters_in_state(parameters, run.wrapped_angles);
-  periodic::ShootingOptions options = from.shooting->options();
+  periodic::ShootingOptions options = shooting_at(from, y)->options();
   if (options.period_of) options.period_of = period_of_two(run, parameters[0], parameters[1]);
   const int m = from.shooting->state_size();
   u->resize(m + 2);

@@ -47,8 +47,10 @@ static const char* const kHybridRunFileKeys = R"(Run file keys (JSON):
                  the "initial" guess cut at t0 (period: default the forcing period; with
                  "transient" > 0, the state after it is the guess; 0 is none). Autonomous model (the
                  pendulum, stick-slip): the period is unknown (phase condition); the guess comes from a
-                 simulation: "transient" (100; 0: none), then the returns to the "section" over "record"
-                 (200) until one closes the orbit. The branch is drawn over a brute-force
+                 simulation: "transient" (100; 0: none), then the returns to the "section" (without
+                 one: the plane through the transient's end, normal to the field there) over "record"
+                 (200) until one closes the orbit. The cut (t0) moves away from the orbit's events
+                 where one nears it (the same orbit cut elsewhere; branch.csv's t0). The branch is drawn over a brute-force
                  diagram: the sweep CSV "diagram", else the run's "sweep" computed first.
                  "curve": {kind, parameters [first, second], continuation options}, or a list of
                  them: from the branch's first located point of the kind (first = "parameter"),
@@ -447,9 +449,6 @@ class HybridRunReader {
         spec.transient = 100.0;  // the guess always comes from a simulation
       if (!(spec.record > 0) || spec.max_returns < 1 || !(spec.return_tolerance > 0))
         fail(path, "'periodic': record > 0, max_returns >= 1 and return_tolerance > 0 are needed");
-      if (spec.autonomous && !run.section)
-        fail(path,
-             "'periodic': the guess of an autonomous orbit comes from returns to a 'section': give one");
       if (p.contains("grazing")) {
         const Json& g = p["grazing"];
         if (g.is_boolean())

@@ -42,8 +42,23 @@ bool close_from_returns(const HybridRun& run, const flow::HybridSystem& hybrid, 
   const PeriodicSpec& spec = *run.periodic;
   const int n = static_cast<int>(run.initial.size());
   const double t = shooting->t0;
+  // Without a section of the user's, the plane through the start normal to
+  // the field there (the shooting's own phase condition), crossed the way
+  // the flow crosses it at the start.
+  std::vector<flow::Section> sections = run.sections();
+  if (sections.empty()) {
+    Vector f;
+    hybrid.field(shooting->mode, t, *x, &f);
+    const Vector x0 = x->head(n), f0 = f.head(n);
+    if (!(f0.norm() > 0)) {
+      s->message = "the simulation for the guess ends at an equilibrium: there is no orbit to close";
+      return false;
+    }
+    sections.push_back(
+        {[x0, f0, n](double, const Vector& z) { return f0.dot(z.head(n) - x0); }, flow::Crossing::kRising});
+  }
   const flow::Trajectory rec = flow::simulate(hybrid, shooting->mode, t, *x, t + spec.record,
-                                              without_samples(run.simulation), {}, run.sections());
+                                              without_samples(run.simulation), {}, sections);
   if (!rec.ok()) {
     s->message = "the simulation for the guess ended early: " + rec.message;
     return false;

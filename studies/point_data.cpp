@@ -1,6 +1,8 @@
 // What a study knows about the points of its results: multipliers,
 // stability and the summary (studies/study.h).
 
+#include <cmath>
+
 #include "continuation/eigenvalues.h"
 #include "continuation/periodic/find_orbit.h"
 #include "studies/study.h"
@@ -32,13 +34,28 @@ bool grazing_multipliers(const BranchResult& result, const Vector& y, Eigen::Vec
   return false;
 }
 
+// The shooting system cut where the point y of branch was (ShootingSystem::recut).
+std::shared_ptr<const periodic::ShootingSystem> cut_for(std::shared_ptr<const periodic::ShootingSystem> shooting,
+                                                        const Branch& branch, const Vector& y) {
+  const Vector u = u_of(branch, y);
+  for (const auto& p : branch.points)
+    if (p.y.size() == y.size() && p.y == y && std::isfinite(p.cut) && p.cut != shooting->cut(u))
+      return shooting->at_cut(p.cut, u);
+  return shooting;
+}
+
 }  // namespace
+
+std::shared_ptr<const periodic::ShootingSystem> shooting_at(const BranchResult& result, const Vector& y) {
+  if (!result.shooting) return nullptr;
+  return cut_for(result.shooting, result.branch, y);
+}
 
 Eigen::VectorXcd multipliers(const BranchResult& result, const Vector& y, std::complex<double>* trivial) {
   if (!result.shooting) throw StudyError("'" + result.name + "' is not a branch of orbits: it has no multipliers");
   Eigen::VectorXcd mu;
   if (grazing_multipliers(result, y, &mu)) return mu;
-  return multipliers_of(*result.shooting, result.branch, y, trivial);
+  return multipliers_of(*shooting_at(result, y), result.branch, y, trivial);
 }
 
 std::optional<bool> stable_at(const BranchResult& result, const BranchPoint& point) {
@@ -58,8 +75,9 @@ Json point_data(const BranchResult& result, const SpecialPoint& point) {
   Json s = point.data;
   if (!result.shooting) return s;
   // At the full accuracy (ShootingSystem::refined_shooting), not the stepping one.
-  const auto refined = result.shooting->refined_shooting();
-  const periodic::ShootingSystem& shooting = refined ? *refined : *result.shooting;
+  const auto at = shooting_at(result, point.y);
+  const auto refined = at->refined_shooting();
+  const periodic::ShootingSystem& shooting = refined ? *refined : *at;
   s["period"] = shooting.period(u_of(result.branch, point.y));
   try {
     std::complex<double> trivial;

@@ -134,6 +134,12 @@ Json point_data(const BranchResult& result, const SpecialPoint& point);
 Eigen::VectorXcd multipliers(const BranchResult& result, const Vector& y,
                              std::complex<double>* trivial = nullptr);
 
+// The shooting problem of `result` cut where its point y was computed (the
+// cut moves along a branch of orbits: ShootingSystem::recut; branch.csv's
+// t0): the one to simulate, differentiate or continue that orbit on. Null
+// for a result without orbits.
+std::shared_ptr<const periodic::ShootingSystem> shooting_at(const BranchResult& result, const Vector& y);
+
 // Stability at a point: an equilibrium with no eigenvalue right of the axis,
 // an orbit with every nontrivial multiplier inside the unit circle; empty
 // when the branch carries no stability (or the orbit cannot be simulated).

@@ -221,7 +221,10 @@ void append(Branch* all, std::vector<std::string>* sequences, Branch seg, const 
     all->special_points.push_back(std::move(sp));
   }
   for (auto& p : seg.points) {
-    sequences->push_back(p.label == "GR" ? "" : sequence_or_failure(shooting, problem.u(p.y)));
+    // Each point on the cut it was computed on (the cut moves: ShootingSystem::recut).
+    const Vector u = problem.u(p.y);
+    const auto cut = std::isfinite(p.cut) && p.cut != shooting.cut(u) ? shooting.at_cut(p.cut, u) : nullptr;
+    sequences->push_back(p.label == "GR" ? "" : sequence_or_failure(cut ? *cut : shooting, u));
     all->points.push_back(std::move(p));
   }
   all->stop_reason = seg.stop_reason;
@@ -317,6 +320,7 @@ ThroughGrazing continue_through_grazing(const ContinuationProblem& problem, cons
     at.tangent = along.size() ? along : Vector::Zero(y.size());
     at.ds = (c.orbit.y - last).norm();
     at.label = "GR";
+    at.cut = shooting->cut(problem.u(c.orbit.y));
     // The test functions are not evaluated at the grazing orbit (it touches
     // its guard): NaN, but the grazing test's own zero.
     at.tests.assign(out.branch.test_names.size(), std::numeric_limits<double>::quiet_NaN());

@@ -2,6 +2,8 @@
 
 #include <Eigen/Eigenvalues>
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 
@@ -17,6 +19,8 @@ std::string ShootingOptions::check() const {
     why << "mode = " << mode << " must be >= 0";
   else if (!(phase >= 0.0 && phase < 1.0))
     why << "phase = " << phase << " must be in [0, 1)";
+  else if (!(cut_margin >= 0.0 && cut_margin <= 0.25))
+    why << "cut_margin = " << cut_margin << " must be in [0, 0.25] (0: the cut never moves)";
   else if (!(stepping_tolerance >= 0.0 && stepping_tolerance < 1.0))
     why << "stepping_tolerance = " << stepping_tolerance << " must be in [0, 1) (0: the simulation's)";
   else
@@ -51,6 +55,115 @@ ShootingSystem::ShootingSystem(std::shared_ptr<const flow::HybridSystem> system,
       throw std::invalid_argument(
           "autonomous shooting: the field vanishes at the reference point (an equilibrium)");
   }
+  cuts_.emplace_back(options_.period_of ? options_.phase : options_.t0, options_.mode);
+}
+
+double ShootingSystem::cut_key(double t0, const Vector& u) const {
+  if (options_.autonomous || !options_.period_of) return t0;
+  const double phase = std::fmod(t0 / options_.period_of(u.tail(q_), nullptr), 1.0);
+  return phase < 0 ? phase + 1.0 : phase;
+}
+
+bool ShootingSystem::recut(Vector* u, Vector* tangent) const {
+  if (!(options_.cut_margin > 0.0)) return false;
+  const Vector& uu = *u;
+  const double t0 = start_time(uu), T = period(uu);
+  if (!(T > 0)) return false;
+  flow::SimulationOptions alone = options_.simulation;
+  alone.variational = false;
+  const flow::Trajectory tr = flow::simulate(*system_, options_.mode, t0, hybrid_state(uu), t0 + T, alone);
+  if (!tr.ok()) throw std::runtime_error("shooting over one period failed: " + tr.message);
+  // The events' times from the cut, in [0, T], with the mode after each; an
+  // orbit that ends in another mode than it started has an event at its cut.
+  std::vector<std::pair<double, int>> s;
+  for (const auto& e : tr.events) s.emplace_back(std::clamp(e.t - t0, 0.0, T), e.mode_after);
+  if (tr.mode_end != options_.mode) s.emplace_back(0.0, options_.mode);
+  if (s.empty()) return false;
+  std::sort(s.begin(), s.end());
+  const double margin = options_.cut_margin * T;
+  if (s.front().first >= margin && T - s.back().first >= margin && tr.mode_end == options_.mode) return false;
+  // The middle of the longest interval between successive events,
+  // cyclically, among those in the cut's mode: a cut inside a phase of
+  // sustained contact (a constrained mode) would make the shooting map
+  // degenerate, and the user's mode is where the orbit is free.
+  double gap = 0.0, shift = 0.0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const double from = s[i].first, to = i + 1 < s.size() ? s[i + 1].first : s.front().first + T;
+    if (s[i].second == options_.mode && to - from > gap) gap = to - from, shift = 0.5 * (from + to);
+  }
+  // Events crowded over the whole period (chatter): no cut is better.
+  if (!(0.5 * gap > 2.0 * margin)) return false;
+  if (shift >= T) shift -= T;
+  if (!(shift > 0.0)) return false;
+  const double residual_before = (tr.x_end.head(n_) - uu.head(n_)).lpNorm<Eigen::Infinity>();
+
+  flow::SimulationOptions moving = options_.simulation;
+  moving.variational = true;
+  const flow::Trajectory to =
+      flow::simulate(*system_, options_.mode, t0, hybrid_state(uu), t0 + shift, moving);
+  if (!to.ok()) throw std::runtime_error("moving the cut of the orbit failed: " + to.message);
+  const Matrix& Phi = to.transition_matrix;  // over (x, p), from t0 to t0 + shift
+  Vector t_mapped = *tangent;
+  t_mapped.head(n_) =
+      Phi.topLeftCorner(n_, n_) * tangent->head(n_) + Phi.topRightCorner(n_, q_) * tangent->tail(q_);
+  Vector moved = uu;
+  moved.head(n_) = to.x_end.head(n_);
+  const double phase_before = options_.phase, t0_before = options_.t0;
+  const int mode_before = options_.mode;
+  if (!options_.autonomous && options_.period_of) {
+    // t0(p) = phase T(p) at both cuts: the ends move with T (jacobian()).
+    options_.phase += shift / T;
+    Vector f_end, f_start, dT_dp;
+    system_->field(to.mode_end, to.t_end, to.x_end, &f_end);
+    system_->field(options_.mode, t0, hybrid_state(uu), &f_start);
+    options_.period_of(uu.tail(q_), &dT_dp);
+    t_mapped.head(n_) +=
+        (options_.phase * f_end.head(n_) - phase_before * (Phi.topLeftCorner(n_, n_) * f_start.head(n_))) *
+        dT_dp.dot(tangent->tail(q_));
+    if (options_.phase >= 1.0) options_.phase -= 1.0;  // one period on: the same state
+    if (!(options_.phase >= 0.0 && options_.phase < 1.0)) options_.phase = 0.0;
+  } else {
+    options_.t0 = t0 + shift;
+  }
+  options_.mode = to.mode_end;
+  // The orbit from the new cut closes as well as from the old one, or the
+  // cut stays (a mode the shooting cannot keep: the old cut is restored).
+  const flow::Trajectory check = flow::simulate(*system_, options_.mode, start_time(moved),
+                                                hybrid_state(moved), start_time(moved) + T, alone);
+  const double residual =
+      check.ok() ? (check.x_end.head(n_) - moved.head(n_)).lpNorm<Eigen::Infinity>() : HUGE_VAL;
+  if (!check.ok() || check.mode_end != options_.mode ||
+      !(residual <= 100.0 * residual_before + 1e-6 * (1.0 + moved.head(n_).lpNorm<Eigen::Infinity>()))) {
+    options_.t0 = t0_before;
+    options_.phase = phase_before;
+    options_.mode = mode_before;
+    return false;
+  }
+  cuts_.emplace_back(options_.period_of && !options_.autonomous ? options_.phase : options_.t0,
+                     options_.mode);
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    cached_.reset();
+    cached_u_ = Vector();
+  }
+  *u = moved;
+  *tangent = t_mapped;
+  return true;
+}
+
+std::shared_ptr<const ShootingSystem> ShootingSystem::at_cut(double t0, const Vector& u) const {
+  ShootingOptions options = options_;
+  const double key = cut_key(t0, u);
+  if (!options.autonomous && options.period_of)
+    options.phase = key;
+  else
+    options.t0 = t0;
+  // The mode of the nearest cut taken (they are far apart: at least cut_margin T).
+  double closest = std::numeric_limits<double>::infinity();
+  for (const auto& [k, mode] : cuts_)
+    if (std::abs(k - key) < closest) closest = std::abs(k - key), options.mode = mode;
+  return std::make_shared<const ShootingSystem>(system_, q_, options,
+                                                options.autonomous ? hybrid_state(u) : Vector());
 }
 
 Vector ShootingSystem::hybrid_state(const Vector& u) const {
@@ -190,6 +303,7 @@ ShootingSystem::ShootingSystem(const ShootingSystem& coarse, Refined)
       x_ref_(coarse.x_ref_),
       f_ref_(coarse.f_ref_),
       options_(coarse.options_),
+      cuts_(coarse.cuts_),
       monodromies_(coarse.monodromies_) {
   options_.stepping_tolerance = 0.0;  // the simulation's tolerance throughout
 }

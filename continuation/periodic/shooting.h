@@ -23,6 +23,34 @@
 // gives the Jacobian [Phi_xx - I, Phi_xp] exactly (to the integration
 // tolerance; no differences). Phi_xx is the monodromy matrix, whose
 // eigenvalues are the Floquet multipliers.
+//
+// The cut moves away from the orbit's events (recut(), called by the
+// continuation engine where a step from a point fails, or the start cannot
+// be corrected). Where an event of the period (an impact, a switching)
+// comes within cut_margin T of the cut, the
+// shooting map is not smooth across the branch: x(t0) jumps by the reset
+// when the event time passes t0 (an impact oscillator's velocity from v to
+// -r v), and an orbit cut on a Filippov switching surface starts in one
+// mode and ends in the other. The same orbit is then cut elsewhere, at
+// the middle of the longest interval between two successive events
+// (cyclically over the period, so at least T / (2 k) from all k events):
+//
+//   t0' = t0 + s,   x' = phi(t0 + s; t0, x, p),   mode' = the mode at t0 + s,
+//
+// with s in [0, T) (a forced orbit's t0 + s - T cuts it at the same state:
+// the forcing has period T). A forced orbit whose period follows a
+// parameter keeps its cut at a fixed phase of the forcing, phase' =
+// phase + s / T (mod 1); an autonomous orbit keeps T and p, and its phase
+// plane moves to x' (accept()). The branch's tangent maps by the derivative
+// of the same flow: dx' = Phi_xx dx + Phi_xp dp (+ (phase' f(t0') -
+// Phi_xx phase f(t0)) dT/dp dp when T follows p; the derivation of
+// jacobian()), the engine then solves for the tangent at the new cut
+// (oriented by the mapped one). Only intervals in the cut's own mode are
+// candidates (a cut in a phase of sustained contact makes the shooting map
+// degenerate), and a new cut from which the orbit does not close as well as
+// from the old one (or ends in another mode) is not taken. The cut at each
+// point is t0 (cut()), which branch.csv records; at_cut() rebuilds the
+// system a point was computed on.
 
 #include <complex>
 #include <deque>
@@ -31,6 +59,7 @@
 #include <mutex>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "continuation/flow/simulate.h"
 #include "continuation/system.h"
@@ -59,6 +88,10 @@ struct ShootingOptions {
   // The corrector's tolerances between special points are no finer than it
   // either (System::accuracy). 0 (the default): one tolerance throughout.
   double stepping_tolerance = 0.0;
+  // The cut moves (recut(), above) when an event of the period lies within
+  // cut_margin T of it (a fraction of the period, in [0, 0.25]; 0: the
+  // cut never moves).
+  double cut_margin = 0.05;
   std::string check() const;  // empty when valid, else names the bad field
 };
 
@@ -90,6 +123,17 @@ class ShootingSystem : public System {
 
   // Autonomous: the phase condition's plane moves to u (see above).
   void accept(const Vector& u) const override;
+  // The cut moves away from the events (above): u and tangent mapped to
+  // the new cut, true; false when no event is within cut_margin T of the
+  // cut (or none is further from the events). Throws std::runtime_error
+  // when the orbit cannot be simulated. Not concurrent with evaluations.
+  bool recut(Vector* u, Vector* tangent) const override;
+  double cut(const Vector& u) const override { return start_time(u); }
+  std::string cut_name() const override { return "t0"; }
+  // A copy of this system cut at t0 (a point's cut(): branch.csv's t0),
+  // in the mode this system had there, for the point u (an autonomous
+  // orbit's phase plane goes through u).
+  std::shared_ptr<const ShootingSystem> at_cut(double t0, const Vector& u) const;
   std::shared_ptr<const System> refined() const override { return refined_shooting(); }
   double accuracy() const override { return options_.stepping_tolerance; }  // 0 on the refined copy
   // The copy at simulation's tolerances, with this one's phase plane; null
@@ -119,13 +163,18 @@ class ShootingSystem : public System {
   struct Refined {};
   // The copy at simulation's tolerances (refined_shooting; the caller holds coarse's mutex).
   ShootingSystem(const ShootingSystem& coarse, Refined);
+  // The key of a cut in cuts_: t0, or the phase when T follows p.
+  double cut_key(double t0, const Vector& u) const;
   // f = (x(T) - x, the phase condition) from the period tr simulated from u.
   void residual_from(const Vector& u, const flow::Trajectory& tr, double* f) const;
 
   std::shared_ptr<const flow::HybridSystem> system_;
   int n_, q_;
   mutable Vector x_ref_, f_ref_;  // the phase condition (autonomous)
-  ShootingOptions options_;
+  // t0 (or phase) and mode move in recut(), between the engine's steps.
+  mutable ShootingOptions options_;
+  // The cuts taken so far: (t0, or the phase when T follows p; the mode there).
+  mutable std::vector<std::pair<double, int>> cuts_;
   mutable std::mutex mutex_;
   mutable Vector cached_u_;
   mutable std::shared_ptr<const flow::Trajectory> cached_;

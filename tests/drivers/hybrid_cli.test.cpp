@@ -314,7 +314,6 @@ TEST_CASE("saltus periodic: bad periodic input is named", "[cli][periodic][error
   };
   const std::vector<Case> cases = {
       {"a period for an autonomous model", R"({"period": 10})", "is autonomous; its period is found"},
-      {"no section for the guess", R"({"transient": 10})", "give one", false},
       {"restitution in the state", R"({"parameter": "e"})", "the model decides on it as a number"},
       {"unknown parameter", R"({"parameter": "zeta"})", "'periodic.parameter' = 'zeta' is not a parameter"},
       {"missing diagram", R"({"parameter": "q1", "diagram": "nowhere.csv"})", "does not exist"},

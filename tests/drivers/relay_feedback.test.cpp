@@ -129,3 +129,59 @@ TEST_CASE(
   CHECK(checked > 5);
   std::filesystem::remove_all(out);
 }
+
+// Issue 34, item 6: an autonomous orbit's cut placed away from its events
+// and re-placed along the branch (continuation/periodic/shooting.h,
+// ShootingSystem::recut). The relay loop of the example has no fold in a
+// (x(t; a) = x(a t; 1) / a^3: the orbit only scales), so the plant's input
+// gets a cubic restoring term, u = -k sign(x1) - g x1^3 (g = 1): by the
+// describing function N(A) = 4 k / (pi A) + 3 g A^2 / 4 against the
+// plant's 1 / |G(i sqrt(3) a)| = 8 a^3, the relay's small stable orbit
+// and a large unstable one exist while 8 a^3 > min N = 2.02 (a > 0.63
+// roughly), and meet at a fold of cycles as a decreases. Continued down in
+// a from a = 1 with no section given (the guess from the plane through the
+// transient's end, normal to the field), with a section on the switching
+// surface x1 = 0 (an orbit cut there starts in one mode and ends in the
+// other) and one just off it (x1 = 1e-3): each branch reaches the fold
+// (LPC located, a second multiplier 1 there) and turns back onto the
+// unstable orbit.
+TEST_CASE("relay feedback with a cubic term: continued to its fold wherever the section is",
+          "[user][filippov][relay][recut]") {
+  const auto example = saltus::testing::example("user/relay_feedback.json");
+  nlohmann::json file = nlohmann::json::parse(std::ifstream(example));
+  file["parameters"]["g"] = 1.0;
+  file["filippov"]["field"]["x3"] = "-a*x3 - k*lambda - g*x1*x1*x1";
+  file["periodic"]["max_points"] = 200;
+  const int variant = GENERATE(0, 1, 2);
+  if (variant == 0) file.erase("section");
+  if (variant == 1) file["section"] = {{"variable", "x1"}, {"value", 0}};
+  if (variant == 2) file["section"] = {{"variable", "x1"}, {"value", 1e-3}};
+  INFO("section " << (file.contains("section") ? file["section"].dump() : "none"));
+  const auto out = saltus::testing::scratch("relay-fold");
+  std::filesystem::create_directories(out);
+  const auto path = out / "relay_cubic.json";
+  std::ofstream(path) << file.dump(2);
+  const auto result = saltus::testing::run_saltus({"periodic", path.string(), "--out", (out / "o").string()});
+  INFO(result.out << result.err);
+  REQUIRE(result.code == 0);
+  const auto summary = nlohmann::json::parse(std::ifstream(out / "o" / "summary.json"));
+  INFO(summary["branch"].dump());
+  const nlohmann::json* fold = nullptr;
+  for (const auto& sp : summary["special_points"])
+    if (sp["type"] == "LPC") fold = &sp;
+  REQUIRE(fold);
+  CHECK((*fold)["status"] == "located");
+  const double a_fold = (*fold)["parameters"]["a"].get<double>();
+  CHECK(a_fold > 0.4);
+  CHECK(a_fold < 0.9);
+  // A second multiplier at 1 (the trivial one is reported apart).
+  double nearest = 1e300;
+  for (const auto& m : (*fold)["multipliers"])
+    nearest = std::min(nearest, std::abs(std::complex<double>(m[0].get<double>(), m[1].get<double>()) - 1.0));
+  CHECK(nearest < 1e-5);
+  // Past the fold the branch turns back up in a.
+  const auto rows = saltus::testing::read_csv(out / "o" / "branch.csv");
+  REQUIRE(rows.size() > 3);
+  CHECK(std::stod(rows.back().at("a")) > a_fold + 0.01);
+  std::filesystem::remove_all(out);
+}

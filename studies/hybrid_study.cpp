@@ -75,8 +75,28 @@ BranchResult find_orbit(std::shared_ptr<const HybridRun> run, const Progress& pr
   one.max_points = 1;
   one.bounds.clear();
   r.branch = continue_branch(*r.problem, start.y, detail::observed(one, r.name, progress));
-  if (!r.branch.usable())
+  if (!r.branch.usable()) {
     r.branch.message = "no periodic orbit near the guess (" + start.source + "): " + r.branch.message;
+    return r;
+  }
+  // Shooting checks the guards at its steps' ends only (continuation/
+  // periodic/shooting.cpp); the orbit is simulated once more with every
+  // guard searched inside the steps (continuation/flow/guard_search.h), so
+  // that an event the shooting stepped over is an error, never a wrong orbit.
+  const Vector u = r.problem->u(r.branch.points[0].y);
+  flow::SimulationOptions searched = without_samples(r.shooting->options().simulation);
+  searched.guard_search = true;
+  const double t0 = r.shooting->start_time(u);
+  const flow::Trajectory check = flow::simulate(*r.shooting->hybrid(), r.shooting->options().mode, t0,
+                                                r.shooting->hybrid_state(u), t0 + r.shooting->period(u), searched);
+  const std::string shot = event_sequence(*r.shooting->hybrid(), *r.shooting->trajectory(u));
+  if (check.ok() && event_sequence(*r.shooting->hybrid(), check) != shot) {
+    r.branch.stop_reason = StopReason::kStartNotConverged;
+    r.branch.message = "the orbit found (events " + shot + ") steps over an event inside one integration step: " +
+                       "simulated with every guard searched inside its steps, its period has the events " +
+                       event_sequence(*r.shooting->hybrid(), check) +
+                       "; bound the steps ('simulation.max_step') so that the shooting sees it";
+  }
   return r;
 }
 

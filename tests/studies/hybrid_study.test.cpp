@@ -16,6 +16,7 @@
 
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <complex>
 #include <fstream>
 
 #include "../drivers/impact_oscillator_closed_form.h"
@@ -140,4 +141,30 @@ TEST_CASE("hybrid studies: a simulation is the run file's own, its transient inc
   const flow::Trajectory failed = studies::simulate(*studies::load_hybrid_description(description, "short"));
   CHECK(!failed.ok());
   CHECK_THAT(failed.message, Catch::StartsWith("during the transient: "));
+}
+
+TEST_CASE("hybrid studies: an orbit whose shooting steps over an event is an error, not a wrong orbit",
+          "[studies][hybrid][guard_search]") {
+  // The impact oscillator forced just past its grazing: the impactless
+  // orbit x_p(t) = Re(X e^(i w t)), |X| = F / |1 - w^2 + 2 i zeta w| =
+  // d (1 + 1e-5), rises 1e-6 above the stop for about 3e-3 of each period.
+  // Shooting checks the guards at its steps' ends only; without a bound on
+  // its steps (at tolerance 1e-6 they are ~0.3 long) it closes the
+  // impactless orbit. find_orbit simulates the period again with every
+  // guard searched inside the steps and refuses it (before: usable, events
+  // "none").
+  Json description = impact_oscillator();
+  const double w = description["parameters"]["w"], zeta = description["parameters"]["zeta"],
+               d = description["parameters"]["d"];
+  const double F = d * (1 + 1e-5) * std::hypot(1 - w * w, 2 * zeta * w);
+  const std::complex<double> X = F / std::complex<double>(1 - w * w, 2 * zeta * w);
+  description["parameters"]["F"] = F;
+  description["initial"] = {{"x", X.real()}, {"v", -w * X.imag()}};
+  description["simulation"] = {{"relative_tolerance", 1e-6}, {"absolute_tolerance", 1e-6}};
+  description["periodic"] = {{"period", 2 * M_PI / w}};
+  const studies::BranchResult orbit =
+      studies::find_orbit(studies::load_hybrid_description(description, "past"));
+  CHECK(!orbit.branch.usable());
+  CHECK_THAT(orbit.branch.message, Catch::Contains("steps over an event inside one integration step") &&
+                                       Catch::Contains("simulation.max_step"));
 }

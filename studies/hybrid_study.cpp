@@ -38,6 +38,24 @@ flow::LyapunovResult lyapunov(const HybridRun& run) {
 
 namespace {
 
+// Shooting checks the guards at its steps' ends only (continuation/
+// periodic/shooting.cpp): the orbit u is simulated once more with every
+// guard searched inside the steps (continuation/flow/guard_search.h), so
+// that an event the shooting stepped over is an error, never a wrong
+// orbit. Empty when both see the same events; else why.
+std::string stepped_over(const periodic::ShootingSystem& shooting, const Vector& u) {
+  flow::SimulationOptions searched = without_samples(shooting.options().simulation);
+  searched.guard_search = true;
+  const double t0 = shooting.start_time(u);
+  const flow::Trajectory check = flow::simulate(*shooting.hybrid(), shooting.options().mode, t0,
+                                                shooting.hybrid_state(u), t0 + shooting.period(u), searched);
+  const std::string shot = event_sequence(*shooting.hybrid(), *shooting.trajectory(u));
+  if (!check.ok() || event_sequence(*shooting.hybrid(), check) == shot) return "";
+  return "(events " + shot + ") steps over an event inside one integration step: simulated with every guard " +
+         "searched inside its steps, its period has the events " + event_sequence(*shooting.hybrid(), check) +
+         "; bound the steps ('simulation.max_step') so that the shooting sees it";
+}
+
 // A hybrid result named `name` over the run's shooting start.
 BranchResult over(std::shared_ptr<const HybridRun> run, const ShootingStart& start, const std::string& name) {
   BranchResult r;
@@ -79,23 +97,9 @@ BranchResult find_orbit(std::shared_ptr<const HybridRun> run, const Progress& pr
     r.branch.message = "no periodic orbit near the guess (" + start.source + "): " + r.branch.message;
     return r;
   }
-  // Shooting checks the guards at its steps' ends only (continuation/
-  // periodic/shooting.cpp); the orbit is simulated once more with every
-  // guard searched inside the steps (continuation/flow/guard_search.h), so
-  // that an event the shooting stepped over is an error, never a wrong orbit.
-  const Vector u = r.problem->u(r.branch.points[0].y);
-  flow::SimulationOptions searched = without_samples(r.shooting->options().simulation);
-  searched.guard_search = true;
-  const double t0 = r.shooting->start_time(u);
-  const flow::Trajectory check = flow::simulate(*r.shooting->hybrid(), r.shooting->options().mode, t0,
-                                                r.shooting->hybrid_state(u), t0 + r.shooting->period(u), searched);
-  const std::string shot = event_sequence(*r.shooting->hybrid(), *r.shooting->trajectory(u));
-  if (check.ok() && event_sequence(*r.shooting->hybrid(), check) != shot) {
+  if (const std::string why = stepped_over(*r.shooting, r.problem->u(r.branch.points[0].y)); !why.empty()) {
     r.branch.stop_reason = StopReason::kStartNotConverged;
-    r.branch.message = "the orbit found (events " + shot + ") steps over an event inside one integration step: " +
-                       "simulated with every guard searched inside its steps, its period has the events " +
-                       event_sequence(*r.shooting->hybrid(), check) +
-                       "; bound the steps ('simulation.max_step') so that the shooting sees it";
+    r.branch.message = "the orbit found " + why;
   }
   return r;
 }
@@ -118,7 +122,19 @@ BranchResult continue_orbits(const BranchResult& orbit, const Progress& progress
   // orbit's events; with "grazing": "continue" the branch goes on with the
   // new event sequence.
   if (!spec.grazing) {
+    // Without the grazing test (whose own simulation searches the guards
+    // inside the steps), each orbit is checked as find_orbit's is: the
+    // branch ends before the first that steps over an event.
     r.branch = continue_branch(*r.problem, y0, options, r.tests);
+    for (std::size_t k = 1; k < r.branch.points.size(); ++k) {
+      const std::string why = stepped_over(*shooting_at(r, r.branch.points[k].y), r.problem->u(r.branch.points[k].y));
+      if (why.empty()) continue;
+      r.branch.points.resize(k);
+      std::erase_if(r.branch.special_points, [k](const SpecialPoint& sp) { return sp.index >= static_cast<int>(k); });
+      r.branch.stop_reason = StopReason::kEvaluationError;
+      r.branch.message = "stopped before point " + std::to_string(k) + ": its orbit " + why;
+      break;
+    }
     return r;
   }
   const TestFunctions tests = r.tests;

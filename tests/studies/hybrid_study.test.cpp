@@ -20,6 +20,7 @@
 #include <fstream>
 
 #include "../drivers/impact_oscillator_closed_form.h"
+#include "testfunctions/grazing.h"
 
 using namespace saltus;
 using studies::Json;
@@ -167,4 +168,43 @@ TEST_CASE("hybrid studies: an orbit whose shooting steps over an event is an err
   CHECK(!orbit.branch.usable());
   CHECK_THAT(orbit.branch.message, Catch::Contains("steps over an event inside one integration step") &&
                                        Catch::Contains("simulation.max_step"));
+}
+
+TEST_CASE("hybrid studies: a branch without the grazing test ends before an orbit that steps over an event",
+          "[studies][hybrid][guard_search]") {
+  // The impact oscillator's impactless orbit continued up in F with
+  // "grazing": false, its steps unbounded at tolerance 1e-6: past F_gr =
+  // d |1 - w^2 + 2 i zeta w| the orbit crosses the stop, which the shooting's
+  // step-end checks miss. Every point whose shooting saw no event must be
+  // impactless in truth (F <= F_gr); before, the branch ran on to its bound
+  // with impactless "orbits" through the stop.
+  Json description = impact_oscillator();
+  const double w = description["parameters"]["w"], zeta = description["parameters"]["zeta"],
+               d = description["parameters"]["d"];
+  const double F_gr = d * std::hypot(1 - w * w, 2 * zeta * w), F0 = 0.9 * F_gr;
+  const std::complex<double> X = F0 / std::complex<double>(1 - w * w, 2 * zeta * w);
+  description["parameters"]["F"] = F0;
+  description["initial"] = {{"x", X.real()}, {"v", -w * X.imag()}};
+  description["simulation"] = {{"relative_tolerance", 1e-6}, {"absolute_tolerance", 1e-6}};
+  description["periodic"] = {{"period", 2 * M_PI / w},
+                             {"parameter", "F"},
+                             {"grazing", false},
+                             {"ds", 0.005},
+                             {"ds_max", 0.01},
+                             {"max_points", 200},
+                             {"bounds", {{"F", {0.0, 1.2 * F_gr}}}}};
+  const auto run = studies::load_hybrid_description(description, "up in F");
+  const studies::BranchResult branch = studies::continue_orbits(studies::find_orbit(run));
+  REQUIRE(branch.branch.usable());
+  int impactless = 0;
+  for (const auto& p : branch.branch.points) {
+    const Vector u = branch.problem->u(p.y);
+    const auto shooting = studies::shooting_at(branch, p.y);
+    if (event_sequence(*shooting->hybrid(), *shooting->trajectory(u)) != "none") continue;
+    ++impactless;
+    CHECK(branch.branch.component(p.y, "F") <= F_gr * (1 + 1e-9));
+  }
+  CHECK(impactless >= 5);
+  CHECK(branch.branch.stop_reason != StopReason::kBound);
+  CHECK_THAT(branch.branch.message, Catch::Contains("steps over an event"));
 }

@@ -7,7 +7,7 @@
 //   auto run = studies::load_hybrid("examples/user/impact_oscillator_curves.json");
 //   studies::BranchResult orbit = studies::find_orbit(run);
 //   studies::BranchResult branch = studies::continue_orbits(orbit);
-//   studies::BranchResult gr = studies::continue_from(branch, "GR1", {.parameters = {"w", "r"}});
+//   studies::BranchResult gr = studies::continue_from(branch, "GR1", {.parameters = {"w", "F"}});
 //
 // On a branch of hybrid orbits: PD gives the doubled branch ("doubled",
 // default) or the PD curve ("curve"); LPC, NS and GR (grazing,
@@ -45,13 +45,18 @@ flow::LyapunovResult lyapunov(const HybridRun& run);
 // the one orbit, with the guess's source in `info`. A guess that cannot be
 // found or does not converge is a branch with stop reason
 // start_not_converged and the reason in its message ("no guess of a
-// periodic orbit: ...", "no periodic orbit near the guess (...): ...").
+// periodic orbit: ...", "no periodic orbit near the guess (...): ..."); so
+// is an orbit whose shooting (which checks the guards at its steps' ends)
+// stepped over an event that a simulation searching inside the steps sees
+// ("the orbit found ... steps over an event ...").
 BranchResult find_orbit(std::shared_ptr<const HybridRun> run, const Progress& progress = {});
 
 // The orbit's branch in the run's periodic.parameter (a result of
 // find_orbit) with LPC, PD and NS located, and grazings ("GR"): stopped at
 // the first, or crossed with the new event sequence when the run asks
 // ("grazing": "continue"). Its `sequences` hold each point's events.
+// Without the grazing test ("grazing": false) the branch ends before the
+// first orbit that steps over an event, as find_orbit checks it.
 BranchResult continue_orbits(const BranchResult& orbit, const Progress& progress = {});
 
 }  // namespace saltus::studies

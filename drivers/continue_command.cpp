@@ -17,94 +17,6 @@ namespace saltus::drivers {
 
 namespace fs = std::filesystem;
 
-namespace {
-
-// The n-th point of `type` on a branch, for a follow-up's key.
-const SpecialPoint& nth(const Branch& branch, const std::string& type, int n, const std::string& key,
-                        const std::string& field = "from", const std::string& where = "the first branch") {
-  if (const SpecialPoint* s = studies::nth_point(branch, type, n)) return *s;
-  int seen = 0;
-  for (const auto& s : branch.special_points) seen += s.type == type && s.status != EventStatus::kJump;
-  throw RunFileError("'" + key + "." + field + "' = " + std::to_string(n) + ", but " + where + " has " +
-                     std::to_string(seen) + " " + type + " point(s)");
-}
-
-// The follow-up from `point` of `from` that a run-file key asks for;
-// errors the study cannot start with are the key's. A follow-up that cannot
-// start is an error, as a missing LP is: the branches before it are written,
-// the run exits non-zero.
-NamedBranch follow(const NamedBranch& from, const SpecialPoint& point, studies::FromOptions options,
-                   const studies::Progress& progress, const std::string& key) {
-  NamedBranch next;
-  try {
-    next = studies::continue_from(from, point, options, progress);
-  } catch (const std::invalid_argument& e) {  // no HB/BT there, no Hopf side, not a simple BP
-    throw RunFileError(key + ": " + e.what());
-  } catch (const std::runtime_error& e) {
-    throw RunFileError(key + ": " + e.what());
-  }
-  if (!next.branch.usable()) throw RunFileError(key + ": could not start: " + next.branch.message);
-  return next;
-}
-
-// The period-doubled branches of a periodic run, each from the first PD of
-// the branch before.
-void doublings(const RunFile& run, const studies::Progress& progress, std::vector<NamedBranch>* branches,
-               std::string* follow_up_error) {
-  const PeriodicRun& pr = *run.periodic;
-  for (int level = 1; level <= pr.doublings; ++level) {
-    const NamedBranch& before = branches->back();
-    const SpecialPoint* pd = studies::nth_point(before.branch, "PD", 1);
-    if (!pd) {
-      const std::string why = "periodic.period_doubling: branch '" + before.name +
-                              "' has no PD point to switch at (" + std::to_string(level - 1) + " of " +
-                              std::to_string(pr.doublings) + " levels done)";
-      if (!follow_up_error) throw RunFileError(why);
-      *follow_up_error = why;
-      return;
-    }
-    branches->push_back(studies::continue_from(before, *pd, {.to = "doubled"}, progress));
-    if (!branches->back().branch.usable()) return;
-  }
-}
-
-// The fold curve, the Hopf curve, the cycles and the switched branch, as
-// the run file's keys ask, appended to *out.
-void follow_ups(const RunFile& run, const studies::Progress& progress, std::vector<NamedBranch>* out) {
-  std::vector<NamedBranch>& branches = *out;
-  const NamedBranch& first = branches.front();
-  const NamedBranch* fold = nullptr;
-  if (run.fold_curve) {
-    const SpecialPoint& lp = nth(first.branch, "LP", run.fold_curve->from, "fold_curve");
-    branches.push_back(follow(first, lp,
-                              {.parameters = run.fold_curve->parameters, .options = run.fold_curve->options},
-                              progress, "fold_curve"));
-    fold = &branches.back();
-  }
-  if (const auto& f = run.hopf_curve) {
-    const studies::FromOptions options{.to = "curve", .parameters = f->parameters, .options = f->options};
-    if (f->from_bt > 0) {
-      if (!fold) throw RunFileError("hopf_curve.from_bt: there is no fold curve");
-      const SpecialPoint& bt = nth(fold->branch, "BT", f->from_bt, "hopf_curve", "from_bt", "the fold curve");
-      branches.push_back(follow(*fold, bt, options, progress, "hopf_curve"));
-    } else {
-      branches.push_back(
-          follow(first, nth(first.branch, "HB", f->from, "hopf_curve"), options, progress, "hopf_curve"));
-    }
-  }
-  if (const auto& hc = run.hopf_cycles) {
-    const SpecialPoint& hb = nth(first.branch, "HB", hc->from, "hopf_cycles");
-    branches.push_back(follow(first, hb, {.to = "cycles", .options = hc->options, .amplitude = hc->amplitude},
-                              progress, "hopf_cycles"));
-  }
-  if (run.switch_branch) {
-    const SpecialPoint& bp = nth(first.branch, "BP", run.switch_branch->from, "switch_branch");
-    branches.push_back(follow(first, bp, {.options = run.switch_branch->options}, progress, "switch_branch"));
-  }
-}
-
-}  // namespace
-
 std::vector<NamedBranch> run_continuation(const RunFile& run, const Progress& progress,
                                           std::string* follow_up_error) {
   const auto shared = std::make_shared<const RunFile>(run);
@@ -115,21 +27,14 @@ std::vector<NamedBranch> run_continuation(const RunFile& run, const Progress& pr
       return true;
     };
   std::vector<NamedBranch> branches;
-  // The first branch, fold and Hopf curves, a switched branch, cycles, the
-  // doublings: references to earlier ones stay valid.
-  branches.reserve(5 + (run.periodic ? run.periodic->doublings : 0));
   if (run.restart) {
     branches.push_back(studies::prepare_run(shared));
     branches.back().branch = restored_branch(run, *branches.back().problem);
   } else {
     branches.push_back(studies::continue_run(shared, observe));
   }
-  if (!branches.front().branch.usable()) return branches;
   try {
-    if (run.periodic)
-      doublings(run, observe, &branches, follow_up_error);
-    else
-      follow_ups(run, observe, &branches);
+    studies::continue_run_follow_ups(&branches, observe);
   } catch (const RunFileError& e) {
     if (!follow_up_error) throw;
     *follow_up_error = e.what();

@@ -194,8 +194,7 @@ Json track_summary(const ExtremalRun& run, const TrackSpec& spec, const ContactT
     Json j;
     j["t"] = e.t;
     j["kind"] = e.kind;
-    j["point"] = {
-        {"s1", e.point[0]}, {"s2", e.point[1]}, {"x", e.point[2]}, {"y", e.point[3]}, {"phi", e.point[4]}};
+    j["point"] = point_json(e.point);
     j["before"] = e.before;
     j["after"] = e.after;
     j["classified"] = e.classified;

@@ -510,6 +510,20 @@ PYBIND11_MODULE(_saltus, m) {
       },
       py::arg("system"), py::arg("progress") = py::none());
   m.def(
+      "_follow_ups",
+      [](const BranchResult& first, py::object progress) {
+        Observer observer(std::move(progress));
+        std::vector<BranchResult> branches{first};
+        {
+          py::gil_scoped_release release;
+          studies::continue_run_follow_ups(&branches, observer.progress());
+        }
+        for (auto& b : branches) observer.finish(&b);
+        branches.erase(branches.begin());
+        return branches;
+      },
+      py::arg("first"), py::arg("progress") = py::none());
+  m.def(
       "_continue_from",
       [](const BranchResult& from, py::object point, const std::string& to, const std::vector<std::string>& parameters,
          py::object options, double amplitude, const std::string& name, py::object progress) {

@@ -99,6 +99,16 @@ BranchResult continue_run(std::shared_ptr<const RunFile> run, const Progress& pr
 // puts a saved point into it).
 BranchResult prepare_run(std::shared_ptr<const RunFile> run);
 
+// The follow-ups the run file's keys ask for after its first branch
+// (branches->front(), from continue_run), appended as each is computed:
+// with "periodic", the doubled branches of periodic.period_doubling, each
+// from the first PD of the one before; else fold_curve (from its LP),
+// hopf_curve (from an HB, or from a BT of the fold curve), hopf_cycles and
+// switch_branch. A key whose point the branch lacks, or whose follow-up
+// cannot start, throws RunFileError naming the key; the branches before it
+// stay in *branches.
+void continue_run_follow_ups(std::vector<BranchResult>* branches, const Progress& progress = {});
+
 // What follows a special point, and how.
 struct FromOptions {
   std::string to;                              // "" the point's default; HB: "cycles" | "curve";

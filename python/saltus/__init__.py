@@ -44,7 +44,7 @@ import os as _os
 from . import _saltus
 
 __all__ = ["System", "HybridSystem", "ContactSystem", "Branch", "SpecialPoint", "Trajectory", "load",
-           "continuation", "continue_from", "find_orbit", "simulate", "lyapunov", "classify", "extremal_points",
+           "continuation", "continue_from", "follow_ups", "find_orbit", "simulate", "lyapunov", "classify", "extremal_points",
            "two_fold"]
 
 System = _saltus.System
@@ -247,6 +247,16 @@ def continuation(system, progress=None):
             return orbit
         return Branch(_saltus._continue_orbits(orbit._raw, progress))
     return Branch(_saltus._continuation(system, progress))
+
+
+def follow_ups(first, progress=None):
+    """The follow-ups the run file's own keys ask for after its first branch
+    (``continuation(system)``): the doubled branches of
+    "periodic.period_doubling", else "fold_curve", "hopf_curve",
+    "hopf_cycles" and "switch_branch", as ``saltus continue`` computes them.
+    A list of Branches; a key whose point the branch lacks, or whose
+    follow-up cannot start, raises ValueError naming the key."""
+    return [Branch(raw) for raw in _saltus._follow_ups(first._raw, progress)]
 
 
 def find_orbit(system, progress=None):

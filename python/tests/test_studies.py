@@ -422,3 +422,17 @@ def test_two_fold_is_the_command_line_s_and_sits_where_designed():
     del description["guess"]
     with pytest.raises(ValueError, match="guess"):
         saltus.two_fold(description, name="wheel")
+
+
+def test_follow_ups_are_the_command_line_s(tmp_path):
+    # examples/lorenz.json asks for two period doublings: the same PDs as
+    # the command line's summary, each from the first PD of the branch before.
+    first = saltus.continuation(saltus.load(example("lorenz.json")))
+    later = saltus.follow_ups(first)
+    assert [b.name for b in later] == ["doubled1", "doubled2"]
+    cli = cli_summary("lorenz.json", tmp_path)
+    cli_pd = [s["parameters"]["rho"] for s in cli["special_points"] if s["type"] == "PD"]
+    ours = [s.rho for b in [first] + later for s in b.special_points if s.type == "PD"]
+    assert ours == pytest.approx(cli_pd, rel=1e-10, abs=1e-10)
+    with pytest.raises(ValueError, match="fold_curve"):
+        saltus.follow_ups(saltus.continuation(saltus.load(dict(CUSP, fold_curve={"from": 3}))))

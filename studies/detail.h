@@ -1,6 +1,7 @@
 #pragma once
 // Pieces the studies share (studies/study.cpp, continue_from.cpp); not for callers.
 
+#include <functional>
 #include <string>
 
 #include "continuation/branch.h"
@@ -34,5 +35,17 @@ std::vector<std::string> curve_parameters(const BranchResult& from, const FromOp
 // hybrid orbits (studies/hybrid_curves.cpp).
 BranchResult hybrid_curve_from(const BranchResult& from, const SpecialPoint& point, const FromOptions& options,
                                const Progress& progress);
+
+// Shooting checks the guards at its steps' ends only (continuation/
+// periodic/shooting.cpp): the orbit u is simulated once more with every
+// guard searched inside the steps (continuation/flow/guard_search.h), so
+// that an event the shooting stepped over is an error, never a wrong
+// orbit. Empty when both see the same events; else why.
+std::string stepped_over(const periodic::ShootingSystem& shooting, const Vector& u);
+
+// Ends `r`'s branch before its first point (after the start) whose orbit
+// steps over an event: `why_at(y)` is stepped_over for the point y of the
+// branch, whatever the branch's system (a branch of orbits, a curve).
+void end_before_stepped_over(BranchResult* r, const std::function<std::string(const Vector& y)>& why_at);
 
 }  // namespace saltus::studies::detail

@@ -14,6 +14,9 @@
 #include <iomanip>
 #include <sstream>
 
+#include "continuation/periodic/cycle_curve.h"
+#include "continuation/periodic/grazing_orbit.h"
+#include "continuation/periodic/ns_curve.h"
 #include "models/expression.h"
 #include "studies/detail.h"
 #include "studies/hybrid_study.h"
@@ -169,6 +172,15 @@ BranchResult hybrid_curve_from(const BranchResult& from, const SpecialPoint& poi
   r.tests = cycle_curve_tests(kind);
   const ContinuationOptions o = hybrid_curve_options(from, kind, r.parameters, options);
   r.branch = continue_branch(*r.problem, u, observed(o, r.name, progress), r.tests);
+  // Each point's orbit checked as the branch's are (studies/hybrid_study.cpp).
+  end_before_stepped_over(&r, [&r, &system](const Vector& y) {
+    const Vector v = r.problem->u(y);
+    if (const auto* ns = dynamic_cast<const periodic::NeimarkSackerCurveSystem*>(system.get()))
+      return stepped_over(ns->shooting(), ns->shooting_point(v));
+    if (const auto* cycle = dynamic_cast<const periodic::CycleCurveSystem*>(system.get()))
+      return stepped_over(cycle->shooting(), v);
+    return stepped_over(dynamic_cast<const periodic::GrazingSystem&>(*system).shooting(), v);
+  });
   add_sides(r.parameters[0], from.shooting->state_size(), &r.branch);
   return r;
 }

@@ -38,24 +38,6 @@ flow::LyapunovResult lyapunov(const HybridRun& run) {
 
 namespace {
 
-// Shooting checks the guards at its steps' ends only (continuation/
-// periodic/shooting.cpp): the orbit u is simulated once more with every
-// guard searched inside the steps (continuation/flow/guard_search.h), so
-// that an event the shooting stepped over is an error, never a wrong
-// orbit. Empty when both see the same events; else why.
-std::string stepped_over(const periodic::ShootingSystem& shooting, const Vector& u) {
-  flow::SimulationOptions searched = without_samples(shooting.options().simulation);
-  searched.guard_search = true;
-  const double t0 = shooting.start_time(u);
-  const flow::Trajectory check = flow::simulate(*shooting.hybrid(), shooting.options().mode, t0,
-                                                shooting.hybrid_state(u), t0 + shooting.period(u), searched);
-  const std::string shot = event_sequence(*shooting.hybrid(), *shooting.trajectory(u));
-  if (!check.ok() || event_sequence(*shooting.hybrid(), check) == shot) return "";
-  return "(events " + shot + ") steps over an event inside one integration step: simulated with every guard " +
-         "searched inside its steps, its period has the events " + event_sequence(*shooting.hybrid(), check) +
-         "; bound the steps ('simulation.max_step') so that the shooting sees it";
-}
-
 // A hybrid result named `name` over the run's shooting start.
 BranchResult over(std::shared_ptr<const HybridRun> run, const ShootingStart& start, const std::string& name) {
   BranchResult r;
@@ -97,7 +79,7 @@ BranchResult find_orbit(std::shared_ptr<const HybridRun> run, const Progress& pr
     r.branch.message = "no periodic orbit near the guess (" + start.source + "): " + r.branch.message;
     return r;
   }
-  if (const std::string why = stepped_over(*r.shooting, r.problem->u(r.branch.points[0].y)); !why.empty()) {
+  if (const std::string why = detail::stepped_over(*r.shooting, r.problem->u(r.branch.points[0].y)); !why.empty()) {
     r.branch.stop_reason = StopReason::kStartNotConverged;
     r.branch.message = "the orbit found " + why;
   }
@@ -126,15 +108,8 @@ BranchResult continue_orbits(const BranchResult& orbit, const Progress& progress
     // inside the steps), each orbit is checked as find_orbit's is: the
     // branch ends before the first that steps over an event.
     r.branch = continue_branch(*r.problem, y0, options, r.tests);
-    for (std::size_t k = 1; k < r.branch.points.size(); ++k) {
-      const std::string why = stepped_over(*shooting_at(r, r.branch.points[k].y), r.problem->u(r.branch.points[k].y));
-      if (why.empty()) continue;
-      r.branch.points.resize(k);
-      std::erase_if(r.branch.special_points, [k](const SpecialPoint& sp) { return sp.index >= static_cast<int>(k); });
-      r.branch.stop_reason = StopReason::kEvaluationError;
-      r.branch.message = "stopped before point " + std::to_string(k) + ": its orbit " + why;
-      break;
-    }
+    detail::end_before_stepped_over(
+        &r, [&r](const Vector& y) { return detail::stepped_over(*shooting_at(r, y), r.problem->u(y)); });
     return r;
   }
   const TestFunctions tests = r.tests;
@@ -151,5 +126,35 @@ BranchResult continue_orbits(const BranchResult& orbit, const Progress& progress
   r.tests = set();
   return r;
 }
+
+namespace detail {
+
+std::string stepped_over(const periodic::ShootingSystem& shooting, const Vector& u) {
+  flow::SimulationOptions searched = without_samples(shooting.options().simulation);
+  searched.guard_search = true;
+  const double t0 = shooting.start_time(u);
+  const flow::Trajectory check = flow::simulate(*shooting.hybrid(), shooting.options().mode, t0,
+                                                shooting.hybrid_state(u), t0 + shooting.period(u), searched);
+  const std::string shot = event_sequence(*shooting.hybrid(), *shooting.trajectory(u));
+  if (!check.ok() || event_sequence(*shooting.hybrid(), check) == shot) return "";
+  return "(events " + shot + ") steps over an event inside one integration step: simulated with every guard " +
+         "searched inside its steps, its period has the events " + event_sequence(*shooting.hybrid(), check) +
+         "; bound the steps ('simulation.max_step') so that the shooting sees it";
+}
+
+void end_before_stepped_over(BranchResult* r, const std::function<std::string(const Vector& y)>& why_at) {
+  Branch& branch = r->branch;
+  for (std::size_t k = 1; k < branch.points.size(); ++k) {
+    const std::string why = why_at(branch.points[k].y);
+    if (why.empty()) continue;
+    branch.points.resize(k);
+    std::erase_if(branch.special_points, [k](const SpecialPoint& sp) { return sp.index >= static_cast<int>(k); });
+    branch.stop_reason = StopReason::kEvaluationError;
+    branch.message = "stopped before point " + std::to_string(k) + ": its orbit " + why;
+    return;
+  }
+}
+
+}  // namespace detail
 
 }  // namespace saltus::studies

@@ -20,6 +20,7 @@
 #include <fstream>
 
 #include "../drivers/impact_oscillator_closed_form.h"
+#include "continuation/periodic/cycle_curve.h"
 #include "testfunctions/grazing.h"
 
 using namespace saltus;
@@ -207,4 +208,92 @@ TEST_CASE("hybrid studies: a branch without the grazing test ends before an orbi
   CHECK(impactless >= 5);
   CHECK(branch.branch.stop_reason != StopReason::kBound);
   CHECK_THAT(branch.branch.message, Catch::Contains("steps over an event"));
+}
+
+TEST_CASE("hybrid studies: a curve of orbits ends before an orbit that steps over an event",
+          "[studies][hybrid][guard_search]") {
+  // The impact oscillator with a second stop at x = -d2, and the PD curve of
+  // its period-1 orbit continued in (w, d2) towards smaller d2. While the
+  // orbit misses the second stop its PD does not depend on d2 (the curve is
+  // w = w_PD); past d2 = -min x, the "reach", the true orbit hits the second
+  // stop. The PD and the reach come from a run at the default tolerance
+  // (1e-12); the curve's run, at tolerance 1e-6 with unbounded steps, starts
+  // 0.02 above the reach, and its shooting's step-end checks miss the first
+  // shallow hits. Every point of the curve must be the orbit it says: its
+  // events those of a simulation at tolerance 1e-11, and without a hit on
+  // the second stop its least x (sampled every 1e-3) above -d2. Before, the
+  // curve took two "PD orbits" through the second stop (d2 = 0.53417 and
+  // 0.53396, just under the reach) before its corrector failed.
+  Json description = impact_oscillator();
+  description["parameters"]["d2"] = 1.0;
+  description["modes"]["free"]["guards"].push_back(
+      {{"name", "left"}, {"h", "x + d2"}, {"crossing", "falling"}, {"reset", {{"v", "-r*v"}}}});
+  description["simulation"] = Json::object();
+  description["periodic"]["max_points"] = 40;
+  description["periodic"]["bounds"]["w"] = {2.0, 2.6};
+  description["periodic"].erase("curve");
+  const auto run = studies::load_hybrid_description(description, "two stops");
+  const studies::BranchResult branch = studies::continue_orbits(studies::find_orbit(run));
+  const SpecialPoint& pd = studies::special_point(branch, "PD1");
+
+  // The least x of an orbit u of `shooting`, and its events, at tolerance 1e-11.
+  const auto tight = [](const periodic::ShootingSystem& shooting, const Vector& u) {
+    flow::SimulationOptions o;
+    o.relative_tolerance = o.absolute_tolerance = 1e-11;
+    o.output_interval = 1e-3;
+    const double t0 = shooting.start_time(u);
+    return flow::simulate(*shooting.hybrid(), shooting.options().mode, t0, shooting.hybrid_state(u),
+                          t0 + shooting.period(u), o);
+  };
+  const auto least_x = [](const flow::Trajectory& t) {
+    double least = t.x_end[0];
+    for (const auto& x : t.x) least = std::min(least, x[0]);
+    return least;
+  };
+  const double reach = -least_x(tight(*studies::shooting_at(branch, pd.y), branch.problem->u(pd.y)));
+  REQUIRE(reach > 0.1);
+
+  ContinuationOptions o = run->periodic->options;
+  o.ds = 0.002;
+  o.ds_max = 0.002;
+  o.max_points = 40;
+  o.direction = -1;
+  o.bounds = {{"d2", {reach - 0.06, 2.0}}};
+  // The curve's run: a branch started just before the PD.
+  const double w_pd = branch.branch.component(pd.y, "w");
+  Json shifted = description;
+  shifted["parameters"]["d2"] = reach + 0.02;
+  shifted["parameters"]["w"] = w_pd - 0.003;
+  {  // from the PD orbit's state at t = 0 (mod T): a transient from rest ends on an orbit hitting both stops
+    const auto shooting = studies::shooting_at(branch, pd.y);
+    const Vector u = branch.problem->u(pd.y);
+    const double t0 = shooting->start_time(u), T = shooting->period(u);
+    const flow::Trajectory to_zero = flow::simulate(*shooting->hybrid(), shooting->options().mode, t0,
+                                                    shooting->hybrid_state(u), T * std::ceil(t0 / T + 1e-9));
+    shifted["initial"] = {{"x", to_zero.x_end[0]}, {"v", to_zero.x_end[1]}};
+  }
+  shifted["periodic"]["bounds"]["w"] = {w_pd - 0.01, w_pd + 0.01};
+  shifted["simulation"] = {{"relative_tolerance", 1e-6}, {"absolute_tolerance", 1e-6}};
+  const auto run2 = studies::load_hybrid_description(shifted, "two stops");
+  const studies::BranchResult branch2 = studies::continue_orbits(studies::find_orbit(run2));
+  const studies::BranchResult curve =
+      studies::continue_from(branch2, studies::special_point(branch2, "PD1"),
+                             {.to = "curve", .parameters = {"w", "d2"}, .options = o});
+  REQUIRE(curve.branch.usable());
+  const auto& system = dynamic_cast<const periodic::CycleCurveSystem&>(curve.problem->system());
+  int missing = 0;
+  for (const auto& p : curve.branch.points) {
+    const Vector u = curve.problem->u(p.y);
+    const flow::Trajectory truth = tight(system.shooting(), u);
+    REQUIRE(truth.ok());
+    const std::string events = event_sequence(*system.shooting().hybrid(), *system.shooting().trajectory(u));
+    INFO("d2 = " << curve.branch.component(p.y, "d2") << ", least x = " << least_x(truth));
+    CHECK(events == event_sequence(*system.shooting().hybrid(), truth));
+    if (events.find("left") == std::string::npos) {
+      ++missing;
+      CHECK(least_x(truth) >= -curve.branch.component(p.y, "d2") - 1e-9);
+    }
+  }
+  CHECK(missing >= 10);
+  CHECK_THAT(curve.branch.message, Catch::Contains("steps over an event"));
 }

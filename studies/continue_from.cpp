@@ -190,6 +190,9 @@ BranchResult doubled_from(const BranchResult& from, const SpecialPoint& pd, cons
   } catch (const std::runtime_error& e) {
     r.branch = detail::not_started(*r.problem, std::string("the doubled branch could not start: ") + e.what());
   }
+  if (r.hybrid)  // each orbit checked as the branch's were (studies/hybrid_study.cpp)
+    detail::end_before_stepped_over(
+        &r, [&r](const Vector& y) { return detail::stepped_over(*shooting_at(r, y), r.problem->u(y)); });
   return r;
 }
 

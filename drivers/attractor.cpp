@@ -4,35 +4,6 @@
 
 namespace saltus::drivers {
 
-Settled settle(const flow::HybridSystem& system, const StartState& start, double transient, double record,
-               const flow::SimulationOptions& plain, const std::vector<flow::Section>& sections) {
-  Settled s;
-  s.end = start;
-  try {
-    if (transient > 0) {
-      const flow::Trajectory warm =
-          flow::simulate(system, s.end.mode, s.end.t, s.end.x, s.end.t + transient, plain);
-      s.events += static_cast<int>(warm.events.size());
-      if (!warm.ok()) {
-        s.failure = warm.message;
-        return s;
-      }
-      s.end = {warm.mode_end, warm.t_end, warm.x_end};
-    }
-    const flow::Trajectory rec =
-        flow::simulate(system, s.end.mode, s.end.t, s.end.x, s.end.t + record, plain, {}, sections);
-    s.events += static_cast<int>(rec.events.size());
-    s.hits = rec.section_hits;
-    if (!rec.ok())
-      s.failure = rec.message;
-    else
-      s.end = {rec.mode_end, rec.t_end, rec.x_end};
-  } catch (const std::exception& e) {
-    s.failure = e.what();
-  }
-  return s;
-}
-
 void put_state(const StartState& s, Json* record) {
   (*record)["mode"] = s.mode;
   (*record)["t"] = json_double(s.t);

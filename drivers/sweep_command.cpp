@@ -19,18 +19,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct SweepPoint {
-  double value = 0.0;
-  std::vector<flow::SectionHit> hits;
-  std::string failure;  // why this value ended early, if it did
-  int events = 0;
-  bool done = false;  // false: not reached before an interrupt
-};
-
-double sweep_value(const SweepSpec& spec, int k) {
-  return spec.steps == 1 ? spec.from : spec.from + (spec.to - spec.from) * k / (spec.steps - 1);
-}
-
 // The run file's text and the sweep: what a journal must have been made by.
 std::string study_identity(const HybridRun& run, const std::string& extra) {
   std::ifstream in(run.path);
@@ -39,21 +27,14 @@ std::string study_identity(const HybridRun& run, const std::string& extra) {
   return text.str();
 }
 
-// Value k, from the end of value k - 1 in its chunk (a value that failed, by
-// Zeno or grazing, passes on the run's initial state, and a chunk's first
-// value integrates a doubled transient from it).
+// Value k from its predecessor's record in its chunk (studies::sweep_point).
 Json sweep_record(const HybridRun& run, int k, const Json* previous) {
-  const SweepSpec& spec = *run.sweep;
-  StartState start{run.mode, run.t0, run.initial};
-  if (previous && !previous->contains("failure")) start = state_of(*previous);
-  const double transient = previous ? spec.transient : 2 * spec.transient;
-  Settled s;
-  try {
-    const auto system = run.with_parameter(spec.parameter, sweep_value(spec, k));
-    s = settle(*system, start, transient, spec.record, without_samples(run.simulation), run.sections());
-  } catch (const std::exception& e) {
-    s.failure = e.what();
+  Settled before;
+  if (previous) {
+    before.end = state_of(*previous);
+    if (previous->contains("failure")) before.failure = (*previous)["failure"].get<std::string>();
   }
+  const Settled s = studies::sweep_point(run, k, previous ? &before : nullptr);
   Json record;
   put_state(s.end, &record);
   Json hits = Json::array();
@@ -86,18 +67,24 @@ void check_sweep_record(const HybridRun& run, const Json& r) {
   record::integer(r, "events", 0, std::numeric_limits<int>::max());
 }
 
-std::vector<SweepPoint> sweep_points(const HybridRun& run, const GridRun& grid) {
+// The records as the study's result (studies::sweep gives the same).
+studies::SweepResult sweep_result(const HybridRun& run, const GridRun& grid) {
   const SweepSpec& spec = *run.sweep;
-  std::vector<SweepPoint> points(spec.steps);
+  studies::SweepResult r;
+  r.parameter = spec.parameter;
+  r.chains = grid.chains;
+  r.interrupted = grid.interrupted;
+  r.points.resize(spec.steps);
+  r.done.assign(spec.steps, false);
   for (int k = 0; k < spec.steps; ++k) {
-    SweepPoint& p = points[k];
-    p.value = sweep_value(spec, k);
-    const Json& r = grid.records[k];
-    if (r.is_null()) continue;
-    p.done = true;
-    p.events = r["events"].get<int>();
-    if (r.contains("failure")) p.failure = r["failure"].get<std::string>();
-    for (const auto& row : r["hits"]) {
+    r.values.push_back(studies::sweep_value(spec, k));
+    const Json& record = grid.records[k];
+    if (record.is_null()) continue;
+    Settled& p = r.points[k];
+    r.done[k] = true;
+    p.events = record["events"].get<int>();
+    if (record.contains("failure")) p.failure = record["failure"].get<std::string>();
+    for (const auto& row : record["hits"]) {
       flow::SectionHit h;
       h.t = double_of(row[0]);
       h.x.resize(static_cast<int>(row.size()) - 1);
@@ -105,46 +92,47 @@ std::vector<SweepPoint> sweep_points(const HybridRun& run, const GridRun& grid) 
       p.hits.push_back(std::move(h));
     }
   }
-  return points;
+  return r;
 }
 
-void write_sweep_csv(const HybridRun& run, const std::vector<SweepPoint>& points, const fs::path& dir) {
+void write_sweep_csv(const HybridRun& run, const studies::SweepResult& sweep, const fs::path& dir) {
   const auto names = run.system->state_names();
   write_file_atomically(dir / "sweep.csv", [&](std::ostream& o) {
     o << run.sweep->parameter << ",t";
     for (const auto& n : names) o << ',' << n;
     o << '\n' << std::setprecision(15);
-    for (const auto& p : points)
-      for (const auto& h : p.hits) {
-        o << p.value << ',' << h.t;
+    for (std::size_t k = 0; k < sweep.values.size(); ++k)
+      for (const auto& h : sweep.points[k].hits) {
+        o << sweep.values[k] << ',' << h.t;
         for (int i = 0; i < h.x.size(); ++i) o << ',' << h.x[i];
         o << '\n';
       }
   });
 }
 
-Json sweep_summary(const HybridRun& run, const std::vector<SweepPoint>& points, const GridRun& grid) {
+Json sweep_summary(const HybridRun& run, const studies::SweepResult& sweep) {
   const SweepSpec& spec = *run.sweep;
   Json summary;
   summary["name"] = run.name;
-  summary["status"] = grid.interrupted ? "interrupted" : "finished";
+  summary["status"] = sweep.interrupted ? "interrupted" : "finished";
   summary["parameter"] = spec.parameter;
   summary["values"] = spec.steps;
-  summary["threads"] = grid.chains;
+  summary["threads"] = sweep.chains;
   int hits = 0, done = 0;
   Json problems = Json::array();
-  for (const auto& p : points) {
-    hits += static_cast<int>(p.hits.size());
-    done += p.done;
-    if (!p.failure.empty()) problems.push_back({{"value", p.value}, {"message", p.failure}});
+  for (std::size_t k = 0; k < sweep.values.size(); ++k) {
+    hits += static_cast<int>(sweep.points[k].hits.size());
+    done += sweep.done[k];
+    if (!sweep.points[k].failure.empty())
+      problems.push_back({{"value", sweep.values[k]}, {"message", sweep.points[k].failure}});
   }
-  if (grid.interrupted) summary["values_done"] = done;
+  if (sweep.interrupted) summary["values_done"] = done;
   summary["section_hits"] = hits;
   summary["failures"] = problems;
   return summary;
 }
 
-void draw_sweep(const HybridRun& run, const std::vector<SweepPoint>& points, const fs::path& dir,
+void draw_sweep(const HybridRun& run, const studies::SweepResult& sweep, const fs::path& dir,
                 std::ostream& err) {
   const SweepSpec& spec = *run.sweep;
   const auto names = run.system->state_names();
@@ -155,8 +143,8 @@ void draw_sweep(const HybridRun& run, const std::vector<SweepPoint>& points, con
            {},
            {}};
   Figure::Series s{spec.plot + " at the section", {}, "points", "pt 7 ps 0.3"};
-  for (const auto& p : points)
-    for (const auto& h : p.hits) s.points.emplace_back(p.value, h.x[plot]);
+  for (std::size_t k = 0; k < sweep.values.size(); ++k)
+    for (const auto& h : sweep.points[k].hits) s.points.emplace_back(sweep.values[k], h.x[plot]);
   f.series.push_back(std::move(s));
   std::string warning;
   draw(f, dir, "sweep", &warning);
@@ -172,7 +160,7 @@ int sweep_command(const HybridRun& run, const fs::path& dir, bool json, std::ost
   job.command = "saltus sweep";
   job.kind = "sweep";
   job.points = spec.steps;
-  job.chains = job.threads = worker_count(spec.threads, spec.steps);
+  job.chains = job.threads = studies::sweep_chains(run);
   job.identity = study_identity(run, "sweep");
   job.compute = [&run](int k, const Json* previous) { return sweep_record(run, k, previous); };
   job.check = [&run](int, const Json& record) { check_sweep_record(run, record); };
@@ -180,11 +168,11 @@ int sweep_command(const HybridRun& run, const fs::path& dir, bool json, std::ost
   const GridRun grid = run_grid(job, dir, control.resume, err);
   if (!grid.writer) return grid.interrupted ? 130 : 0;  // another MPI rank: rank 0 writes
 
-  const std::vector<SweepPoint> points = sweep_points(run, grid);
-  write_sweep_csv(run, points, dir);
-  const Json summary = sweep_summary(run, points, grid);
+  const studies::SweepResult sweep = sweep_result(run, grid);
+  write_sweep_csv(run, sweep, dir);
+  const Json summary = sweep_summary(run, sweep);
   write_file_atomically(dir / "sweep.json", [&](std::ostream& o) { o << summary.dump(2) << '\n'; });
-  draw_sweep(run, points, dir, err);
+  draw_sweep(run, sweep, dir, err);
   if (!grid.interrupted) remove_journal(dir, job.kind);
   if (json)
     out << summary.dump(2) << '\n';

@@ -25,6 +25,7 @@
 #include "studies/hybrid_study.h"
 #include "studies/options_json.h"
 #include "studies/study.h"
+#include "studies/sweep_study.h"
 
 namespace py = pybind11;
 using namespace saltus;
@@ -174,6 +175,37 @@ py::array_t<double> array_of(const std::vector<double>& v) {
 
 // A simulation as arrays: "t", "mode" and one per state component; its
 // events and section hits as dicts; its status and message.
+// A sweep as columns of its section hits (one row per hit: the parameter's
+// value, t and the state) and its failures.
+py::dict sweep_dict(const studies::SweepResult& r, const flow::HybridSystem& system) {
+  const auto names = system.state_names();
+  std::vector<double> value, t;
+  std::vector<std::vector<double>> x(names.size());
+  py::list failures;
+  int done = 0;
+  for (std::size_t k = 0; k < r.values.size(); ++k) {
+    done += r.done[k];
+    if (!r.points[k].failure.empty())
+      failures.append(py::dict(py::arg("value") = r.values[k], py::arg("message") = r.points[k].failure));
+    for (const auto& h : r.points[k].hits) {
+      value.push_back(r.values[k]);
+      t.push_back(h.t);
+      for (std::size_t j = 0; j < names.size(); ++j) x[j].push_back(h.x[static_cast<Eigen::Index>(j)]);
+    }
+  }
+  py::dict d;
+  d["parameter"] = r.parameter;
+  d["values"] = array_of(r.values);
+  d[py::str(r.parameter)] = array_of(value);
+  d["t"] = array_of(t);
+  for (std::size_t j = 0; j < names.size(); ++j) d[py::str(names[j])] = array_of(x[j]);
+  d["failures"] = failures;
+  d["values_done"] = done;
+  d["chains"] = r.chains;
+  d["interrupted"] = r.interrupted;
+  return d;
+}
+
 py::dict trajectory_dict(const flow::Trajectory& tr, const flow::HybridSystem& system) {
   const auto names = system.state_names();
   py::dict d;
@@ -294,6 +326,35 @@ PYBIND11_MODULE(_saltus, m) {
         return trajectory_dict(tr, *run->system);
       },
       py::arg("system"));
+  m.def(
+      "_sweep",
+      [](std::shared_ptr<studies::HybridRun> run, py::object progress) {
+        bool stopped = false;
+        std::string error;
+        const studies::SweepProgress observe = [&](int done, int total) {
+          py::gil_scoped_acquire gil;
+          if (PyErr_CheckSignals() != 0) return PyErr_Clear(), stopped = true, false;
+          if (progress.is_none()) return true;
+          try {
+            const py::object go = progress(done, total);
+            if (go.is_none() || go.cast<bool>()) return true;
+          } catch (py::error_already_set& e) {
+            if (!e.matches(PyExc_KeyboardInterrupt)) error = e.what();
+          }
+          return stopped = true, false;
+        };
+        studies::SweepResult r;
+        {
+          py::gil_scoped_release release;
+          r = studies::sweep(*run, observe);
+        }
+        py::dict d = sweep_dict(r, *run->system);
+        if (stopped)
+          d["message"] = error.empty() ? "interrupted (KeyboardInterrupt, or the progress callback returned False)"
+                                       : "interrupted: the progress callback raised " + error;
+        return d;
+      },
+      py::arg("system"), py::arg("progress") = py::none());
   m.def(
       "_lyapunov",
       [](std::shared_ptr<studies::HybridRun> run) {

@@ -44,7 +44,8 @@ import os as _os
 from . import _saltus
 
 __all__ = ["System", "HybridSystem", "ContactSystem", "Branch", "SpecialPoint", "Trajectory", "load",
-           "continuation", "continue_from", "follow_ups", "find_orbit", "simulate", "lyapunov", "classify", "extremal_points",
+           "continuation", "continue_from", "follow_ups", "find_orbit", "simulate", "sweep", "lyapunov", "classify",
+           "extremal_points",
            "two_fold"]
 
 System = _saltus.System
@@ -304,6 +305,22 @@ def simulate(system):
     if not isinstance(system, HybridSystem):
         system = load(system)
     return Trajectory(_saltus._simulate(system), system.states)
+
+
+def sweep(system, progress=None):
+    """The brute-force bifurcation diagram of a HybridSystem (its "sweep"
+    keys: parameter, from, to, steps, transient, record, threads): at each
+    value the section's hits after a transient, each block of values started
+    from its predecessor's end (as ``saltus sweep`` does, with the same
+    numbers). A dict of NumPy columns with one row per hit (the parameter's
+    name, "t" and each state), "values" (the parameter's values), "failures"
+    (value and message of each value that ended early), "values_done",
+    "chains" and "interrupted". ``progress(done, total)`` is called after
+    each value; returning False (or Ctrl-C) stops the sweep after the values
+    under way, with what was done."""
+    if not isinstance(system, HybridSystem):
+        system = load(system)
+    return _saltus._sweep(system, progress)
 
 
 def lyapunov(system):

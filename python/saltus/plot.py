@@ -8,7 +8,7 @@ Each helper draws on the axis it is given and returns it; none calls
     saltus.plot.branch(ax, doubled, "rho", "T")
 """
 
-__all__ = ["branch", "curves", "orbit", "trajectory"]
+__all__ = ["branch", "curves", "orbit", "trajectory", "sweep"]
 
 
 def _runs(mask):
@@ -102,4 +102,18 @@ def trajectory(ax, tr, x=None, y=None, label=None, events=True, **style):
         ax.plot(ex, ey, "o", ms=3, color=line.get_color(), label="events")
     ax.set_xlabel(x)
     ax.set_ylabel(y)
+    return ax
+
+
+def sweep(ax, result, y=None, label=None, **style):
+    """A sweep's bifurcation diagram: the state ``y`` (default: the first) at
+    each section hit against the parameter, as small dots."""
+    names = [k for k in result if k not in ("parameter", "values", "t", "failures", "values_done", "chains",
+                                            "interrupted", "message", result["parameter"])]
+    y = y or names[0]
+    style.setdefault("s", 1)
+    style.setdefault("color", "k")
+    ax.scatter(result[result["parameter"]], result[y], label=label, **style)
+    ax.set_xlabel(result["parameter"])
+    ax.set_ylabel(y + " at the section")
     return ax

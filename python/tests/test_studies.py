@@ -436,3 +436,41 @@ def test_follow_ups_are_the_command_line_s(tmp_path):
     assert ours == pytest.approx(cli_pd, rel=1e-10, abs=1e-10)
     with pytest.raises(ValueError, match="fold_curve"):
         saltus.follow_ups(saltus.continuation(saltus.load(dict(CUSP, fold_curve={"from": 3}))))
+
+
+# Sweeps (studies/sweep_study.h): the triple pendulum swept in q1 with short
+# times on two chains; the command line's sweep.csv is the reference.
+SMALL_SWEEP = {
+    "name": "small", "model": "triple_pendulum",
+    "parameters": {"eta": 1.8, "c1": 0.12, "c2": 0.12, "c3": 0.12, "e": 0.9},
+    "initial": {"psi1": 1.8, "psi2": 1.0, "psi3": 2.0, "psi1_dot": 0, "psi2_dot": 0, "psi3_dot": 0},
+    "time": [0, 10], "section": {"variable": "psi1", "value": 0, "angle": True},
+    "sweep": {"parameter": "q1", "from": 1.31, "to": 1.25, "steps": 6, "transient": 10, "record": 30,
+              "threads": 2, "plot": "psi2_dot"},
+}
+
+
+def test_sweep_is_the_command_line_s(tmp_path):
+    run = tmp_path / "run.json"
+    run.write_text(json.dumps(SMALL_SWEEP))
+    subprocess.run([os.path.join(BUILD, "saltus"), "sweep", str(run), "--out", str(tmp_path / "cli")],
+                   check=True, capture_output=True)
+    expected = np.genfromtxt(tmp_path / "cli" / "sweep.csv", delimiter=",", names=True)
+    r = saltus.sweep(saltus.load(SMALL_SWEEP))
+    assert r["parameter"] == "q1" and r["chains"] == 2 and not r["interrupted"]
+    assert len(r["values"]) == 6 and r["values_done"] == 6 and r["failures"] == []
+    for name in ("q1", "t", "psi1", "psi2_dot"):
+        assert np.allclose(r[name], expected[name], rtol=1e-13, atol=1e-14)
+
+
+def test_sweep_stopped_by_its_progress_callback_keeps_what_was_done():
+    seen = []
+
+    def progress(done, total):
+        seen.append((done, total))
+        return done < 2
+
+    r = saltus.sweep(saltus.load(SMALL_SWEEP), progress=progress)
+    assert r["interrupted"] and "interrupted" in r["message"]
+    assert seen[:2] == [(1, 6), (2, 6)]
+    assert 2 <= r["values_done"] < 6

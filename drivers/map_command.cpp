@@ -15,83 +15,37 @@
 #include "drivers/attractor.h"
 #include "drivers/grid_runner.h"
 #include "drivers/output.h"
+#include "studies/map_study.h"
 #include "studies/periodic_orbit.h"
 
 namespace saltus::drivers {
 
 namespace fs = std::filesystem;
 
-namespace {
-
-double axis_value(const MapAxis& a, int i) {
-  return a.steps == 1 ? a.from : a.from + (a.to - a.from) * i / (a.steps - 1);
-}
-
-}  // namespace
-
-int distinct_hits(const std::vector<Vector>& hits, const std::vector<bool>& angles, double tolerance,
-                  int at_most) {
-  std::vector<const Vector*> kinds;
-  for (const Vector& h : hits) {
-    const auto same = [&](const Vector* k) {
-      for (int i = 0; i < h.size(); ++i) {
-        const double d = i < static_cast<int>(angles.size()) && angles[i]
-                             ? std::remainder(h[i] - (*k)[i], 2 * M_PI)
-                             : h[i] - (*k)[i];
-        if (!(std::abs(d) <= tolerance * (1 + std::abs((*k)[i])))) return false;
-      }
-      return true;
-    };
-    if (std::none_of(kinds.begin(), kinds.end(), same)) kinds.push_back(&h);
-    if (static_cast<int>(kinds.size()) >= at_most) break;
-  }
-  return static_cast<int>(kinds.size());
-}
+using studies::axis_value;
 
 std::string map_class(const Json& record, int max_period) {
   if (record.contains("failure")) return "escaped";
-  const int n = record["distinct_hits"].get<int>();
-  if (n == 0) return "no hits";
-  if (n > max_period) return "chaotic";
-  return "period-" + std::to_string(n);
+  return studies::map_class(record["distinct_hits"].get<int>(), false, max_period);
 }
 
 namespace {
 
-// Grid point k = j * x.steps + i: settled from the run's initial state, or
-// (seeded rows) from its left neighbour's end; its distinct section hits,
-// and with "lyapunov" the largest exponent from where it ended.
+// Grid point k from its left neighbour's record in a seeded row
+// (studies::map_point).
 Json map_record(const HybridRun& run, int k, const Json* previous) {
-  const MapSpec& spec = *run.map;
-  const int i = k % spec.x.steps, j = k / spec.x.steps;
-  StartState start{run.mode, run.t0, run.initial};
-  if (previous && !previous->contains("failure")) start = state_of(*previous);
-  const double transient = spec.seed_rows && !previous ? 2 * spec.transient : spec.transient;
-  Settled s;
-  double largest = std::numeric_limits<double>::quiet_NaN();
-  try {
-    const auto system =
-        run.system->with_parameters(map_parameters(spec, axis_value(spec.x, i), axis_value(spec.y, j)));
-    s = settle(*system, start, transient, spec.record, without_samples(run.simulation), run.sections());
-    if (spec.lyapunov && s.failure.empty()) {
-      const flow::LyapunovResult r =
-          flow::lyapunov_spectrum(*system, s.end.mode, s.end.t, s.end.x, run.lyapunov);
-      if (r.ok() && r.exponents.size() > 0)
-        largest = r.exponents[0];
-      else
-        s.failure = "Lyapunov exponents: " + r.message;
-    }
-  } catch (const std::exception& e) {
-    s.failure = e.what();
+  studies::MapPoint before;
+  if (previous) {
+    before.settled.end = state_of(*previous);
+    if (previous->contains("failure")) before.settled.failure = (*previous)["failure"].get<std::string>();
   }
+  const studies::MapPoint p = studies::map_point(run, k, previous ? &before : nullptr);
   Json record;
-  put_state(s.end, &record);
-  std::vector<Vector> hits;
-  for (const auto& h : s.hits) hits.push_back(h.x);
-  record["distinct_hits"] = distinct_hits(hits, run.angles, spec.tolerance, spec.max_period + 1);
-  record["events"] = s.events;
-  if (spec.lyapunov) record["lyapunov"] = json_double(largest);
-  if (!s.failure.empty()) record["failure"] = s.failure;
+  put_state(p.settled.end, &record);
+  record["distinct_hits"] = p.distinct;
+  record["events"] = p.settled.events;
+  if (run.map->lyapunov) record["lyapunov"] = json_double(p.lyapunov);
+  if (!p.settled.failure.empty()) record["failure"] = p.settled.failure;
   return record;
 }
 
@@ -241,7 +195,7 @@ int map_command(const HybridRun& run, const fs::path& dir, bool json, std::ostre
   job.kind = "map";
   job.points = points;
   // Seeded rows are chains in x; unseeded points are each their own.
-  job.chains = spec.seed_rows ? spec.y.steps : points;
+  job.chains = studies::map_chains(spec);
   job.threads = worker_count(spec.threads, job.chains);
   std::ifstream in(run.path);
   std::ostringstream identity;

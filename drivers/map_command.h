@@ -21,12 +21,6 @@ namespace saltus::drivers {
 int map_command(const HybridRun& run, const std::filesystem::path& dir, bool json, std::ostream& out,
                 std::ostream& err, const GridControl& control = {});
 
-// The number of distinct states among hits, counting at most `at_most`: two
-// are one when every component differs by at most tolerance (1 + |x_i|)
-// (components with angles[i] modulo 2 pi).
-int distinct_hits(const std::vector<Vector>& hits, const std::vector<bool>& angles, double tolerance,
-                  int at_most);
-
 // A map record's class: "period-N", "chaotic", "escaped" or "no hits".
 std::string map_class(const Json& record, int max_period);
 

@@ -25,6 +25,7 @@
 #include "studies/hybrid_study.h"
 #include "studies/options_json.h"
 #include "studies/study.h"
+#include "studies/map_study.h"
 #include "studies/sweep_study.h"
 
 namespace py = pybind11;
@@ -83,6 +84,43 @@ class Observer {
   }
   py::object callback_;
   std::string stopped_, error_;
+};
+
+// The progress of a sweep or map: the user's callback(done, total) and
+// Ctrl-C, either of which stops it after the points under way.
+class GridObserver {
+ public:
+  explicit GridObserver(py::object callback) : callback_(std::move(callback)) {}
+  studies::SweepProgress progress() {
+    return [this](int done, int total) {
+      py::gil_scoped_acquire gil;
+      if (PyErr_CheckSignals() != 0) return stop();
+      if (callback_.is_none()) return true;
+      try {
+        const py::object go = callback_(done, total);
+        if (go.is_none() || go.cast<bool>()) return true;
+      } catch (py::error_already_set& e) {
+        if (!e.matches(PyExc_KeyboardInterrupt)) error_ = e.what();
+      }
+      return stop();
+    };
+  }
+  // Says in the result why it stopped.
+  void finish(py::dict* d) const {
+    if (stopped_)
+      (*d)["message"] = error_.empty() ? "interrupted (KeyboardInterrupt, or the progress callback returned False)"
+                                       : "interrupted: the progress callback raised " + error_;
+  }
+
+ private:
+  bool stop() {
+    PyErr_Clear();
+    stopped_ = true;
+    return false;
+  }
+  py::object callback_;
+  bool stopped_ = false;
+  std::string error_;
 };
 
 std::string stop_reason(const BranchResult& r) {
@@ -202,6 +240,50 @@ py::dict sweep_dict(const studies::SweepResult& r, const flow::HybridSystem& sys
   d["failures"] = failures;
   d["values_done"] = done;
   d["chains"] = r.chains;
+  d["interrupted"] = r.interrupted;
+  return d;
+}
+
+// A map as (y steps x x steps) arrays: class, period (0 when not periodic),
+// distinct hits, events, the largest Lyapunov exponent (NaN when not asked),
+// done; and its failures.
+py::dict map_dict(const studies::MapResult& r, const studies::MapSpec& spec) {
+  const auto ny = static_cast<py::ssize_t>(r.y.size()), nx = static_cast<py::ssize_t>(r.x.size());
+  py::array_t<int> period({ny, nx}), distinct({ny, nx}), events({ny, nx});
+  py::array_t<double> lyapunov({ny, nx});
+  py::array_t<bool> done({ny, nx});
+  py::list classes, failures;
+  for (py::ssize_t j = 0; j < ny; ++j) {
+    py::list row;
+    for (py::ssize_t i = 0; i < nx; ++i) {
+      const auto k = static_cast<std::size_t>(j * nx + i);
+      const studies::MapPoint& p = r.points[k];
+      const bool failed = !p.settled.failure.empty();
+      const std::string c = r.done[k] ? studies::map_class(p.distinct, failed, spec.max_period) : "";
+      row.append(c);
+      period.mutable_at(j, i) = c.rfind("period-", 0) == 0 ? p.distinct : 0;
+      distinct.mutable_at(j, i) = p.distinct;
+      events.mutable_at(j, i) = p.settled.events;
+      lyapunov.mutable_at(j, i) = p.lyapunov;
+      done.mutable_at(j, i) = r.done[k];
+      if (failed)
+        failures.append(py::dict(py::arg("x") = r.x[i], py::arg("y") = r.y[j], py::arg("message") = p.settled.failure));
+    }
+    classes.append(row);
+  }
+  py::dict d;
+  d["x_parameter"] = spec.x.label();
+  d["y_parameter"] = spec.y.label();
+  d["x"] = array_of(r.x);
+  d["y"] = array_of(r.y);
+  d["classes"] = classes;
+  d["period"] = period;
+  d["distinct_hits"] = distinct;
+  d["events"] = events;
+  d["lyapunov"] = lyapunov;
+  d["done"] = done;
+  d["max_period"] = spec.max_period;
+  d["failures"] = failures;
   d["interrupted"] = r.interrupted;
   return d;
 }
@@ -329,29 +411,28 @@ PYBIND11_MODULE(_saltus, m) {
   m.def(
       "_sweep",
       [](std::shared_ptr<studies::HybridRun> run, py::object progress) {
-        bool stopped = false;
-        std::string error;
-        const studies::SweepProgress observe = [&](int done, int total) {
-          py::gil_scoped_acquire gil;
-          if (PyErr_CheckSignals() != 0) return PyErr_Clear(), stopped = true, false;
-          if (progress.is_none()) return true;
-          try {
-            const py::object go = progress(done, total);
-            if (go.is_none() || go.cast<bool>()) return true;
-          } catch (py::error_already_set& e) {
-            if (!e.matches(PyExc_KeyboardInterrupt)) error = e.what();
-          }
-          return stopped = true, false;
-        };
+        GridObserver observer(std::move(progress));
         studies::SweepResult r;
         {
           py::gil_scoped_release release;
-          r = studies::sweep(*run, observe);
+          r = studies::sweep(*run, observer.progress());
         }
         py::dict d = sweep_dict(r, *run->system);
-        if (stopped)
-          d["message"] = error.empty() ? "interrupted (KeyboardInterrupt, or the progress callback returned False)"
-                                       : "interrupted: the progress callback raised " + error;
+        observer.finish(&d);
+        return d;
+      },
+      py::arg("system"), py::arg("progress") = py::none());
+  m.def(
+      "_attractor_map",
+      [](std::shared_ptr<studies::HybridRun> run, py::object progress) {
+        GridObserver observer(std::move(progress));
+        studies::MapResult r;
+        {
+          py::gil_scoped_release release;
+          r = studies::attractor_map(*run, observer.progress());
+        }
+        py::dict d = map_dict(r, *run->map);
+        observer.finish(&d);
         return d;
       },
       py::arg("system"), py::arg("progress") = py::none());

@@ -60,6 +60,30 @@ Settled sweep_point(const HybridRun& run, int k, const Settled* previous) {
   }
 }
 
+bool run_blocks(int points, int chains, int threads, const std::function<void(int k, bool first)>& compute,
+                const SweepProgress& progress, std::vector<bool>* done) {
+  done->assign(points, false);
+  std::atomic<int> next_chain{0};
+  std::atomic<bool> stop{false};
+  std::mutex mutex;  // *done, the count and the progress callback
+  int finished = 0;
+  const auto work = [&](int) {
+    for (int c = next_chain++; c < chains && !stop; c = next_chain++) {
+      const int begin = static_cast<int>(static_cast<long long>(c) * points / chains);
+      const int end = static_cast<int>(static_cast<long long>(c + 1) * points / chains);
+      for (int k = begin; k < end && !stop; ++k) {
+        compute(k, k == begin);
+        std::lock_guard<std::mutex> lock(mutex);
+        (*done)[k] = true;
+        ++finished;
+        if (progress && !progress(finished, points)) stop = true;
+      }
+    }
+  };
+  { WorkerThreads group(worker_count(threads, chains), work); }
+  return !stop;
+}
+
 SweepResult sweep(const HybridRun& run, const SweepProgress& progress) {
   if (!run.sweep) throw StudyError("sweep: run '" + run.name + "' has no 'sweep' keys (parameter, from, to, steps)");
   const SweepSpec& spec = *run.sweep;
@@ -67,27 +91,11 @@ SweepResult sweep(const HybridRun& run, const SweepProgress& progress) {
   r.parameter = spec.parameter;
   r.chains = sweep_chains(run);
   r.points.resize(spec.steps);
-  r.done.assign(spec.steps, false);
   for (int k = 0; k < spec.steps; ++k) r.values.push_back(sweep_value(spec, k));
-  std::atomic<int> next_chain{0};
-  std::atomic<bool> stop{false};
-  std::mutex mutex;  // r.done, the count and the progress callback
-  int finished = 0;
-  const auto chain = [&](int) {
-    for (int c = next_chain++; c < r.chains && !stop; c = next_chain++) {
-      const int begin = static_cast<int>(static_cast<long long>(c) * spec.steps / r.chains);
-      const int end = static_cast<int>(static_cast<long long>(c + 1) * spec.steps / r.chains);
-      for (int k = begin; k < end && !stop; ++k) {
-        r.points[k] = sweep_point(run, k, k > begin ? &r.points[k - 1] : nullptr);
-        std::lock_guard<std::mutex> lock(mutex);
-        r.done[k] = true;
-        ++finished;
-        if (progress && !progress(finished, spec.steps)) stop = true;
-      }
-    }
+  const auto compute = [&](int k, bool first) {
+    r.points[k] = sweep_point(run, k, first ? nullptr : &r.points[k - 1]);
   };
-  { WorkerThreads threads(r.chains, chain); }
-  r.interrupted = stop;
+  r.interrupted = !run_blocks(spec.steps, r.chains, r.chains, compute, progress, &r.done);
   return r;
 }
 

@@ -63,6 +63,13 @@ struct SweepResult {
 // under way.
 using SweepProgress = std::function<bool(int done, int total)>;
 
+// Runs points 0..n-1 in `chains` consecutive blocks on at most `threads`
+// threads (0: all cores), each block in order: compute(k, first) (first: k
+// starts its block) and then (*done)[k] = true. True when every point ran,
+// false when progress stopped it (the points under way finish).
+bool run_blocks(int points, int chains, int threads, const std::function<void(int k, bool first)>& compute,
+                const SweepProgress& progress, std::vector<bool>* done);
+
 // The run's sweep ("sweep" keys; throws StudyError without them).
 SweepResult sweep(const HybridRun& run, const SweepProgress& progress = {});
 

@@ -44,7 +44,7 @@ import os as _os
 from . import _saltus
 
 __all__ = ["System", "HybridSystem", "ContactSystem", "Branch", "SpecialPoint", "Trajectory", "load",
-           "continuation", "continue_from", "follow_ups", "find_orbit", "simulate", "sweep", "lyapunov", "classify",
+           "continuation", "continue_from", "follow_ups", "find_orbit", "simulate", "sweep", "attractor_map", "lyapunov", "classify",
            "extremal_points",
            "two_fold"]
 
@@ -321,6 +321,22 @@ def sweep(system, progress=None):
     if not isinstance(system, HybridSystem):
         system = load(system)
     return _saltus._sweep(system, progress)
+
+
+def attractor_map(system, progress=None):
+    """The two-parameter brute-force map of a HybridSystem's attractors (its
+    "map" keys; ``saltus map``'s study, with the same numbers): at each grid
+    point the section's hits after a transient, classed "period-N",
+    "chaotic" (more distinct hits than max_period), "escaped" (the
+    simulation failed) or "no hits". A dict with the axes ("x", "y" and
+    their parameters "x_parameter", "y_parameter") and (len(y), len(x))
+    arrays "period" (0 when not periodic), "distinct_hits", "events",
+    "lyapunov" (the largest exponent with "lyapunov": true, else NaN) and
+    "done", "classes" (a list of rows of class names), "failures" and
+    "interrupted". ``progress(done, total)`` as for sweep()."""
+    if not isinstance(system, HybridSystem):
+        system = load(system)
+    return _saltus._attractor_map(system, progress)
 
 
 def lyapunov(system):

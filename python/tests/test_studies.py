@@ -474,3 +474,23 @@ def test_sweep_stopped_by_its_progress_callback_keeps_what_was_done():
     assert r["interrupted"] and "interrupted" in r["message"]
     assert seen[:2] == [(1, 6), (2, 6)]
     assert 2 <= r["values_done"] < 6
+
+
+def test_attractor_map_is_the_command_line_s(tmp_path):
+    with open(example("user/impact_oscillator_map.json")) as f:
+        description = json.load(f)
+    description["map"] = {"x": {"parameter": "w", "from": 2.0, "to": 4.0, "steps": 6},
+                          "y": {"parameter": "F", "from": 0.5, "to": 1.5, "steps": 3},
+                          "transient": 40, "record": 30, "seed": "rows", "threads": 2}
+    run = tmp_path / "run.json"
+    run.write_text(json.dumps(description))
+    subprocess.run([os.path.join(BUILD, "saltus"), "map", str(run), "--out", str(tmp_path / "cli")],
+                   check=True, capture_output=True)
+    expected = np.genfromtxt(tmp_path / "cli" / "map.csv", delimiter=",", names=True, dtype=None,
+                             encoding="utf-8")
+    r = saltus.attractor_map(saltus.load(description))
+    assert r["x_parameter"] == "w" and r["y_parameter"] == "F" and not r["interrupted"]
+    assert r["period"].shape == (3, 6) and r["done"].all()
+    assert [c for row in r["classes"] for c in row] == list(expected["class"])
+    assert list(r["events"].ravel()) == list(expected["events"])
+    assert list(r["distinct_hits"].ravel()) == list(expected["distinct_hits"])

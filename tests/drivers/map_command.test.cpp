@@ -10,11 +10,12 @@
 #include <sstream>
 
 #include "run_cli.h"
+#include "studies/map_study.h"
 
 namespace fs = std::filesystem;
 using saltus::Vector;
-using saltus::drivers::distinct_hits;
 using saltus::drivers::Json;
+using saltus::studies::distinct_hits;
 using namespace saltus::testing;
 
 namespace {

@@ -16,48 +16,13 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string kind_text(const std::string& kind) {
-  return kind == "GR"    ? "grazing (GR)"
-         : kind == "LPC" ? "fold of cycles (LPC)"
-         : kind == "NS"  ? "Neimark-Sacker point (NS)"
-                         : "period doubling (PD)";
-}
-
-// The curve of one spec from the branch's first located point of its kind
-// (studies::continue_from), or false with *why.
-bool follow(const studies::BranchResult& branch, const CurveSpec& cs, const studies::Progress& progress,
-            studies::BranchResult* curve, std::string* why) {
-  const SpecialPoint* from = nullptr;
-  for (const auto& sp : branch.branch.special_points)
-    if (!from && sp.type == cs.kind && sp.status == EventStatus::kLocated) from = &sp;
-  if (!from) {
-    *why = cs.kind == "GR"
-               ? "'periodic.curve': the branch has no located grazing (GR) to start the curve from"
-               : "'periodic.curve': the branch has no located " + kind_text(cs.kind) +
-                     " to start the curve from (widen 'periodic.bounds' or start the branch elsewhere)";
-    return false;
-  }
-  try {
-    *curve = studies::continue_from(
-        branch, *from, {.to = "curve", .parameters = {cs.first, cs.second}, .options = cs.options}, progress);
-  } catch (const studies::StudyError& e) {
-    *why = std::string("'periodic.curve': ") + e.what();
-    return false;
-  }
-  if (!curve->branch.usable()) {
-    *why = "'periodic.curve': the " + kind_text(cs.kind) + " curve could not start: " + curve->branch.message;
-    return false;
-  }
-  return true;
-}
-
 // Every curve of one parameter pair in one figure, each from its start,
 // with its codimension-2 points; the second parameter is the last of y.
 Figure curves_figure(const HybridRun& run, const std::vector<const CurveSpec*>& specs,
                      const std::vector<const Branch*>& curves, int i1) {
   Figure f{run.name + ": curves in two parameters", specs.front()->first, specs.front()->second, {}, {}};
   for (std::size_t k = 0; k < specs.size(); ++k) {
-    Figure::Series line{kind_text(specs[k]->kind), {}, "linespoints", "pt 7 ps 0.4"};
+    Figure::Series line{studies::curve_kind_text(specs[k]->kind), {}, "linespoints", "pt 7 ps 0.4"};
     for (const auto& p : curves[k]->points) line.points.emplace_back(p.y[i1], p.y[p.y.size() - 1]);
     f.series.push_back(line);
     const auto& y = curves[k]->points.front().y;
@@ -111,12 +76,16 @@ bool two_parameter_curves(const studies::BranchResult& branch, const fs::path& d
   std::vector<Figure::Series> map;  // --over-map (checked by check_curve_map)
   std::string map_x, map_y;
   if (!run.periodic->curve_map.empty()) map = map_backdrop(run.periodic->curve_map, &map_x, &map_y);
-  std::vector<Branch> curves(specs.size());
+  std::vector<studies::BranchResult> followed = {branch};
+  try {
+    studies::continue_run_follow_ups(&followed, progress);
+  } catch (const RunFileError& e) {
+    *why = e.what();
+  }
+  std::vector<Branch> curves;
   Json all = Json::array();
-  for (std::size_t k = 0; k < specs.size(); ++k) {
-    studies::BranchResult curve;
-    if (!follow(branch, specs[k], progress, &curve, why)) return false;
-    curves[k] = std::move(curve.branch);
+  for (std::size_t k = 0; k + 1 < followed.size(); ++k) {
+    curves.push_back(std::move(followed[k + 1].branch));
     const std::string file = list ? "curve_" + std::to_string(k + 1) + ".csv" : "curve.csv";
     write_file_atomically(dir / file, [&](std::ostream& o) { curves[k].write_csv(o); });
     Json c = curves[k].summary();
@@ -125,6 +94,7 @@ bool two_parameter_curves(const studies::BranchResult& branch, const fs::path& d
     if (list) c["file"] = file;
     all.push_back(c);
   }
+  if (!why->empty()) return false;
   if (list)
     (*summary)["curves"] = all;
   else

@@ -72,13 +72,6 @@ periodic::ShootingSystem shooting_in_two(const BranchResult& from, const std::ve
   return periodic::ShootingSystem(hybrid, 2, options, reference);
 }
 
-std::string kind_text(const std::string& kind) {
-  return kind == "GR"    ? "grazing (GR)"
-         : kind == "LPC" ? "fold of cycles (LPC)"
-         : kind == "NS"  ? "Neimark-Sacker point (NS)"
-                         : "period doubling (PD)";
-}
-
 // The curve's two parameters: given (the branch's first), else the run's
 // first "periodic.curve" of the point's kind, else the branch's and the
 // model's next one.
@@ -135,6 +128,14 @@ const grazing::GrazingCrossing& crossing_at(const BranchResult& from, const Spec
 
 }  // namespace
 
+std::string curve_kind_text(const std::string& kind) {
+  return kind == "GR"    ? "grazing (GR)"
+         : kind == "LPC" ? "fold of cycles (LPC)"
+         : kind == "NS"  ? "Neimark-Sacker point (NS)"
+         : kind == "PD"  ? "period doubling (PD)"
+                         : kind;
+}
+
 namespace detail {
 
 BranchResult hybrid_curve_from(const BranchResult& from, const SpecialPoint& point, const FromOptions& options,
@@ -163,7 +164,7 @@ BranchResult hybrid_curve_from(const BranchResult& from, const SpecialPoint& poi
   } catch (const StudyError&) {
     throw;
   } catch (const std::invalid_argument& e) {
-    throw StudyError("the " + kind_text(kind) + " curve cannot start at " + r.started_from + ": " + e.what());
+    throw StudyError("the " + curve_kind_text(kind) + " curve cannot start at " + r.started_from + ": " + e.what());
   } catch (const std::logic_error& e) {
     throw StudyError("model '" + from.hybrid->model + "' cannot give " + kind + " curves: " + e.what());
   }

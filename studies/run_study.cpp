@@ -1,9 +1,10 @@
 // The follow-ups a run file's keys ask for (studies/study.h:
 // continue_run_follow_ups): which special point each key starts from, and
-// what follows it.
+// what follows it; for a hybrid run, the curves of "periodic.curve".
 
 #include <optional>
 
+#include "studies/hybrid_run_file.h"
 #include "studies/study.h"
 
 namespace saltus::studies {
@@ -92,12 +93,34 @@ void follow_ups(const RunFile& run, const Progress& progress, std::vector<Branch
   }
 }
 
+// The curves of "periodic.curve" of a hybrid run, each from the first
+// located point of its kind on the branch.
+void hybrid_curves(const PeriodicSpec& spec, const Progress& progress, std::vector<BranchResult>* branches) {
+  const BranchResult branch = branches->front();  // a copy: the vector grows
+  for (const CurveSpec& cs : spec.curves) {
+    const SpecialPoint* from = nullptr;
+    for (const auto& sp : branch.branch.special_points)
+      if (!from && sp.type == cs.kind && sp.status == EventStatus::kLocated) from = &sp;
+    if (!from)
+      throw RunFileError("'periodic.curve': the branch has no located " + curve_kind_text(cs.kind) +
+                         " to start the curve from" +
+                         (cs.kind == "GR" ? "" : " (widen 'periodic.bounds' or start the branch elsewhere)"));
+    branches->push_back(follow(branch, *from,
+                               {.to = "curve", .parameters = {cs.first, cs.second}, .options = cs.options},
+                               progress, "'periodic.curve': the " + curve_kind_text(cs.kind) + " curve"));
+  }
+}
+
 }  // namespace
 
 void continue_run_follow_ups(std::vector<BranchResult>* branches, const Progress& progress) {
-  if (branches->empty() || !branches->front().run)
-    throw StudyError("continue_run_follow_ups: give the run's first branch (continue_run) first");
+  if (branches->empty() || (!branches->front().run && !branches->front().hybrid))
+    throw StudyError("continue_run_follow_ups: give the run's first branch (continue_run or continue_orbits) first");
   if (!branches->front().branch.usable()) return;
+  if (const auto& hybrid = branches->front().hybrid) {
+    if (hybrid->periodic) hybrid_curves(*hybrid->periodic, progress, branches);
+    return;
+  }
   const RunFile& run = *branches->front().run;
   if (run.periodic)
     doublings(run, progress, branches);

@@ -100,11 +100,13 @@ BranchResult continue_run(std::shared_ptr<const RunFile> run, const Progress& pr
 BranchResult prepare_run(std::shared_ptr<const RunFile> run);
 
 // The follow-ups the run file's keys ask for after its first branch
-// (branches->front(), from continue_run), appended as each is computed:
-// with "periodic", the doubled branches of periodic.period_doubling, each
-// from the first PD of the one before; else fold_curve (from its LP),
-// hopf_curve (from an HB, or from a BT of the fold curve), hopf_cycles and
-// switch_branch. A key whose point the branch lacks, or whose follow-up
+// (branches->front(), from continue_run or, for a hybrid run, from
+// continue_orbits), appended as each is computed: with "periodic", the
+// doubled branches of periodic.period_doubling, each from the first PD of
+// the one before; else fold_curve (from its LP), hopf_curve (from an HB, or
+// from a BT of the fold curve), hopf_cycles and switch_branch; for a hybrid
+// run, each curve of "periodic.curve" from the first located point of its
+// kind. A key whose point the branch lacks, or whose follow-up
 // cannot start, throws RunFileError naming the key; the branches before it
 // stay in *branches.
 void continue_run_follow_ups(std::vector<BranchResult>* branches, const Progress& progress = {});
@@ -130,6 +132,9 @@ const SpecialPoint& special_point(const BranchResult& from, const std::string& l
 
 // The n-th (1-based) point of `type` (jumps skipped), or null.
 const SpecialPoint* nth_point(const Branch& branch, const std::string& type, int n);
+// A curve's kind in words: "grazing (GR)", "fold of cycles (LPC)",
+// "Neimark-Sacker point (NS)", "period doubling (PD)" (any other type as it is).
+std::string curve_kind_text(const std::string& kind);
 
 // Everything known about a special point beyond its branch's columns: its
 // test function's data (an HB's frequency and l1, ...) and, on a branch of

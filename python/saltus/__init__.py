@@ -254,7 +254,9 @@ def follow_ups(first, progress=None):
     """The follow-ups the run file's own keys ask for after its first branch
     (``continuation(system)``): the doubled branches of
     "periodic.period_doubling", else "fold_curve", "hopf_curve",
-    "hopf_cycles" and "switch_branch", as ``saltus continue`` computes them.
+    "hopf_cycles" and "switch_branch", as ``saltus continue`` computes them;
+    for a HybridSystem's orbits, each curve of "periodic.curve" from the
+    first located point of its kind, as ``saltus periodic`` computes them.
     A list of Branches; a key whose point the branch lacks, or whose
     follow-up cannot start, raises ValueError naming the key."""
     return [Branch(raw) for raw in _saltus._follow_ups(first._raw, progress)]

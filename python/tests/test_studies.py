@@ -438,6 +438,24 @@ def test_follow_ups_are_the_command_line_s(tmp_path):
         saltus.follow_ups(saltus.continuation(saltus.load(dict(CUSP, fold_curve={"from": 3}))))
 
 
+def test_hybrid_follow_ups_are_the_command_line_s_curves(tmp_path):
+    # examples/user/impact_oscillator_curves.json asks for the GR and PD
+    # curves in (w, F): the command line's curve_1.csv and curve_2.csv.
+    subprocess.run([os.path.join(BUILD, "saltus"), "periodic", IMPACT, "--out", str(tmp_path / "cli")],
+                   check=True, capture_output=True)
+    curves = saltus.follow_ups(saltus.continuation(saltus.load(IMPACT)))
+    assert [c.name for c in curves] == ["gr_curve", "pd_curve"]
+    for k, c in enumerate(curves):
+        expected = np.genfromtxt(tmp_path / "cli" / f"curve_{k + 1}.csv", delimiter=",", names=True)
+        assert len(c) == len(expected)
+        assert np.allclose(c["w"], expected["w"], rtol=1e-12) and np.allclose(c["F"], expected["F"], rtol=1e-12)
+    with open(IMPACT) as f:
+        description = json.load(f)
+    description["periodic"]["curve"] = [{"kind": "NS", "parameters": ["w", "F"]}]
+    with pytest.raises(ValueError, match="no located Neimark-Sacker point"):
+        saltus.follow_ups(saltus.continuation(saltus.load(description)))
+
+
 # Sweeps (studies/sweep_study.h): the triple pendulum swept in q1 with short
 # times on two chains; the command line's sweep.csv is the reference.
 SMALL_SWEEP = {

@@ -123,6 +123,33 @@ class GridObserver {
   std::string error_;
 };
 
+// A study run with the GIL released, observed by the user's callback and
+// Ctrl-C: study(progress) gives a branch, or a grid's result for to_dict.
+template <class Study>
+BranchResult observed(py::object callback, Study study) {
+  Observer observer(std::move(callback));
+  BranchResult r;
+  {
+    py::gil_scoped_release release;
+    r = study(observer.progress());
+  }
+  observer.finish(&r);
+  return r;
+}
+
+template <class Study, class ToDict>
+py::dict observed_grid(py::object callback, Study study, ToDict to_dict) {
+  GridObserver observer(std::move(callback));
+  decltype(study(observer.progress())) r;
+  {
+    py::gil_scoped_release release;
+    r = study(observer.progress());
+  }
+  py::dict d = to_dict(r);
+  observer.finish(&d);
+  return d;
+}
+
 std::string stop_reason(const BranchResult& r) {
   return r.branch.stop_reason == StopReason::kCallback ? "interrupted" : to_string(r.branch.stop_reason);
 }
@@ -411,29 +438,17 @@ PYBIND11_MODULE(_saltus, m) {
   m.def(
       "_sweep",
       [](std::shared_ptr<studies::HybridRun> run, py::object progress) {
-        GridObserver observer(std::move(progress));
-        studies::SweepResult r;
-        {
-          py::gil_scoped_release release;
-          r = studies::sweep(*run, observer.progress());
-        }
-        py::dict d = sweep_dict(r, *run->system);
-        observer.finish(&d);
-        return d;
+        return observed_grid(
+            std::move(progress), [&](const studies::SweepProgress& p) { return studies::sweep(*run, p); },
+            [&](const auto& r) { return sweep_dict(r, *run->system); });
       },
       py::arg("system"), py::arg("progress") = py::none());
   m.def(
       "_attractor_map",
       [](std::shared_ptr<studies::HybridRun> run, py::object progress) {
-        GridObserver observer(std::move(progress));
-        studies::MapResult r;
-        {
-          py::gil_scoped_release release;
-          r = studies::attractor_map(*run, observer.progress());
-        }
-        py::dict d = map_dict(r, *run->map);
-        observer.finish(&d);
-        return d;
+        return observed_grid(
+            std::move(progress), [&](const studies::SweepProgress& p) { return studies::attractor_map(*run, p); },
+            [&](const auto& r) { return map_dict(r, *run->map); });
       },
       py::arg("system"), py::arg("progress") = py::none());
   m.def(
@@ -463,27 +478,13 @@ PYBIND11_MODULE(_saltus, m) {
   m.def(
       "_find_orbit",
       [](std::shared_ptr<studies::HybridRun> run, py::object progress) {
-        Observer observer(std::move(progress));
-        BranchResult r;
-        {
-          py::gil_scoped_release release;
-          r = studies::find_orbit(run, observer.progress());
-        }
-        observer.finish(&r);
-        return r;
+        return observed(std::move(progress), [&](const studies::Progress& p) { return studies::find_orbit(run, p); });
       },
       py::arg("system"), py::arg("progress") = py::none());
   m.def(
       "_continue_orbits",
       [](const BranchResult& orbit, py::object progress) {
-        Observer observer(std::move(progress));
-        BranchResult r;
-        {
-          py::gil_scoped_release release;
-          r = studies::continue_orbits(orbit, observer.progress());
-        }
-        observer.finish(&r);
-        return r;
+        return observed(std::move(progress), [&](const studies::Progress& p) { return studies::continue_orbits(orbit, p); });
       },
       py::arg("orbit"), py::arg("progress") = py::none());
 
@@ -641,14 +642,7 @@ PYBIND11_MODULE(_saltus, m) {
   m.def(
       "_continuation",
       [](std::shared_ptr<studies::RunFile> run, py::object progress) {
-        Observer observer(std::move(progress));
-        BranchResult r;
-        {
-          py::gil_scoped_release release;
-          r = studies::continue_run(run, observer.progress());
-        }
-        observer.finish(&r);
-        return r;
+        return observed(std::move(progress), [&](const studies::Progress& p) { return studies::continue_run(run, p); });
       },
       py::arg("system"), py::arg("progress") = py::none());
   m.def(
@@ -680,14 +674,7 @@ PYBIND11_MODULE(_saltus, m) {
           sp = &from.branch.special_points[k];
         }
         const studies::FromOptions o = from_options(from, to, parameters, options, amplitude, name);
-        Observer observer(std::move(progress));
-        BranchResult r;
-        {
-          py::gil_scoped_release release;
-          r = studies::continue_from(from, *sp, o, observer.progress());
-        }
-        observer.finish(&r);
-        return r;
+        return observed(std::move(progress), [&](const studies::Progress& p) { return studies::continue_from(from, *sp, o, p); });
       },
       py::arg("branch"), py::arg("point"), py::arg("to") = "", py::arg("parameters") = std::vector<std::string>{},
       py::arg("options") = py::none(), py::arg("amplitude") = 0.01, py::arg("name") = "",

@@ -12,20 +12,6 @@
 using namespace saltus::testing;
 namespace fs = std::filesystem;
 
-namespace {
-
-nlohmann::ordered_json example_json(const std::string& name) {
-  return nlohmann::ordered_json::parse(std::ifstream(example(name)));
-}
-
-fs::path write(const fs::path& dir, const nlohmann::ordered_json& file) {
-  fs::create_directories(dir);
-  std::ofstream(dir / "run.json") << file.dump(1);
-  return dir / "run.json";
-}
-
-}  // namespace
-
 TEST_CASE("hopf_cycles that cannot start: an error at once, not minutes of Newton towards infinity",
           "[cli][hopf][errors]") {
   // examples/van_der_pol.json with a first cycle of amplitude 7: the guess
@@ -39,7 +25,7 @@ TEST_CASE("hopf_cycles that cannot start: an error at once, not minutes of Newto
   nlohmann::ordered_json file = example_json("van_der_pol.json");
   file["hopf_cycles"]["amplitude"] = GENERATE(7.0, 10.0);
   const auto begin = std::chrono::steady_clock::now();
-  const Run r = run_saltus({"continue", write(dir, file).string(), "--out", (dir / "out").string()});
+  const Run r = run_saltus({"continue", write_run(dir, file).string(), "--out", (dir / "out").string()});
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
   INFO(r.out << r.err);
   CHECK(r.code != 0);
@@ -56,7 +42,7 @@ TEST_CASE("a failed simulation reports its error first and draws no figures", "[
   const fs::path dir = scratch("simulate-fails");
   nlohmann::ordered_json file = example_json("bouncing_ball.json");
   file["simulation"]["max_events"] = 5;
-  const Run r = run_saltus({"simulate", write(dir, file).string(), "--out", (dir / "out").string()});
+  const Run r = run_saltus({"simulate", write_run(dir, file).string(), "--out", (dir / "out").string()});
   INFO(r.out << r.err);
   CHECK(r.code == 2);
   CHECK_THAT(r.err, Catch::Contains("max_events"));
@@ -74,7 +60,7 @@ TEST_CASE("NaN results are errors with the reason", "[cli][errors]") {
     for (const char* name : {"user/two_fold.json", "wheel_turntable.json"}) {
       nlohmann::ordered_json file = example_json(name);
       (file.contains("filippov") ? file["filippov"]["mu"] : file["parameters"]["mu"]) = 1e18;
-      const Run r = run_saltus({"filippov", "twofold", write(dir, file).string()});
+      const Run r = run_saltus({"filippov", "twofold", write_run(dir, file).string()});
       INFO(name << ": " << r.out << r.err);
       CHECK(r.code == 2);
       CHECK_THAT(r.err, Catch::Contains("cannot be classified") && Catch::Contains("degenerate"));
@@ -90,7 +76,7 @@ TEST_CASE("NaN results are errors with the reason", "[cli][errors]") {
     triple["initial"]["psi1"] = 1e308;
     triple["lyapunov"] = {{"duration", 20}, {"interval", 0.25}};
     for (const auto& file : {pendulum, triple}) {
-      const Run r = run_saltus({"lyapunov", write(dir, file).string()});
+      const Run r = run_saltus({"lyapunov", write_run(dir, file).string()});
       INFO(r.out << r.err);
       CHECK(r.code == 2);
       CHECK_THAT(r.err, Catch::Contains("not finite") && Catch::Contains("1e+308"));

@@ -16,20 +16,6 @@ using namespace saltus;
 using namespace saltus::testing;
 namespace fs = std::filesystem;
 
-namespace {
-
-nlohmann::ordered_json example_json(const std::string& name) {
-  return nlohmann::ordered_json::parse(std::ifstream(example(name)));
-}
-
-fs::path write(const fs::path& dir, const nlohmann::ordered_json& file) {
-  fs::create_directories(dir);
-  std::ofstream(dir / "run.json") << file.dump(1);
-  return dir / "run.json";
-}
-
-}  // namespace
-
 TEST_CASE("periodic.transient = 0 is no transient: the guess is the initial state, forced or autonomous",
           "[cli][periodic][errors]") {
   // It passed the reader and then failed with "the time span [0, 0] must be
@@ -41,10 +27,10 @@ TEST_CASE("periodic.transient = 0 is no transient: the guess is the initial stat
   forced["initial"] = {{"x", -0.85}, {"v", 0.12}};  // near the orbit at w = 2.3
   forced["periodic"].erase("transient");
   const Run without = run_saltus(
-      {"periodic", write(dir / "a", forced).string(), "--out", (dir / "a" / "out").string(), "--json"});
+      {"periodic", write_run(dir / "a", forced).string(), "--out", (dir / "a" / "out").string(), "--json"});
   forced["periodic"]["transient"] = 0;
   const Run zero = run_saltus(
-      {"periodic", write(dir / "b", forced).string(), "--out", (dir / "b" / "out").string(), "--json"});
+      {"periodic", write_run(dir / "b", forced).string(), "--out", (dir / "b" / "out").string(), "--json"});
   INFO(without.err << zero.err);
   REQUIRE(without.code == 0);
   REQUIRE(zero.code == 0);
@@ -59,7 +45,7 @@ TEST_CASE("periodic.transient = 0 is no transient: the guess is the initial stat
   relay["periodic"]["transient"] = 0;
   relay["periodic"]["record"] = 100;
   const Run autonomous = run_saltus(
-      {"periodic", write(dir / "c", relay).string(), "--out", (dir / "c" / "out").string(), "--json"});
+      {"periodic", write_run(dir / "c", relay).string(), "--out", (dir / "c" / "out").string(), "--json"});
   INFO(autonomous.err);
   CHECK(autonomous.code == 0);
   CHECK_THAT(autonomous.err, !Catch::Contains("time span"));
@@ -73,7 +59,7 @@ TEST_CASE("an unknown name in periodic.bounds is refused when the file is read, 
   const fs::path dir = scratch("bounds-names");
   nlohmann::ordered_json file = example_json("user/impact_oscillator.json");
   file["periodic"]["bounds"]["omega"] = {0, 1};  // the model's frequency is w
-  const fs::path path = write(dir, file);
+  const fs::path path = write_run(dir, file);
   CHECK_THROWS_WITH(studies::read_hybrid_run(path),
                     Catch::Contains("'periodic.bounds.omega'") && Catch::Contains("known: x, v, w"));
   const Run r = run_saltus({"periodic", path.string(), "--out", (dir / "out").string()});
@@ -85,14 +71,14 @@ TEST_CASE("an unknown name in periodic.bounds is refused when the file is read, 
   // (and an NS curve kappa): each accepted, anything else refused.
   nlohmann::ordered_json relay = example_json("user/relay_feedback.json");
   relay["periodic"]["bounds"]["T"] = {0, 100};
-  CHECK_NOTHROW(studies::read_hybrid_run(write(dir / "relay", relay)));
+  CHECK_NOTHROW(studies::read_hybrid_run(write_run(dir / "relay", relay)));
   nlohmann::ordered_json curves = example_json("user/impact_oscillator_curves.json");
   auto& curve =
       curves["periodic"]["curve"].is_array() ? curves["periodic"]["curve"][0] : curves["periodic"]["curve"];
   curve["bounds"]["F"] = {0, 2};
-  CHECK_NOTHROW(studies::read_hybrid_run(write(dir / "curve", curves)));
+  CHECK_NOTHROW(studies::read_hybrid_run(write_run(dir / "curve", curves)));
   curve["bounds"]["zeta"] = {0, 2};  // a parameter, but not one of the curve's
-  CHECK_THROWS_WITH(studies::read_hybrid_run(write(dir / "curve", curves)),
+  CHECK_THROWS_WITH(studies::read_hybrid_run(write_run(dir / "curve", curves)),
                     Catch::Contains("'periodic.curve.bounds.zeta'"));
   fs::remove_all(dir);
 }
@@ -111,7 +97,7 @@ TEST_CASE("control characters in a run file's strings are escaped in every messa
   key["simulation"]["max\tstep"] = 1;
   for (const auto& [file, shown] : {std::pair{mode, "'fl\\night'"}, std::pair{model, "'bouncing\\rball'"},
                                     std::pair{key, "'simulation.max\\tstep'"}}) {
-    const Run r = run_saltus({"simulate", write(dir, file).string(), "--out", (dir / "out").string()});
+    const Run r = run_saltus({"simulate", write_run(dir, file).string(), "--out", (dir / "out").string()});
     INFO(r.err);
     CHECK(r.code == 1);
     CHECK_THAT(r.err, Catch::Contains(shown));

@@ -76,4 +76,16 @@ inline std::filesystem::path example(const std::string& name) {
   return std::filesystem::path(SALTUS_SOURCE_DIR) / "examples" / name;
 }
 
+// An example's run file, its keys in their order, to change and write_run().
+inline nlohmann::ordered_json example_json(const std::string& name) {
+  return nlohmann::ordered_json::parse(std::ifstream(example(name)));
+}
+
+// `file` written as dir/run.json (dir made first); its path.
+inline std::filesystem::path write_run(const std::filesystem::path& dir, const nlohmann::ordered_json& file) {
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "run.json") << file.dump(1);
+  return dir / "run.json";
+}
+
 }  // namespace saltus::testing

@@ -8,7 +8,7 @@ Each helper draws on the axis it is given and returns it; none calls
     saltus.plot.branch(ax, doubled, "rho", "T")
 """
 
-__all__ = ["branch", "curves", "orbit", "trajectory", "sweep"]
+__all__ = ["branch", "curves", "orbit", "trajectory", "sweep", "attractor_map"]
 
 
 def _runs(mask):
@@ -116,4 +116,33 @@ def sweep(ax, result, y=None, label=None, **style):
     ax.scatter(result[result["parameter"]], result[y], label=label, **style)
     ax.set_xlabel(result["parameter"])
     ax.set_ylabel(y + " at the section")
+    return ax
+
+
+def attractor_map(ax, result, **style):
+    """An attractor map (``saltus.attractor_map``): one colour per class at
+    each grid point (period-1, period-2, ... in the tab10 colours, chaotic
+    black, escaped grey, no hits wheat; points not done left blank), one
+    legend entry per class, as ``saltus map`` draws map.png."""
+    colours = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
+               "#8c564b", "#e377c2", "#17becf", "#bcbd22", "#7f7f7f"]
+    fixed = {"chaotic": "#000000", "escaped": "#c8c8c8", "no hits": "#f5deb3"}
+
+    def order(c):
+        return int(c[7:]) if c.startswith("period-") else 1000 + list(fixed).index(c)
+
+    cells = {}
+    for j, row in enumerate(result["classes"]):
+        for i, c in enumerate(row):
+            if c:
+                cells.setdefault(c, ([], []))
+                cells[c][0].append(result["x"][i])
+                cells[c][1].append(result["y"][j])
+    style.setdefault("marker", "s")
+    style.setdefault("s", 12)
+    for c in sorted(cells, key=order):
+        colour = fixed.get(c) or colours[(order(c) - 1) % 10]
+        ax.scatter(cells[c][0], cells[c][1], color=colour, label=c, **style)
+    ax.set_xlabel(result["x_parameter"])
+    ax.set_ylabel(result["y_parameter"])
     return ax

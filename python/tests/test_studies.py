@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import saltus
+import saltus.plot
 
 ROOT = os.environ.get("SALTUS_SOURCE_DIR", os.path.join(os.path.dirname(__file__), "..", ".."))
 BUILD = os.environ.get("SALTUS_BINARY_DIR", os.path.join(ROOT, "build"))
@@ -492,6 +493,11 @@ def test_sweep_stopped_by_its_progress_callback_keeps_what_was_done():
     assert r["interrupted"] and "interrupted" in r["message"]
     assert seen[:2] == [(1, 6), (2, 6)]
     assert 2 <= r["values_done"] < 6
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots()
+    saltus.plot.sweep(ax, r, "psi2_dot")
+    assert len(ax.collections[0].get_offsets()) == len(r["q1"]) and ax.get_xlabel() == "q1"
+    plt.close(fig)
 
 
 def test_attractor_map_is_the_command_line_s(tmp_path):
@@ -512,3 +518,9 @@ def test_attractor_map_is_the_command_line_s(tmp_path):
     assert [c for row in r["classes"] for c in row] == list(expected["class"])
     assert list(r["events"].ravel()) == list(expected["events"])
     assert list(r["distinct_hits"].ravel()) == list(expected["distinct_hits"])
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots()
+    saltus.plot.attractor_map(ax, r)
+    drawn = {t.get_text() for t in ax.legend().get_texts()}
+    assert drawn == set(expected["class"]) and ax.get_xlabel() == "w"
+    plt.close(fig)

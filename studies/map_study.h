@@ -7,8 +7,10 @@
 // asked. Points run on threads (studies/sweep_study.h run_blocks); with
 // "seed": "rows" a row is a block whose points start from their left
 // neighbour's end, else each point is its own block. The command line
-// (`saltus map`, which journals each point) and map() give the same numbers.
+// (`saltus map`, which journals each point) and attractor_map() give the
+// same numbers.
 
+#include <limits>
 #include <string>
 #include <vector>
 

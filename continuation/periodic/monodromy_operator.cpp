@@ -125,8 +125,8 @@ ArnoldiMultipliers arnoldi_multipliers(const MonodromyOperator& monodromy, const
     return out;
   }
   SpectraOperator op{&monodromy};
-  const int ncv =
-      options.subspace > 0 ? std::min(options.subspace, n) : std::min(n, std::max(2 * options.count + 1, 40));
+  const int ncv = options.subspace > 0 ? std::min(options.subspace, n)
+                                       : std::min(n, std::max({2 * options.count + 1, 40, (3 * n) / 10}));
   Spectra::GenEigsSolver<SpectraOperator> eigs(op, options.count, ncv);
   eigs.init();
   const Eigen::Index found =

@@ -66,10 +66,12 @@ flow::SimulationOptions shooting_simulation(const ShootingSystem& shooting);
 
 struct ArnoldiOptions {
   int count = 6;  // multipliers wanted (largest modulus first)
-  // Krylov subspace size (Spectra's ncv); 0: max(2 count + 1, 40), at most
-  // n. A chain's multipliers cluster in modulus (its long waves all decay
-  // alike): 40 took 75 products at 2N = 128 states where 20 took 119
-  // (bench/impact_chain.cpp).
+  // Krylov subspace size (Spectra's ncv); 0: max(2 count + 1, 40, 0.3 n),
+  // at most n. It must hold the multipliers of about the largest modulus:
+  // a uniform chain's long waves all decay alike, and their cluster grows
+  // with the chain. On the impact chain (bench/impact_chain.cpp) at n = 256
+  // a subspace of 80 converged in 81 products where 40 took 277; at n = 512
+  // 140 took 141 products, 100 took 473 and 40 took 787.
   int subspace = 0;
   int max_restarts = 1000;   // implicit restarts
   double tolerance = 1e-10;  // relative accuracy of each multiplier

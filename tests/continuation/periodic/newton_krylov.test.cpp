@@ -6,6 +6,8 @@
 // v, Arnoldi's largest multipliers against the dense eigenvalues, and the
 // orbit found by Newton-Krylov against the one found densely, at N = 8 and 32.
 
+#include "continuation/periodic/newton_krylov.h"
+
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <complex>
@@ -218,4 +220,39 @@ TEST_CASE(
   CHECK(free.iterations >= 2);
   CHECK(std::abs(free.u[3] - dense.u[3]) <= 1e-9);  // the period
   CHECK((free.u - dense.u).lpNorm<Eigen::Infinity>() <= 1e-8 * (1 + dense.u.lpNorm<Eigen::Infinity>()));
+}
+
+namespace {
+
+// The chain's field without the opt-in to Taylor series: no tangent lift.
+struct PlainOscillator {
+  double w = 1.3;
+  int dimension() const { return 2; }
+  template <class T>
+  void field(int, const T& t, const T* x, T* f) const {
+    using std::cos;
+    f[0] = x[1];
+    f[1] = -x[0] - T(0.2) * x[1] + cos(T(w) * t);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("matrix-free shooting asked of a system without a tangent lift: a clear error; automatic: dense",
+          "[periodic][newton_krylov][bad-input]") {
+  ShootingOptions shooting_options;
+  shooting_options.period = 2 * M_PI / 1.3;
+  const ShootingSystem shooting(flow::make_hybrid(PlainOscillator{}), 0, shooting_options);
+  REQUIRE_FALSE(matrix_free_available(shooting));
+  OrbitSearchOptions options;
+  options.linear_solver = ShootingLinearSolver::kMatrixFree;
+  CHECK_THROWS_WITH(find_orbit(shooting, Vector::Zero(2), options),
+                    Catch::Contains("matrix-free shooting needs") && Catch::Contains("dense linear solver"));
+  options.linear_solver = ShootingLinearSolver::kAuto;
+  options.matrix_free_from = 1;
+  const OrbitSearch s = find_orbit(shooting, Vector::Zero(2), options);
+  CHECK(s.ok());
+  CHECK_FALSE(s.matrix_free);
+  options.matrix_free_from = 0;
+  CHECK_THROWS_WITH(find_orbit(shooting, Vector::Zero(2), options), Catch::Contains("matrix_free_from = 0"));
 }

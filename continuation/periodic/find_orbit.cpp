@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "continuation/newton.h"
+#include "continuation/periodic/newton_krylov.h"
 
 namespace saltus::periodic {
 
@@ -19,6 +20,10 @@ std::string OrbitSearchOptions::check() const {
     why << "min_damping = " << min_damping << " must be in (0, 1]";
   else if (!(max_distance > 0))
     why << "max_distance = " << max_distance << " must be positive";
+  else if (matrix_free_from < 1)
+    why << "matrix_free_from = " << matrix_free_from << " must be >= 1";
+  else if (max_krylov < 1 || krylov_restart < 1)
+    why << "max_krylov = " << max_krylov << " and krylov_restart = " << krylov_restart << " must be >= 1";
   return why.str();
 }
 
@@ -42,6 +47,19 @@ OrbitSearch find_orbit(const System& shooting, const Vector& u0, const OrbitSear
                                 " components, the shooting problem " + std::to_string(shooting.size()));
   if (!u0.allFinite()) throw std::invalid_argument("orbit guess is not finite");
   const int n = shooting.state_size();
+  // Dense or matrix-free (the header says when).
+  const auto* single = dynamic_cast<const ShootingSystem*>(&shooting);
+  bool matrix_free = false;
+  if (options.linear_solver == ShootingLinearSolver::kMatrixFree) {
+    if (!single || !matrix_free_available(*single))
+      throw std::invalid_argument(
+          "orbit search: matrix-free shooting needs a single-shooting problem whose system has a "
+          "tangent-lifted "
+          "form; use the dense linear solver");
+    matrix_free = true;
+  } else if (options.linear_solver == ShootingLinearSolver::kAuto) {
+    matrix_free = single && n >= options.matrix_free_from && matrix_free_available(*single);
+  }
   // Newton in the unknowns x = u.head(n); the parameters u.tail() are held.
   auto with = [&u0, n](const Vector& x) {
     Vector u = u0;
@@ -62,7 +80,12 @@ OrbitSearch find_orbit(const System& shooting, const Vector& u0, const OrbitSear
   problem.residual = [&](const Vector& x, Vector* F) {
     if (!((x - u0.head(n)).lpNorm<Eigen::Infinity>() <= radius)) throw Outside{x};
     F->resize(n);
-    shooting.residual(with(x).data(), F->data());  // a failed simulation throws std::runtime_error
+    // A failed simulation throws std::runtime_error. Matrix-free: the state
+    // alone (no variational equations).
+    if (matrix_free)
+      shooting.residual_alone(with(x).data(), F->data());
+    else
+      shooting.residual(with(x).data(), F->data());
     if (F->lpNorm<Eigen::Infinity>() < lowest) lowest = F->lpNorm<Eigen::Infinity>(), at = x;
   };
   problem.jacobian = [&](const Vector& x, Matrix* J) {
@@ -70,6 +93,28 @@ OrbitSearch find_orbit(const System& shooting, const Vector& u0, const OrbitSear
     shooting.jacobian(with(x).data(), &full);
     *J = full.leftCols(n);
   };
+  // Matrix-free: the "Jacobian" is the point, the solve GMRES there.
+  Vector linearized_at;
+  int products = 0;
+  std::string krylov_failure;
+  if (matrix_free) {
+    problem.jacobian = [&](const Vector& x, Matrix* J) {
+      J->resize(0, 0);
+      linearized_at = x;
+    };
+    problem.solve = [&](const Matrix&, const Vector& F, Vector* dx) {
+      try {
+        const KrylovSolve k = krylov_solve(*single, with(linearized_at), F, krylov_forcing(F, linearized_at),
+                                           options.max_krylov, options.krylov_restart, dx);
+        products += k.products;
+        if (!k.ok) krylov_failure = k.message;
+        return k.ok;
+      } catch (const std::runtime_error& e) {  // a direction's period failed
+        krylov_failure = e.what();
+        return false;
+      }
+    };
+  }
   NewtonOptions newton;
   newton.max_iterations = options.max_iterations;
   newton.residual_tolerance = options.residual_tolerance;
@@ -96,11 +141,14 @@ OrbitSearch find_orbit(const System& shooting, const Vector& u0, const OrbitSear
   out.u = with(r.x);
   out.residual_norm = r.residual;
   out.iterations = r.iterations;
+  out.matrix_free = matrix_free;
+  out.products = products;
   std::ostringstream msg;
   switch (r.status) {
     case NewtonStatus::kConverged:
       out.status = OrbitStatus::kConverged;
       msg << "converged in " << out.iterations << " iterations, |F| = " << out.residual_norm;
+      if (matrix_free) msg << " (matrix-free: " << products << " products M v)";
       break;
     case NewtonStatus::kEvaluationFailed:
     case NewtonStatus::kNonFinite:
@@ -113,6 +161,12 @@ OrbitSearch find_orbit(const System& shooting, const Vector& u0, const OrbitSear
       }
       [[fallthrough]];
     case NewtonStatus::kSingular:
+      if (!krylov_failure.empty()) {
+        msg << "the matrix-free Newton step at iteration " << out.iterations
+            << " (|F| = " << out.residual_norm << ") did not converge: " << krylov_failure
+            << ". Allow more GMRES iterations (max_krylov), or use the dense solver";
+        break;
+      }
       msg << "the shooting Jacobian is singular at iteration " << out.iterations
           << " (|F| = " << out.residual_norm
           << "): a multiplier at +1 there, or a degenerate phase condition. Start from another guess";

@@ -1,0 +1,144 @@
+#include "continuation/periodic/monodromy_operator.h"
+
+#include <Spectra/GenEigsSolver.h>
+
+#include <Eigen/Eigenvalues>
+#include <algorithm>
+#include <sstream>
+#include <stdexcept>
+
+namespace saltus::periodic {
+
+flow::SimulationOptions shooting_simulation(const ShootingSystem& shooting) {
+  flow::SimulationOptions simulation = shooting.options().simulation;
+  simulation.variational = false;
+  simulation.guard_search = false;  // as ShootingSystem::trajectory (shooting.cpp says why)
+  simulation.record_steps = false;
+  simulation.output_interval = 0.0;
+  simulation.constant_components = 0;
+  if (shooting.options().stepping_tolerance > 0.0)
+    simulation.absolute_tolerance = simulation.relative_tolerance = shooting.options().stepping_tolerance;
+  return simulation;
+}
+
+MonodromyOperator::MonodromyOperator(const ShootingSystem& shooting, const Vector& u)
+    : shooting_(shooting),
+      lifted_(shooting.hybrid()->tangent_lifted()),
+      simulation_(shooting_simulation(shooting)),
+      z0_(shooting.hybrid_state(u)),
+      n_(shooting.options().autonomous ? shooting.state_size() - 1 : shooting.state_size()),
+      q_(shooting.parameter_size()) {
+  const double T = shooting.period(u);
+  if (!(T > 0))
+    throw std::runtime_error("shooting: the period T = " + std::to_string(T) + " is not positive");
+  t0_ = shooting.start_time(u);
+  t1_ = t0_ + T;
+}
+
+Vector MonodromyOperator::apply(const Vector& v) const {
+  if (v.size() != n_)
+    throw std::invalid_argument("monodromy operator: a direction of size " + std::to_string(v.size()) +
+                                ", the operator's is " + std::to_string(n_));
+  const int dim = n_ + q_;
+  const double norm = v.norm();
+  if (!(norm > 0)) return Vector::Zero(n_);  // GMRES's first residual asks M 0
+  Vector start(2 * dim);
+  start.head(dim) = z0_;
+  start.tail(dim).setZero();
+  start.segment(dim, n_) = v / norm;
+  const int mode = shooting_.options().mode;
+  const flow::Trajectory tr = flow::simulate(*lifted_, mode, t0_, start, t1_, simulation_);
+  ++products_;
+  if (!tr.ok()) throw std::runtime_error("a direction through one period failed: " + tr.message);
+  if (tr.mode_end != mode)
+    throw std::runtime_error("shooting: the period ends in " + shooting_.hybrid()->mode_name(tr.mode_end) +
+                             ", not in " + shooting_.hybrid()->mode_name(mode) +
+                             "; cut the orbit at another t0");
+  if (f_end_.size() == 0) {  // the same for every v: kept from the first
+    shooting_.hybrid()->field(tr.mode_end, tr.t_end, tr.x_end.head(dim), &f_end_);
+    f_end_.conservativeResize(n_);
+  }
+  return norm * tr.x_end.segment(dim, n_);
+}
+
+const Vector& MonodromyOperator::end_field() const {
+  if (f_end_.size() == 0) {  // no product yet: the state alone
+    const flow::Trajectory tr =
+        flow::simulate(*shooting_.hybrid(), shooting_.options().mode, t0_, z0_, t1_, simulation_);
+    if (!tr.ok()) throw std::runtime_error("shooting over one period failed: " + tr.message);
+    shooting_.hybrid()->field(tr.mode_end, tr.t_end, tr.x_end, &f_end_);
+    f_end_.conservativeResize(n_);
+  }
+  return f_end_;
+}
+
+std::string ArnoldiOptions::check() const {
+  std::ostringstream why;
+  if (count < 1)
+    why << "count = " << count << " must be >= 1";
+  else if (subspace != 0 && subspace < count + 2)
+    why << "subspace = " << subspace << " must be 0 (automatic) or >= count + 2 = " << count + 2;
+  else if (max_restarts < 1)
+    why << "max_restarts = " << max_restarts << " must be >= 1";
+  else if (!(tolerance > 0) || !(tolerance < 1))
+    why << "tolerance = " << tolerance << " must be in (0, 1)";
+  return why.str();
+}
+
+namespace {
+
+// Spectra's matrix-free operator interface (rows, cols, perform_op).
+struct SpectraOperator {
+  using Scalar = double;
+  const MonodromyOperator* monodromy;
+  Eigen::Index rows() const { return monodromy->size(); }
+  Eigen::Index cols() const { return monodromy->size(); }
+  void perform_op(const double* x_in, double* y_out) const {
+    Eigen::Map<Vector>(y_out, rows()) = monodromy->apply(Eigen::Map<const Vector>(x_in, rows()));
+  }
+};
+
+Eigen::VectorXcd largest_first(Eigen::VectorXcd mu) {
+  std::sort(
+      mu.data(), mu.data() + mu.size(),
+      [](const std::complex<double>& a, const std::complex<double>& b) { return std::abs(a) > std::abs(b); });
+  return mu;
+}
+
+}  // namespace
+
+ArnoldiMultipliers arnoldi_multipliers(const MonodromyOperator& monodromy, const ArnoldiOptions& options) {
+  if (const std::string why = options.check(); !why.empty())
+    throw std::invalid_argument("Arnoldi options: " + why);
+  const int n = monodromy.size();
+  const int before = monodromy.products();
+  ArnoldiMultipliers out;
+  if (n <= options.count + 2) {
+    // Spectra needs count <= n - 2: M column by column, all n multipliers.
+    Matrix M(n, n);
+    for (int j = 0; j < n; ++j) M.col(j) = monodromy.apply(Vector::Unit(n, j));
+    out.multipliers =
+        largest_first(Eigen::EigenSolver<Matrix>(M).eigenvalues()).head(std::min(n, options.count));
+    out.products = monodromy.products() - before;
+    out.converged = true;
+    out.message = "formed M (n = " + std::to_string(n) + " too small for Arnoldi)";
+    return out;
+  }
+  SpectraOperator op{&monodromy};
+  const int ncv = options.subspace > 0 ? std::min(options.subspace, n)
+                                       : std::min(n, std::max({2 * options.count + 1, 40, (3 * n) / 10}));
+  Spectra::GenEigsSolver<SpectraOperator> eigs(op, options.count, ncv);
+  eigs.init();
+  const Eigen::Index found =
+      eigs.compute(Spectra::SortRule::LargestMagn, options.max_restarts, options.tolerance);
+  out.products = monodromy.products() - before;
+  out.converged = eigs.info() == Spectra::CompInfo::Successful;
+  if (found > 0) out.multipliers = largest_first(eigs.eigenvalues());
+  std::ostringstream msg;
+  msg << found << " of " << options.count << " multipliers converged in " << out.products
+      << " products (subspace " << ncv << ")";
+  out.message = msg.str();
+  return out;
+}
+
+}  // namespace saltus::periodic

@@ -266,7 +266,7 @@ class HybridRunReader {
         if (run.mode < 0)
           fail(path, "'mode' = '" + mode + "' is not a mode of " + run.model + " (known: " + modes + ")");
       } else if (model->initial_mode) {
-        run.mode = model->initial_mode(*run.system, run.initial);
+        run.mode = model->initial_mode(*run.system, run.t0, run.initial);
       }
       if (model->check_start) model->check_start(*run.system, run.mode, run.t0, run.initial);
       flow::check_start(*run.system, run.mode, run.t0, run.initial);

@@ -328,6 +328,13 @@ class HybridRunReader {
       state_name(spec.variable, "section.variable");
       if (s.contains("value")) spec.value = number(s["value"], path, "section.value");
       if (s.contains("angle")) spec.angle = boolean(s["angle"], path, "section.angle");
+      // A section "angle": true declares its variable an angle, as "angles"
+      // does (issue 35): returns compared modulo 2 pi, wrapped for shooting.
+      const int i = static_cast<int>(std::find(names.begin(), names.end(), spec.variable) - names.begin());
+      if (spec.angle && !run.angles[i]) {
+        run.angles[i] = true;
+        run.wrapped_angles.push_back(i);
+      }
       run.section = spec;
     }
     if (json.contains("sweep")) {

@@ -1,5 +1,5 @@
 // Forced Filippov systems (issue 35): `t` in a Filippov run file's
-// expressions and "forcing_period".
+// expressions, "forcing_period", and angle states compared modulo 2 pi.
 //
 // The forced dry-friction oscillator of examples/user/dry_friction_oscillator.json,
 //
@@ -248,6 +248,53 @@ TEST_CASE(
     ++checked;
   }
   CHECK(checked >= 3);
+}
+
+TEST_CASE("forced Filippov: the autonomous phase-state version, its section an angle, has the forced orbit",
+          "[studies][filippov][forced][angles]") {
+  // th' = w in place of t, the section th = 0 modulo 2 pi ("angle": true, no
+  // "angles" key): before issue 35 the returns were compared without the
+  // modulo ("the closest return is 6.28319 away") and no orbit was found.
+  Json forced = example("user/dry_friction_oscillator.json");
+  forced["periodic"].erase("parameter");
+  forced["periodic"].erase("bounds");
+  Json j = forced;
+  j.erase("forcing_period");
+  j["states"] = {"x", "v", "th"};
+  j["filippov"]["field"] = {{"x", "v"}, {"v", "-x - 2*zeta*v + A*cos(th) - F*lambda"}, {"th", "w"}};
+  j["initial"]["th"] = 0;
+  j["section"] = {{"variable", "th"}, {"value", 0}, {"angle", true}};
+  const auto run = studies::load_hybrid_description(j, "phase_state");
+  const studies::BranchResult orbit = studies::find_orbit(run);
+  INFO(orbit.branch.message);
+  REQUIRE(orbit.branch.usable());
+  const Vector& y = orbit.branch.points[0].y;
+  const double w = at(orbit, y, "w");
+  CHECK(std::abs(orbit.shooting->period(orbit.problem->u(y)) - 2 * M_PI / w) < 1e-8);
+
+  // The forced orbit (closed form) at the time th / w of the autonomous point.
+  const auto forced_run = studies::load_hybrid_description(forced, "forced");
+  const studies::BranchResult f = studies::find_orbit(forced_run);
+  REQUIRE(f.branch.usable());
+  const Belt b = belt(*forced_run, w);
+  const double t0 = cut_time(f, f.branch.points[0].y);
+  const V2 z0 = b.orbit(t0, V2(at(f, f.branch.points[0].y, "x"), at(f, f.branch.points[0].y, "v")));
+  const double t =
+      t0 + std::fmod(std::fmod(at(orbit, y, "th") / w - t0, b.period()) + b.period(), b.period());
+  const V2 exact = b.map(t0, z0, t);
+  INFO("th = " << at(orbit, y, "th") << ": closed form " << exact.transpose());
+  CHECK(std::abs(at(orbit, y, "x") - exact[0]) < 1e-8);
+  CHECK(std::abs(at(orbit, y, "v") - exact[1]) < 1e-8);
+
+  // Multipliers: the forced ones (one of them 0) and the trivial 1.
+  std::complex<double> trivial;
+  const Eigen::VectorXcd mu = studies::multipliers(orbit, y, &trivial);
+  const Eigen::VectorXcd mu_forced = studies::multipliers(f, f.branch.points[0].y);
+  INFO("autonomous " << mu.transpose() << ", trivial " << trivial << "; forced " << mu_forced.transpose());
+  REQUIRE(mu.size() == 2);
+  CHECK(std::abs(trivial - 1.0) < 1e-8);
+  CHECK(std::abs(mu[0] - mu_forced[0]) < 1e-8);
+  CHECK(std::abs(mu[1]) < 1e-12);
 }
 
 TEST_CASE("forced Filippov: a moving switching surface h = v - V(t) holds the stuck block on the belt",

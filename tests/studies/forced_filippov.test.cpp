@@ -329,11 +329,6 @@ TEST_CASE("forced Filippov: a moving switching surface h = v - V(t) holds the st
 
 TEST_CASE("forced Filippov: run-file keys", "[studies][filippov][forced]") {
   Json j = example("user/dry_friction_oscillator.json");
-  SECTION("a number as the forcing period") {
-    j["forcing_period"] = 2 * M_PI / 1.5;
-    const auto run = studies::load_hybrid_description(j, "number");
-    CHECK(std::abs(run->forcing_period - 2 * M_PI / 1.5) < 1e-14);
-  }
   SECTION("the two-folds of `saltus filippov` are for autonomous systems") {
     CHECK_THROWS_WITH(studies::parse_filippov_run(j, "forced.json"), Catch::Contains("forced.json") &&
                                                                          Catch::Contains("uses the time t") &&

@@ -81,9 +81,9 @@
 //
 // Forced systems (a TimeDependentModel whose forced() is true: h(x, t) and
 // f(x, t, lambda)). Everything above is applied to the autonomous extension
-// in z = (x, t) with t' = 1 (WithTimeAsState; di Bernardo, Budd, Champneys &
-// Kowalczyk, Piecewise-smooth Dynamical Systems, Springer 2008, Sec. 2.1:
-// a non-autonomous system is an autonomous one with time as a state). Its
+// in z = (x, t) with t' = 1 (WithTimeAsState: the usual device that makes
+// a non-autonomous system autonomous, the time one more state, so that the
+// formulas above hold unchanged). Its
 // switching gradient is (h_x, h_t) and f_lambda has no t component, so
 //   H(x, t, lambda) = h_x . f(x, t, lambda) + h_t,
 //   lambda_eq = -(h_x . f(x, t, 0) + h_t) / (h_x . f_lambda),

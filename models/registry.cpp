@@ -213,6 +213,12 @@ HybridModel expression_hybrid_model(const Json& run) {
       return functor<Flow>(s).initial_mode(x, t);
     };
     model.check_start = check_filippov_start<Flow>;
+    // A forced system's orbits have the forcing's period: without it the
+    // shooting would treat t as absent (an autonomous orbit of a wrong system).
+    if (functor<Flow>(*system).forced() && run.contains("periodic") && !run.contains("forcing_period"))
+      throw std::invalid_argument(
+          "'forcing_period' is missing: the Filippov system reads the time t (a forced system), so its "
+          "periodic orbits have the forcing's period; give it, e.g. \"2*pi/w\"");
   } else {
     const auto hybrid = make_expression_hybrid(run);
     model.name = "own";

@@ -334,6 +334,12 @@ TEST_CASE("forced Filippov: run-file keys", "[studies][filippov][forced]") {
                                                                          Catch::Contains("uses the time t") &&
                                                                          Catch::Contains("forcing_period"));
   }
+  SECTION("a forced system's orbits need its forcing period") {
+    j.erase("forcing_period");
+    CHECK_THROWS_WITH(studies::load_hybrid_description(j, "no_period"),
+                      Catch::Contains("no_period") && Catch::Contains("'forcing_period' is missing") &&
+                          Catch::Contains("reads the time t"));
+  }
   SECTION("t in the stick bound is refused") {
     j["filippov"]["stick_bound"] = "1 + t";
     CHECK_THROWS_WITH(studies::load_hybrid_description(j, "bad"),

@@ -32,6 +32,7 @@
 #include <complex>
 #include <fstream>
 #include <functional>
+#include <limits>
 
 #include "continuation/periodic/shooting.h"
 #include "studies/filippov_study.h"
@@ -345,4 +346,55 @@ TEST_CASE("forced Filippov: run-file keys", "[studies][filippov][forced]") {
     CHECK_THROWS_WITH(studies::load_hybrid_description(j, "bad"),
                       Catch::Contains("filippov.stick_bound") && Catch::Contains("parameters only"));
   }
+}
+
+TEST_CASE("forced Filippov: the state-transition matrix across a moving surface is the flow's derivative",
+          "[studies][filippov][forced]") {
+  // A belt of speed V(t) = 0.2 + 0.4 sin t under a forced, damped block: the
+  // orbit crosses h = v - V(t) = 0 both ways and sticks, so the saltation
+  // matrices carry h_t (crossing: S = I + (F+ - F-) h_x^T / (h_x . F- + h_t)).
+  // Their product with the flows against central differences of the end
+  // state (an independent check of every t-term): with the simulations at
+  // 1e-13 and h = 1e-6 the differences carry about 1e-13 / h = 1e-7 of
+  // rounding (measured: 2.2e-9 off, |Phi| = 0.18 after the sticks).
+  const Json j = {{"name", "moving_belt_forced"},
+                  {"states", {"x", "v"}},
+                  {"parameters", {{"F", 0.7}}},
+                  {"filippov",
+                   {{"h", "v - 0.2 - 0.4*sin(t)"},
+                    {"field", {{"x", "v"}, {"v", "-x - 0.1*v + cos(1.3*t) - F*lambda"}}},
+                    {"mu", 1}}},
+                  {"initial", {{"x", 0.3}, {"v", -0.5}}},
+                  {"time", {0, 9}}};
+  const auto run = studies::load_hybrid_description(j, "moving_belt_forced");
+  flow::SimulationOptions options;
+  options.absolute_tolerance = options.relative_tolerance = 1e-13;
+  options.output_interval = std::numeric_limits<double>::infinity();
+  const Vector x0 = run->initial;
+  const flow::Trajectory tr = flow::simulate(*run->system, run->mode, 0.0, x0, 9.0, options);
+  REQUIRE(tr.ok());
+  int crossings = 0, sticks = 0;
+  for (const auto& e : tr.events) {
+    const std::string to = run->system->mode_name(e.mode_after);
+    crossings += to == "F+" || to == "F-";
+    sticks += to == "sliding";
+  }
+  INFO(tr.events.size() << " events");
+  CHECK(crossings >= 2);
+  CHECK(sticks >= 1);
+  options.variational = false;
+  Matrix fd(2, 2);
+  const double h = 1e-6;
+  for (int k = 0; k < 2; ++k) {
+    Vector a = x0, b = x0;
+    a[k] += h;
+    b[k] -= h;
+    const flow::Trajectory ta = flow::simulate(*run->system, run->mode, 0.0, a, 9.0, options);
+    const flow::Trajectory tb = flow::simulate(*run->system, run->mode, 0.0, b, 9.0, options);
+    REQUIRE(ta.events.size() == tr.events.size());
+    REQUIRE(tb.events.size() == tr.events.size());
+    fd.col(k) = (ta.x_end - tb.x_end) / (2 * h);
+  }
+  INFO("saltus\n" << tr.transition_matrix << "\ndifferences\n" << fd);
+  CHECK((tr.transition_matrix - fd).norm() < 1e-6 * (1 + fd.norm()));
 }

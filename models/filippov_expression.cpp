@@ -15,7 +15,9 @@ const char* const kFilippovExpressionHelp = R"(Your own Filippov system (instead
                  field f(x, lambda) affine in lambda ({state: expression} or a list; it may use
                  lambda), the bound |lambda| <= mu (a number, default 1) and the static bound
                  stick_bound >= mu that holds a sliding orbit on h = 0 (an expression of the
-                 parameters, e.g. "mu_s/mu_k"; default mu; its parameters are decided on as numbers).
+                 parameters, e.g. "mu_s/mu_k", or a number; default mu; its parameters are decided
+                 on as numbers). h, the field and the definitions may use the time t (a forced
+                 system: give "forcing_period", e.g. "2*pi/w", for its periodic orbits).
                  Modes: "F+" (h > 0, f(x, +mu)), "F-" (h < 0, f(x, -mu)), "sliding", "escaping"
                  (models/filippov_hybrid.h), or your own names ("mode_names": [4 names]); without
                  "mode" the start mode follows from the state. The same file serves `saltus filippov
@@ -32,6 +34,7 @@ std::vector<std::string> FilippovSpec::names() const {
   std::vector<std::string> out = states;
   out.insert(out.end(), parameters.begin(), parameters.end());
   out.push_back("lambda");
+  out.push_back("t");
   return out;
 }
 
@@ -49,15 +52,19 @@ std::shared_ptr<flow::AutoDiffHybrid<filippov::FilippovFlow<ExpressionFilippov>>
   const int lambda = n + static_cast<int>(spec->parameters.size());
   auto names = spec->names();
   spec->definitions = definitions(run, &names, &seen);
-  std::vector<bool> flags(lambda + 1, false);
+  const int time = lambda + 1;
+  std::vector<bool> flags(time + 1, false);
   flags[lambda] = true;
   const auto on_lambda = spec->definitions.depends(flags);
   for (std::size_t i = 0; i < spec->definitions.names.size(); ++i)
-    if (on_lambda[lambda + 1 + i])
+    if (on_lambda[time + 1 + i])
       bad("definitions." + spec->definitions.names[i], "uses lambda: definitions are functions of x and p");
   std::fill(flags.begin(), flags.end(), false);
   std::fill(flags.begin(), flags.begin() + n, true);
   const auto on_state = spec->definitions.depends(flags);
+  std::fill(flags.begin(), flags.end(), false);
+  flags[time] = true;
+  const auto on_time = spec->definitions.depends(flags);
 
   const Json& f = run["filippov"];
   if (!f.is_object()) bad("filippov", "must be {h, field, mu, stick_bound}");
@@ -70,6 +77,8 @@ std::shared_ptr<flow::AutoDiffHybrid<filippov::FilippovFlow<ExpressionFilippov>>
     bad("filippov.h", "'" + spec->h.text() + "' does not depend on the state: it switches nothing");
   if (!f.contains("field")) bad("filippov.field", "is missing: f(x, lambda), one per state");
   for (auto& e : per_name(f["field"], spec->states, names, true, "filippov.field")) spec->field.push_back(*e);
+  spec->forced = reads(spec->h, on_time);
+  for (const Expression& e : spec->field) spec->forced = spec->forced || reads(e, on_time);
   if (f.contains("mu")) {
     if (!f["mu"].is_number() || !(f["mu"].get<double>() > 0) || !std::isfinite(f["mu"].get<double>()))
       bad("filippov.mu", "must be a positive number (the bound of |lambda|)");
@@ -79,7 +88,9 @@ std::shared_ptr<flow::AutoDiffHybrid<filippov::FilippovFlow<ExpressionFilippov>>
     spec->stick = expression(f["stick_bound"], names, "filippov.stick_bound");
     for (int i : spec->stick->used_variables()) {
       if (i < n || i >= lambda)
-        bad("filippov.stick_bound", "'" + spec->stick->text() + "' may use the parameters only");
+        bad("filippov.stick_bound", "'" + spec->stick->text() +
+                                        "' may use the parameters only (not the "
+                                        "states, lambda or t)");
       spec->decided[i - n] = true;
       spec->docs[i - n] = "in the stick bound (decided on as a number)";
     }

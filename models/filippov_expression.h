@@ -11,6 +11,16 @@
 // with |lambda| <= 1, to vary it); the static bound b >= mu may be an
 // expression of the parameters ("mu_s/mu_k"), whose parameters the flow then
 // decides on as numbers (they are not carried in a state).
+//
+// A forced system: the expressions of h, the field and the definitions may
+// use the time t (x'' + x = cos(w t) - F lambda). Then switching(x, t) and
+// field(x, t, lambda, f) are the model (filippov::TimeDependentModel), and
+// the Filippov builder works on its autonomous extension z = (x, t), t' = 1
+// (models/filippov_hybrid.h), so that the Lie derivatives carry h_t, the
+// sliding field is the one that keeps h(x(t), t) = 0, and every derivative in
+// t is as exact as those in x. The autonomous forms switching(x) and
+// field(x, lambda, f) read t = 0 (the two-fold analyses, which refuse a forced
+// system: studies/filippov_study.cpp).
 
 #include <array>
 #include <memory>
@@ -31,8 +41,9 @@ struct FilippovSpec {
   std::vector<Expression> field;  // per state, of (x, p, lambda)
   double mu = 1.0;
   std::optional<Expression> stick;  // b(p); none: b = mu
-  Definitions definitions;          // after (x, p, lambda), free of lambda
-  // The expressions' names: states, parameters, "lambda".
+  Definitions definitions;          // after (x, p, lambda, t), free of lambda
+  bool forced = false;              // h, the field or a definition they use reads t
+  // The expressions' names: states, parameters, "lambda", "t".
   std::vector<std::string> names() const;
 };
 
@@ -63,33 +74,46 @@ struct ExpressionFilippovT {
   double stick_bound() const {
     if (!spec->stick) return mu;
     std::vector<double> x(spec->states.size(), 0.0);
-    auto v = values(cast<double>(), x.data(), 0.0);
+    auto v = values(cast<double>(), x.data(), 0.0, 0.0);
     return spec->stick->template evaluate<double>(v.data());
   }
+  // Whether the expressions read the time (a forced system).
+  bool forced() const { return spec->forced; }
 
   int state_size() const { return static_cast<int>(spec->states.size()); }
   std::vector<std::string> state_names() const { return spec->states; }
+  // At t = 0 (an autonomous system's; see the header).
   template <class T>
   T switching(const T* x) const {
-    auto v = values(*this, x, T(0.0));
-    return spec->h.template evaluate<T>(v.data());
+    return switching(x, T(0.0));
   }
   template <class T>
   void field(const T* x, const T& lambda, T* f) const {
-    auto v = values(*this, x, lambda);
+    field(x, T(0.0), lambda, f);
+  }
+  // h(x, t) and f(x, t, lambda).
+  template <class T>
+  T switching(const T* x, const T& t) const {
+    auto v = values(*this, x, T(0.0), t);
+    return spec->h.template evaluate<T>(v.data());
+  }
+  template <class T>
+  void field(const T* x, const T& t, const T& lambda, T* f) const {
+    auto v = values(*this, x, lambda, t);
     for (int i = 0; i < state_size(); ++i) f[i] = spec->field[i].template evaluate<T>(v.data());
   }
 
  private:
-  // (x, p, lambda) in one array.
+  // (x, p, lambda, t) and the definitions in one array.
   template <class T, class Q>
-  static ValueArray<T> values(const ExpressionFilippovT<Q>& m, const T* x, const T& lambda) {
+  static ValueArray<T> values(const ExpressionFilippovT<Q>& m, const T* x, const T& lambda, const T& t) {
     const int n = m.state_size(), k = static_cast<int>(m.p.size());
-    ValueArray<T> v(n + k + 1 + static_cast<int>(m.spec->definitions.names.size()));
+    ValueArray<T> v(n + k + 2 + static_cast<int>(m.spec->definitions.names.size()));
     for (int i = 0; i < n; ++i) v[i] = x[i];
     for (int i = 0; i < k; ++i) v[n + i] = m.spec->decided[i] ? T(m.numbers[i]) : T(m.p[i]);
     v[n + k] = lambda;
-    m.spec->definitions.evaluate(v.data(), n + k + 1);
+    v[n + k + 1] = t;
+    m.spec->definitions.evaluate(v.data(), n + k + 2);
     return v;
   }
 };

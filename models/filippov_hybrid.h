@@ -79,6 +79,20 @@
 // tolerance. A tangential hit (h_x . F_in = 0, grazing) ends the run with
 // the simulator's kGrazing status.
 //
+// Forced systems (a TimeDependentModel whose forced() is true: h(x, t) and
+// f(x, t, lambda)). Everything above is applied to the autonomous extension
+// in z = (x, t) with t' = 1 (WithTimeAsState: the usual device that makes
+// a non-autonomous system autonomous, the time one more state, so that the
+// formulas above hold unchanged). Its
+// switching gradient is (h_x, h_t) and f_lambda has no t component, so
+//   H(x, t, lambda) = h_x . f(x, t, lambda) + h_t,
+//   lambda_eq = -(h_x . f(x, t, 0) + h_t) / (h_x . f_lambda),
+// the equivalent control that keeps h(x(t), t) = 0 on a moving surface, and
+// the regions (17)-(18) and the exit guards are those of the extension. The
+// simulator's guard gradients then hold h_t and the saltation matrices the
+// time derivatives, exactly (ceres::Jet through t as through x). On Sigma a
+// perturbation at fixed t keeps h_x dx = 0 (constrained_directions).
+//
 // Drift. In the sliding mode h_x . F_s = 0 exactly on Sigma, so the orbit
 // stays on Sigma up to the integration error (for a linear h with a constant
 // gradient, as in the stick-slip oscillator, exactly); no projection is made.
@@ -119,6 +133,36 @@ struct FlowOptions {
   double two_fold_tolerance = 1e-6;
   // initial_mode / check_mode: |h| at or below this is on Sigma (units of h).
   double surface_tolerance = 1e-9;
+};
+
+// A model whose switching function and field also depend on the time:
+//   template <class T> T switching(const T* x, const T& t) const;
+//   template <class T> void field(const T* x, const T& t, const T& lambda, T* f) const;
+//   bool forced() const;   // whether they do (else the autonomous forms serve)
+template <class M>
+concept TimeDependentModel = Model<M> && requires(const M& m, const double* x, double t, double* f) {
+  { m.switching(x, t) } -> std::convertible_to<double>;
+  m.field(x, t, t, f);
+  { m.forced() } -> std::convertible_to<bool>;
+};
+
+// The autonomous extension of a time-dependent model, a filippov::Model in
+// z = (x, t) (n + 1 components) with t' = 1 (see the header).
+template <class M>
+struct WithTimeAsState {
+  const M* model;
+  double mu;
+  int state_size() const { return model->state_size() + 1; }
+  template <class T>
+  T switching(const T* z) const {
+    return model->switching(z, z[model->state_size()]);
+  }
+  template <class T>
+  void field(const T* z, const T& lambda, T* f) const {
+    const int n = model->state_size();
+    model->field(z, z[n], lambda, f);
+    f[n] = T(1.0);
+  }
 };
 
 template <Model M>
@@ -242,35 +286,71 @@ class FilippovFlow {
     }
   }
 
+  // Whether the model depends on the time (its forms in (x, t) are used).
+  bool forced() const {
+    if constexpr (TimeDependentModel<M>)
+      return model_.forced();
+    else
+      return false;
+  }
+
   template <class T>
-  void field(int mode, const T& /*t*/, const T* x, T* f) const {
+  void field(int mode, const T& t, const T* x, T* f) const {
+    if constexpr (TimeDependentModel<M>)
+      if (model_.forced()) {
+        const int n = dimension();
+        std::vector<T> z(x, x + n), g(n + 1);
+        z.push_back(t);
+        field_of(timed_model(), mode, z.data(), g.data());
+        std::copy(g.begin(), g.begin() + n, f);
+        return;
+      }
+    field_of(model_, mode, x, f);
+  }
+
+  template <class T>
+  T guard(int mode, int k, const T& t, const T* x) const {
+    if constexpr (TimeDependentModel<M>)
+      if (model_.forced()) {
+        std::vector<T> z(x, x + dimension());
+        z.push_back(t);
+        return guard_of(timed_model(), mode, k, z.data());
+      }
+    return guard_of(model_, mode, k, x);
+  }
+
+ private:
+  // The field and guards of a model, autonomous or the time-extended one.
+  template <class T, class N>
+  void field_of(const N& model, int mode, const T* x, T* f) const {
     switch (mode) {
       case kPlusMode:
-        model_.field(x, T(model_.mu), f);
+        model.field(x, T(model.mu), f);
         return;
       case kMinusMode:
-        model_.field(x, T(-model_.mu), f);
+        model.field(x, T(-model.mu), f);
         return;
       case kTwoFoldMode:
-        for (int i = 0; i < dimension(); ++i) f[i] = T(0.0);
+        for (int i = 0; i < model.state_size(); ++i) f[i] = T(0.0);
         return;
       default:
-        sliding_field(model_, x, f);
+        sliding_field(model, x, f);
         return;  // (16)
     }
   }
 
-  template <class T>
-  T guard(int mode, int k, const T& /*t*/, const T* x) const {
-    if (mode == kPlusMode || mode == kMinusMode) return model_.switching(x);
+  template <class T, class N>
+  T guard_of(const N& model, int mode, int k, const T* x) const {
+    if (mode == kPlusMode || mode == kMinusMode) return model.switching(x);
     if (k == 2) {
       // s -+ tolerance: negative in the sliding region (h_x.f_lambda < 0), rising to 0 near a two-fold.
-      const int n = dimension();
+      const int n = model.state_size();
       std::vector<T> f0(n), f_lambda(n), h_x(n);
-      split_field(model_, x, f0.data(), f_lambda.data());
-      switching_gradient(model_, x, h_x.data());
+      split_field(model, x, f0.data(), f_lambda.data());
+      switching_gradient(model, x, h_x.data());
+      // Over the states only (a forced model's h_t is no direction of Sigma in x).
       T dot = T(0.0), hh = T(0.0), ff = T(0.0);
-      for (int i = 0; i < n; ++i) {
+      for (int i = 0; i < dimension(); ++i) {
         dot += h_x[i] * f_lambda[i];
         hh += h_x[i] * h_x[i];
         ff += f_lambda[i] * f_lambda[i];
@@ -279,15 +359,16 @@ class FilippovFlow {
       const T sine = dot / sqrt(hh * ff);
       return mode == kSlidingMode ? sine + options_->two_fold_tolerance : sine - options_->two_fold_tolerance;
     }
-    const double bound = mode == kSlidingMode ? stick_bound() : model_.mu;
-    return lie_derivative(model_, x, T(k == 0 ? bound : -bound));
+    const double bound = mode == kSlidingMode ? stick_bound() : model.mu;
+    return lie_derivative(model, x, T(k == 0 ? bound : -bound));
   }
 
-  int next_mode(int mode, int k, double /*t*/, const double* x) const {
+ public:
+  int next_mode(int mode, int k, double t, const double* x) const {
     switch (mode) {
       case kPlusMode:
       case kMinusMode:
-        return holds_on_surface(x) ? kSlidingMode : 1 - mode;
+        return holds_on_surface(x, t) ? kSlidingMode : 1 - mode;
       case kSlidingMode:
         return k == 0 ? kPlusMode : k == 1 ? kMinusMode : kTwoFoldMode;
       case kEscapingMode:
@@ -305,12 +386,20 @@ class FilippovFlow {
   // On Sigma (sliding, escaping) a perturbation keeps h = 0: h_x dx = 0.
   // Lyapunov exponents set the normal one to zero there, as on a mechanical
   // constraint (HybridSystem::constrained_directions); elsewhere none.
-  void constrained_directions(int mode, double /*t*/, const double* x, Matrix* C) const {
+  void constrained_directions(int mode, double t, const double* x, Matrix* C) const {
     if (mode != kSlidingMode && mode != kEscapingMode) {
       C->resize(0, dimension());
       return;
     }
     C->resize(1, dimension());
+    if constexpr (TimeDependentModel<M>)
+      if (model_.forced()) {
+        const Vector z = at_time(x, t);
+        Vector g(z.size());
+        switching_gradient(timed_model(), z.data(), g.data());
+        *C = g.head(dimension()).transpose();  // h_x: a perturbation at fixed t
+        return;
+      }
     switching_gradient(model_, x, C->data());  // a 1 x n matrix is contiguous
   }
 
@@ -318,34 +407,34 @@ class FilippovFlow {
 
   // At a point of Sigma: does the force hold an orbit there (lie_l < 0 and
   // |lambda_eq| < b)? The entry test of next_mode.
-  bool holds_on_surface(const double* x) const {
-    double lie0, lie_lambda;
-    split_lie_derivatives(model_, x, &lie0, &lie_lambda);
-    return lie_lambda < 0.0 && std::abs(lie0) < stick_bound() * -lie_lambda;
+  // (At the time t: a forced model's; an autonomous one ignores it.)
+  bool holds_on_surface(const double* x, double t = 0.0) const {
+    if constexpr (TimeDependentModel<M>)
+      if (model_.forced()) return holds(timed_model(), at_time(x, t).data());
+    return holds(model_, x);
   }
 
-  // The mode a run starting at x should have: by the sign of h off Sigma; on
-  // Sigma (|h| <= surface_tolerance) sliding where the force holds, escaping
-  // in the escaping region (18), else the side the orbit moves into.
-  int initial_mode(const Vector& x) const {
+  // The mode a run starting at x (at the time t) should have: by the sign of
+  // h off Sigma; on Sigma (|h| <= surface_tolerance) sliding where the force
+  // holds, escaping in the escaping region (18), else the side the orbit
+  // moves into.
+  int initial_mode(const Vector& x, double t = 0.0) const {
     detail::check_point(x, dimension(), "initial_mode");
-    const double h = model_.switching(x.data());
-    if (h > options_->surface_tolerance) return kPlusMode;
-    if (h < -options_->surface_tolerance) return kMinusMode;
-    if (holds_on_surface(x.data())) return kSlidingMode;
-    const double plus = lie_derivative(model_, x.data(), model_.mu);
-    const double minus = lie_derivative(model_, x.data(), -model_.mu);
-    if (minus < 0.0 && plus > 0.0) return kEscapingMode;
-    return plus > 0.0 ? kPlusMode : kMinusMode;
+    if constexpr (TimeDependentModel<M>)
+      if (model_.forced()) return start_mode(timed_model(), at_time(x.data(), t).data());
+    return start_mode(model_, x.data());
   }
 
   // Throws std::invalid_argument naming the values when `mode` cannot start
-  // at x: F+ needs h >= -tol, F- h <= tol, sliding and escaping |h| <= tol
-  // and x in their region.
-  void check_mode(int mode, const Vector& x) const {
+  // at x (at the time t): F+ needs h >= -tol, F- h <= tol, sliding and
+  // escaping |h| <= tol and x in their region.
+  void check_mode(int mode, const Vector& x, double t = 0.0) const {
     detail::check_point(x, dimension(), "check_mode");
     require_mode(mode);
-    const double h = model_.switching(x.data()), tol = options_->surface_tolerance;
+    double h = model_.switching(x.data());
+    if constexpr (TimeDependentModel<M>)
+      if (model_.forced()) h = model_.switching(x.data(), t);
+    const double tol = options_->surface_tolerance;
     std::ostringstream msg;
     msg << "filippov flow: the state x = " << detail::format_point(x) << " (h = " << h
         << ") cannot start in mode '" << mode_name(mode) << "': ";
@@ -355,14 +444,14 @@ class FilippovFlow {
       msg << "it needs h <= 0";
     else if (mode >= kSlidingMode && std::abs(h) > tol)
       msg << "it needs |h| <= " << tol << " (on the switching surface)";
-    else if (mode == kSlidingMode && !holds_on_surface(x.data()))
+    else if (mode == kSlidingMode && !holds_on_surface(x.data(), t))
       msg << "the force cannot hold the orbit on the surface there (|lambda_eq| >= b = " << stick_bound()
           << " or h_x . f_lambda >= 0)";
-    else if (mode == kEscapingMode && initial_mode(x) != kEscapingMode)
+    else if (mode == kEscapingMode && initial_mode(x, t) != kEscapingMode)
       msg << "x is not in the escaping region (18)";
     else
       return;
-    msg << "; start in mode '" << mode_name(initial_mode(x)) << "'";
+    msg << "; start in mode '" << mode_name(initial_mode(x, t)) << "'";
     throw std::invalid_argument(msg.str());
   }
 
@@ -371,6 +460,32 @@ class FilippovFlow {
     if (mode < 0 || mode > 4)
       throw std::invalid_argument("filippov flow: mode " + std::to_string(mode) +
                                   " does not exist (0: F+, 1: F-, 2: sliding, 3: escaping, 4: two-fold)");
+  }
+
+  // A forced model in z = (x, t) at double (the decisions).
+  WithTimeAsState<M> timed_model() const { return {&model_, double(model_.mu)}; }
+  Vector at_time(const double* x, double t) const {
+    Vector z(dimension() + 1);
+    for (int i = 0; i < dimension(); ++i) z[i] = x[i];
+    z[dimension()] = t;
+    return z;
+  }
+  template <class N>
+  bool holds(const N& model, const double* x) const {
+    double lie0, lie_lambda;
+    split_lie_derivatives(model, x, &lie0, &lie_lambda);
+    return lie_lambda < 0.0 && std::abs(lie0) < stick_bound() * -lie_lambda;
+  }
+  template <class N>
+  int start_mode(const N& model, const double* x) const {
+    const double h = model.switching(x);
+    if (h > options_->surface_tolerance) return kPlusMode;
+    if (h < -options_->surface_tolerance) return kMinusMode;
+    if (holds(model, x)) return kSlidingMode;
+    const double plus = lie_derivative(model, x, model.mu);
+    const double minus = lie_derivative(model, x, -model.mu);
+    if (minus < 0.0 && plus > 0.0) return kEscapingMode;
+    return plus > 0.0 ? kPlusMode : kMinusMode;
   }
 
   template <Model>

@@ -68,8 +68,8 @@ std::map<std::string, double> pendulum_links(const Json& run) {
 }
 
 template <class Flow>
-void check_filippov_start(const flow::HybridSystem& system, int mode, double, const Vector& x) {
-  functor<Flow>(system).check_mode(mode, x);
+void check_filippov_start(const flow::HybridSystem& system, int mode, double t, const Vector& x) {
+  functor<Flow>(system).check_mode(mode, x, t);
 }
 
 std::vector<HybridModel> make_table() {
@@ -111,7 +111,7 @@ std::vector<HybridModel> make_table() {
   stick_slip.mode_count = 3;
   stick_slip.shooting_parameter = "v0";
   stick_slip.make = [] { return make_stick_slip_flow(StickSlip{}); };
-  stick_slip.initial_mode = [](const flow::HybridSystem& s, const Vector& x) {
+  stick_slip.initial_mode = [](const flow::HybridSystem& s, double, const Vector& x) {
     return functor<StickSlipFlow>(s).initial_mode(x);
   };
   stick_slip.check_start = check_filippov_start<StickSlipFlow>;
@@ -124,7 +124,7 @@ std::vector<HybridModel> make_table() {
       "(models/wheel_turntable.h)";
   wheel.mode_count = 4;
   wheel.make = [] { return filippov::make_filippov_flow(WheelTurntable::paper()); };
-  wheel.initial_mode = [](const flow::HybridSystem& s, const Vector& x) {
+  wheel.initial_mode = [](const flow::HybridSystem& s, double, const Vector& x) {
     return functor<filippov::FilippovFlow<WheelTurntable>>(s).initial_mode(x);
   };
   wheel.check_start = check_filippov_start<filippov::FilippovFlow<WheelTurntable>>;
@@ -209,10 +209,16 @@ HybridModel expression_hybrid_model(const Json& run) {
     model.name = "own Filippov";
     model.description = "the run file's own Filippov system";
     model.mode_count = 4;
-    model.initial_mode = [](const flow::HybridSystem& s, const Vector& x) {
-      return functor<Flow>(s).initial_mode(x);
+    model.initial_mode = [](const flow::HybridSystem& s, double t, const Vector& x) {
+      return functor<Flow>(s).initial_mode(x, t);
     };
     model.check_start = check_filippov_start<Flow>;
+    // A forced system's orbits have the forcing's period: without it the
+    // shooting would treat t as absent (an autonomous orbit of a wrong system).
+    if (functor<Flow>(*system).forced() && run.contains("periodic") && !run.contains("forcing_period"))
+      throw std::invalid_argument(
+          "'forcing_period' is missing: the Filippov system reads the time t (a forced system), so its "
+          "periodic orbits have the forcing's period; give it, e.g. \"2*pi/w\"");
   } else {
     const auto hybrid = make_expression_hybrid(run);
     model.name = "own";
@@ -242,10 +248,13 @@ HybridModel expression_hybrid_model(const Json& run) {
     }
   }
   if (run.contains("forcing_period")) {
-    if (!run["forcing_period"].is_string())
+    // A number stands for itself (issue 35: numbers wherever an expression is).
+    const Json& period = run["forcing_period"];
+    if (!period.is_string() && !period.is_number())
       throw std::invalid_argument(
-          "'forcing_period' must be an expression of the parameters, e.g. \"2*pi/w\"");
-    model.forcing_period = run["forcing_period"].get<std::string>();
+          "'forcing_period' must be an expression of the parameters, e.g. \"2*pi/w\", or a number, got " +
+          period.dump());
+    model.forcing_period = period.is_number() ? period.dump() : period.get<std::string>();
   }
   return model;
 }

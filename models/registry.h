@@ -30,8 +30,10 @@ struct HybridModel {
   // The forcing period, an expression of the parameters ("2*pi/omega");
   // empty: autonomous.
   std::string forcing_period;
-  // The start mode from the state when the run gives none; empty: mode 0.
-  std::function<int(const flow::HybridSystem&, const Vector& x)> initial_mode;
+  // The start mode from the state (at the start time t: a forced system's
+  // side of its switching surface depends on it) when the run gives none;
+  // empty: mode 0.
+  std::function<int(const flow::HybridSystem&, double t, const Vector& x)> initial_mode;
   // Checks a start beyond the guards' sides (flow::check_start): throws
   // std::invalid_argument naming the value. May be empty.
   std::function<void(const flow::HybridSystem&, int mode, double t, const Vector& x)> check_start;

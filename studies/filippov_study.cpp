@@ -17,7 +17,9 @@ const char* const kFilippovRunFileKeys = R"(Run file keys (JSON):
   model          "wheel_turntable" (state r, v, omega; Szalai & Jeffrey (1)-(7)); or, instead,
                  your own Filippov system: "states", "parameters", "definitions" and "filippov"
                  as for `saltus simulate` (see its --help; keys below marked "own"); the keys of
-                 `saltus simulate` (initial, time, ...) may stand beside these and are ignored here
+                 `saltus simulate` (initial, time, ...) may stand beside these and are ignored here;
+                 a forced system (h or the field reads t; "forcing_period" for its orbits in
+                 `saltus periodic`) is refused: the two-folds, futures and maps are autonomous
   parameters     {d, m, c1, c2, beta, r0, omega0, mu, gamma, kappa, k2}: defaults are the
                  paper's Sec. V constants; kappa and k2 may instead come from two_fold_at
   two_fold_at    {r, omega}: kappa and k2 from (10)-(11) so that a two-fold sits at (r*, omega*)
@@ -118,6 +120,11 @@ void read_own(FilippovRun* run) {
   } catch (const std::invalid_argument& e) {
     fail(file, e.what());
   }
+  if (run->own->forced())
+    fail(file,
+         "'filippov': h or the field uses the time t (a forced system); the two-folds, futures and maps of "
+         "`saltus filippov` are for autonomous systems (make the forcing a state, th' = w, with \"angles\": "
+         "[\"th\"]); the periodic orbits of a forced system: `saltus periodic` with \"forcing_period\"");
   run->states = run->own->state_names();
   const Json futures = json.value("futures", Json::object());
   if (futures.is_object() && futures.contains("barrier")) {
@@ -134,10 +141,11 @@ void read_own(FilippovRun* run) {
     const models::ExpressionFilippov model = *run->own;
     run->barrier = [model, barrier](const Vector& x) {
       const int n = model.state_size(), k = static_cast<int>(model.p.size());
-      std::vector<double> v(n + k + 1 + model.spec->definitions.names.size(), 0.0);
+      // (x, p, lambda = 0, t = 0) and the definitions: models/filippov_expression.h's order.
+      std::vector<double> v(n + k + 2 + model.spec->definitions.names.size(), 0.0);
       for (int i = 0; i < n; ++i) v[i] = x[i];
       for (int i = 0; i < k; ++i) v[n + i] = model.spec->decided[i] ? model.numbers[i] : model.p[i];
-      model.spec->definitions.evaluate(v.data(), n + k + 1);
+      model.spec->definitions.evaluate(v.data(), n + k + 2);
       return barrier->evaluate<double>(v.data());
     };
   }

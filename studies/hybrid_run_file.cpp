@@ -266,7 +266,7 @@ class HybridRunReader {
         if (run.mode < 0)
           fail(path, "'mode' = '" + mode + "' is not a mode of " + run.model + " (known: " + modes + ")");
       } else if (model->initial_mode) {
-        run.mode = model->initial_mode(*run.system, run.initial);
+        run.mode = model->initial_mode(*run.system, run.t0, run.initial);
       }
       if (model->check_start) model->check_start(*run.system, run.mode, run.t0, run.initial);
       flow::check_start(*run.system, run.mode, run.t0, run.initial);
@@ -328,6 +328,13 @@ class HybridRunReader {
       state_name(spec.variable, "section.variable");
       if (s.contains("value")) spec.value = number(s["value"], path, "section.value");
       if (s.contains("angle")) spec.angle = boolean(s["angle"], path, "section.angle");
+      // A section "angle": true declares its variable an angle, as "angles"
+      // does (issue 35): returns compared modulo 2 pi, wrapped for shooting.
+      const int i = static_cast<int>(std::find(names.begin(), names.end(), spec.variable) - names.begin());
+      if (spec.angle && !run.angles[i]) {
+        run.angles[i] = true;
+        run.wrapped_angles.push_back(i);
+      }
       run.section = spec;
     }
     if (json.contains("sweep")) {

@@ -524,3 +524,20 @@ def test_attractor_map_is_the_command_line_s(tmp_path):
     drawn = {t.get_text() for t in ax.legend().get_texts()}
     assert drawn == set(expected["class"]) and ax.get_xlabel() == "w"
     plt.close(fig)
+
+
+def test_forced_filippov_branch_is_the_command_line_s(tmp_path):
+    # The forced dry-friction oscillator (its field reads t; issue 35): the
+    # branch of stick-slip orbits in w, point by point the command line's,
+    # and the orbit's stick gives a multiplier 0.
+    run = example("user/dry_friction_oscillator.json")
+    out = tmp_path / "cli"
+    subprocess.run([os.path.join(BUILD, "saltus"), "periodic", run, "--out", str(out)], check=True,
+                   capture_output=True)
+    cli = np.genfromtxt(out / "branch.csv", delimiter=",", names=True, dtype=None, encoding=None)
+    orbits = saltus.continuation(saltus.load(run))
+    assert orbits.usable and len(orbits) == len(cli)
+    assert np.max(np.abs(orbits["w"] - cli["w"])) < 1e-12
+    assert np.max(np.abs(orbits["x"] - cli["x"])) < 1e-12
+    multipliers = orbits.point("GR1").data["multipliers"]
+    assert min(abs(m) for m in multipliers) < 1e-12

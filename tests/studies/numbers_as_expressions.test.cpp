@@ -44,6 +44,15 @@ TEST_CASE("a number stands for itself where an expression is expected", "[studie
   CHECK(std::abs(f.x_end[0] - 3.0) < 1e-12);
   CHECK(f.x_end[1] == 0.5);
 
+  // The forcing period of an own system (here a forced Filippov one) as a
+  // number: before, "'forcing_period' must be an expression of the parameters".
+  Json forced = example("user/dry_friction_oscillator.json");
+  forced["forcing_period"] = 4.0;
+  CHECK(studies::load_hybrid_description(forced, "forced")->forcing_period == 4.0);
+  forced["forcing_period"] = true;
+  CHECK_THROWS_WITH(studies::load_hybrid_description(forced, "bad"),
+                    Catch::Contains("forcing_period") && Catch::Contains("or a number, got true"));
+
   number["filippov"]["stick_bound"] = true;
   CHECK_THROWS_WITH(studies::load_hybrid_description(number, "bad"),
                     Catch::Contains("filippov.stick_bound") && Catch::Contains("or a number, got a boolean"));

@@ -94,6 +94,8 @@ bool two_parameter_curves(const studies::BranchResult& branch, const fs::path& d
     if (list) c["file"] = file;
     all.push_back(c);
   }
+  if (why->empty() && followed.size() != specs.size() + 1)
+    *why = "'periodic.curve': the branch of orbits did not start: " + branch.branch.message;
   if (!why->empty()) return false;
   if (list)
     (*summary)["curves"] = all;

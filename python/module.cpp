@@ -16,6 +16,9 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <atomic>
+#include <chrono>
+#include <future>
 #include <limits>
 #include <sstream>
 
@@ -56,17 +59,17 @@ class Observer {
           const py::object go = callback_(name, branch.points.size());
           if (!go.is_none() && !go.cast<bool>()) return stop(name);
         } catch (py::error_already_set& e) {
-          if (!e.matches(PyExc_KeyboardInterrupt)) {
-            error_ = e.what();
-            return stop(name);
-          }
+          if (!e.matches(PyExc_KeyboardInterrupt)) error_ = e.what();
+          return stop(name);
+        } catch (const std::exception& e) {  // a result that is no bool
+          error_ = e.what();
           return stop(name);
         }
       }
       return true;
     };
   }
-  // Marks a result stopped by the observer, and rethrows a callback's error.
+  // Marks a result stopped by the observer, saying why.
   void finish(BranchResult* r) {
     if (!stopped_.empty() && r->branch.stop_reason == StopReason::kCallback) {
       r->branch.message = "interrupted after " + std::to_string(r->branch.points.size()) + " points" +
@@ -86,40 +89,46 @@ class Observer {
   std::string stopped_, error_;
 };
 
-// The progress of a sweep or map: the user's callback(done, total) and
-// Ctrl-C, either of which stops it after the points under way.
+// The progress of a sweep or map: the user's callback(done, total), called
+// from the study's worker threads, and Ctrl-C, which Python delivers to
+// the main thread only (observed_grid polls for it there and calls
+// interrupt()); either stops the study after the points under way.
 class GridObserver {
  public:
   explicit GridObserver(py::object callback) : callback_(std::move(callback)) {}
   studies::SweepProgress progress() {
     return [this](int done, int total) {
-      py::gil_scoped_acquire gil;
-      if (PyErr_CheckSignals() != 0) return stop();
+      if (interrupted_) return false;
       if (callback_.is_none()) return true;
+      py::gil_scoped_acquire gil;
       try {
         const py::object go = callback_(done, total);
         if (go.is_none() || go.cast<bool>()) return true;
       } catch (py::error_already_set& e) {
         if (!e.matches(PyExc_KeyboardInterrupt)) error_ = e.what();
+      } catch (const std::exception& e) {  // a result that is no bool
+        error_ = e.what();
       }
-      return stop();
+      PyErr_Clear();
+      interrupted_ = true;
+      return false;
     };
+  }
+  // Ctrl-C, seen on the main thread (which holds the GIL).
+  void interrupt() {
+    PyErr_Clear();
+    interrupted_ = true;
   }
   // Says in the result why it stopped.
   void finish(py::dict* d) const {
-    if (stopped_)
+    if (interrupted_)
       (*d)["message"] = error_.empty() ? "interrupted (KeyboardInterrupt, or the progress callback returned False)"
                                        : "interrupted: the progress callback raised " + error_;
   }
 
  private:
-  bool stop() {
-    PyErr_Clear();
-    stopped_ = true;
-    return false;
-  }
   py::object callback_;
-  bool stopped_ = false;
+  std::atomic<bool> interrupted_{false};
   std::string error_;
 };
 
@@ -137,15 +146,25 @@ BranchResult observed(py::object callback, Study study) {
   return r;
 }
 
+// The study runs on a thread of its own while the main thread, which alone
+// sees Python's signals, polls for Ctrl-C every 50 ms.
 template <class Study, class ToDict>
 py::dict observed_grid(py::object callback, Study study, ToDict to_dict) {
   GridObserver observer(std::move(callback));
-  decltype(study(observer.progress())) r;
+  const studies::SweepProgress progress = observer.progress();
+  std::future<decltype(study(progress))> running;
   {
     py::gil_scoped_release release;
-    r = study(observer.progress());
+    running = std::async(std::launch::async, [&] { return study(progress); });
   }
-  py::dict d = to_dict(r);
+  for (bool ready = false; !ready;) {
+    {
+      py::gil_scoped_release release;
+      ready = running.wait_for(std::chrono::milliseconds(50)) == std::future_status::ready;
+    }
+    if (!ready && PyErr_CheckSignals() != 0) observer.interrupt();
+  }
+  py::dict d = to_dict(running.get());  // rethrows the study's exception
   observer.finish(&d);
   return d;
 }
@@ -238,8 +257,6 @@ py::array_t<double> array_of(const std::vector<double>& v) {
   return py::array_t<double>(static_cast<py::ssize_t>(v.size()), v.data());
 }
 
-// A simulation as arrays: "t", "mode" and one per state component; its
-// events and section hits as dicts; its status and message.
 // A sweep as columns of its section hits (one row per hit: the parameter's
 // value, t and the state) and its failures.
 py::dict sweep_dict(const studies::SweepResult& r, const flow::HybridSystem& system) {
@@ -315,6 +332,8 @@ py::dict map_dict(const studies::MapResult& r, const studies::MapSpec& spec) {
   return d;
 }
 
+// A simulation as arrays: "t", "mode" and one per state component; its
+// events and section hits as dicts; its status and message.
 py::dict trajectory_dict(const flow::Trajectory& tr, const flow::HybridSystem& system) {
   const auto names = system.state_names();
   py::dict d;

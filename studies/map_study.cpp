@@ -1,5 +1,6 @@
 #include "studies/map_study.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "continuation/flow/lyapunov.h"

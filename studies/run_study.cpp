@@ -105,9 +105,17 @@ void hybrid_curves(const PeriodicSpec& spec, const Progress& progress, std::vect
       throw RunFileError("'periodic.curve': the branch has no located " + curve_kind_text(cs.kind) +
                          " to start the curve from" +
                          (cs.kind == "GR" ? "" : " (widen 'periodic.bounds' or start the branch elsewhere)"));
-    branches->push_back(follow(branch, *from,
-                               {.to = "curve", .parameters = {cs.first, cs.second}, .options = cs.options},
-                               progress, "'periodic.curve': the " + curve_kind_text(cs.kind) + " curve"));
+    BranchResult curve;
+    try {
+      curve = continue_from(branch, *from, {.to = "curve", .parameters = {cs.first, cs.second}, .options = cs.options},
+                            progress);
+    } catch (const std::exception& e) {
+      throw RunFileError(std::string("'periodic.curve': ") + e.what());
+    }
+    if (!curve.branch.usable())
+      throw RunFileError("'periodic.curve': the " + curve_kind_text(cs.kind) +
+                         " curve could not start: " + curve.branch.message);
+    branches->push_back(std::move(curve));
   }
 }
 

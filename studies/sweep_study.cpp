@@ -1,6 +1,7 @@
 #include "studies/sweep_study.h"
 
 #include <atomic>
+#include <exception>
 #include <mutex>
 
 #include "continuation/worker_threads.h"
@@ -65,22 +66,30 @@ bool run_blocks(int points, int chains, int threads, const std::function<void(in
   done->assign(points, false);
   std::atomic<int> next_chain{0};
   std::atomic<bool> stop{false};
-  std::mutex mutex;  // *done, the count and the progress callback
+  std::mutex mutex;  // *done, the count, the progress callback and `failed`
   int finished = 0;
+  std::exception_ptr failed;  // the first exception of a worker, rethrown after the join
   const auto work = [&](int) {
-    for (int c = next_chain++; c < chains && !stop; c = next_chain++) {
-      const int begin = static_cast<int>(static_cast<long long>(c) * points / chains);
-      const int end = static_cast<int>(static_cast<long long>(c + 1) * points / chains);
-      for (int k = begin; k < end && !stop; ++k) {
-        compute(k, k == begin);
-        std::lock_guard<std::mutex> lock(mutex);
-        (*done)[k] = true;
-        ++finished;
-        if (progress && !progress(finished, points)) stop = true;
+    try {
+      for (int c = next_chain++; c < chains && !stop; c = next_chain++) {
+        const int begin = static_cast<int>(static_cast<long long>(c) * points / chains);
+        const int end = static_cast<int>(static_cast<long long>(c + 1) * points / chains);
+        for (int k = begin; k < end && !stop; ++k) {
+          compute(k, k == begin);
+          std::lock_guard<std::mutex> lock(mutex);
+          (*done)[k] = true;
+          ++finished;
+          if (!stop && progress && !progress(finished, points)) stop = true;
+        }
       }
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(mutex);
+      if (!failed) failed = std::current_exception();
+      stop = true;
     }
   };
   { WorkerThreads group(worker_count(threads, chains), work); }
+  if (failed) std::rethrow_exception(failed);
   return !stop;
 }
 

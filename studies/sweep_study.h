@@ -60,13 +60,14 @@ struct SweepResult {
 
 // Called after each value (from worker threads, one at a time) with the
 // values done and their number; false stops the sweep after the values
-// under way.
+// under way (and the callback is not called again).
 using SweepProgress = std::function<bool(int done, int total)>;
 
 // Runs points 0..n-1 in `chains` consecutive blocks on at most `threads`
 // threads (0: all cores), each block in order: compute(k, first) (first: k
 // starts its block) and then (*done)[k] = true. True when every point ran,
-// false when progress stopped it (the points under way finish).
+// false when progress stopped it (the points under way finish). An
+// exception of compute stops the others and is rethrown.
 bool run_blocks(int points, int chains, int threads, const std::function<void(int k, bool first)>& compute,
                 const SweepProgress& progress, std::vector<bool>* done);
 

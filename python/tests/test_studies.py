@@ -491,13 +491,30 @@ def test_sweep_stopped_by_its_progress_callback_keeps_what_was_done():
 
     r = saltus.sweep(saltus.load(SMALL_SWEEP), progress=progress)
     assert r["interrupted"] and "interrupted" in r["message"]
-    assert seen[:2] == [(1, 6), (2, 6)]
+    assert seen == [(1, 6), (2, 6)]  # not called again after it said stop
     assert 2 <= r["values_done"] < 6
+    odd = saltus.sweep(saltus.load(SMALL_SWEEP), progress=lambda done, total: "yes")  # no bool: an error, stopped
+    assert odd["interrupted"] and "progress callback raised" in odd["message"]
     import matplotlib.pyplot as plt
     fig, ax = plt.subplots()
     saltus.plot.sweep(ax, r, "psi2_dot")
     assert len(ax.collections[0].get_offsets()) == len(r["q1"]) and ax.get_xlabel() == "q1"
     plt.close(fig)
+
+
+def test_keyboard_interrupt_stops_a_sweep_and_returns_what_was_done():
+    # A real SIGINT while the sweep's values run on worker threads: Python
+    # delivers it to the main thread, which polls for it while the sweep
+    # runs, and the sweep stops after the values under way.
+    steps = 40
+    long_sweep = dict(SMALL_SWEEP, sweep=dict(SMALL_SWEEP["sweep"], steps=steps))
+    started = threading.Event()
+    sender = threading.Thread(target=lambda: started.wait(60) and os.kill(os.getpid(), signal.SIGINT))
+    sender.start()
+    r = saltus.sweep(saltus.load(long_sweep), progress=lambda done, total: done < 2 or started.set() or True)
+    sender.join()
+    assert r["interrupted"] and "interrupted" in r["message"]
+    assert 2 <= r["values_done"] < steps
 
 
 def test_attractor_map_is_the_command_line_s(tmp_path):

@@ -61,14 +61,24 @@ TEST_CASE("sweep study: the command line's hits, value by value, on the same cha
   CHECK(row == rows.size());
   CHECK(row >= 6);
 
+  SECTION("an exception of a point stops the sweep and reaches the caller") {
+    const auto thrown = [] {
+      return studies::sweep(*studies::load_hybrid_description(small_sweep(), "small"),
+                            [](int, int) -> bool { throw std::runtime_error("from the callback"); });
+    };
+    CHECK_THROWS_WITH(thrown(), "from the callback");
+  }
+
   SECTION("stopped by its progress callback, it keeps the values it finished") {
-    int calls = 0;
+    std::vector<std::pair<int, int>> calls;  // checked here, not on the worker threads
     const studies::SweepResult part = studies::sweep(*run, [&calls](int done, int total) {
-      CHECK(total == 6);
-      CHECK(done == ++calls);
+      calls.emplace_back(done, total);
       return done < 2;
     });
     CHECK(part.interrupted);
+    REQUIRE(calls.size() == 2);  // not called again after it said stop
+    CHECK(calls[0] == std::make_pair(1, 6));
+    CHECK(calls[1] == std::make_pair(2, 6));
     int done = 0;
     for (std::size_t k = 0; k < part.values.size(); ++k) {
       if (!part.done[k]) continue;

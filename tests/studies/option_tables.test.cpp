@@ -135,6 +135,13 @@ TEST_CASE("option tables: every key of every example run file is in its kind's t
       kind = &continue_run_file();
     INFO(entry.path().string());
     CHECK(undocumented_keys(kind->keys, json).empty());
+    // And its reader, which takes its keys and ranges from the same table, reads it.
+    if (kind == &extremal_run_file())
+      CHECK_NOTHROW(parse_extremal_run(json, entry.path()));
+    else if (kind == &hybrid_run_file())
+      CHECK_NOTHROW(parse_hybrid_run(json, entry.path()));
+    else
+      CHECK_NOTHROW(parse_run_file(json, entry.path()));
     ++checked;
   }
   CHECK(checked >= 50);

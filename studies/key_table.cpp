@@ -187,8 +187,14 @@ std::string run_file_help(const RunFileKind& kind) {
       "Run file keys (JSON; key  type  meaning (default; range)); objects' keys are dotted:\n" +
       key_help(kind.keys);
   if (!kind.shared.empty()) help += kind.shared_title + ":\n" + key_help(kind.shared);
+  // The introduction's paragraphs, each wrapped.
   std::ostringstream intro;
-  wrap(intro, kind.introduction, 0, 0);
+  for (std::size_t at = 0; at < kind.introduction.size();) {
+    const std::size_t end = std::min(kind.introduction.find("\n\n", at), kind.introduction.size());
+    if (at > 0) intro << "\n";
+    wrap(intro, kind.introduction.substr(at, end - at), 0, 0);
+    at = end + 2;
+  }
   return help + "\n" + intro.str() + (kind.appendix.empty() ? "" : "\n" + kind.appendix);
 }
 

@@ -72,7 +72,8 @@ int read_integer(const KeyTable& table, const std::string& key, const Json& valu
                  const std::filesystem::path& path);
 
 // One kind of run file: its title (the commands that read it), an
-// introduction and its table.
+// introduction (paragraphs separated by a blank line: what the keys do
+// together, the output folder) and its table.
 struct RunFileKind {
   std::string title;
   std::string introduction;

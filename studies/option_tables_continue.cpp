@@ -185,9 +185,37 @@ const RunFileKind& continue_run_file() {
   static const RunFileKind kind = {
       "Run file: continue",
       "A branch of F(x, p) = 0 (or of the periodic orbits of x' = f(x, p, t)) in one parameter, its special "
-      "points and the curves and branches that start from them. Output folder: branch.csv (fold_curve.csv, "
-      "switched.csv, doubled<k>.csv, cycles.csv), summary.json, branch.png/.svg and orbits.png with the "
-      "gnuplot scripts that drew them.",
+      "points and the curves and branches that start from them.\n\n"
+      "Models: bratu (model_options.n), brusselator_1d (reaction-diffusion, n interior points per species; "
+      "parameters a, b, d1, d2), cusp, pitchfork; or a mechanical system M(q) q'' = f(q, q', p): "
+      "triple_pendulum (Awrejcewicz & Kudra) or your own with coordinates, mass, forces (and definitions, "
+      "constraints) as in a hybrid run file (`saltus simulate --help`). Its unknowns are the coordinates and "
+      "their velocities <q>_dot (start: default 0), its parameters those the model carries (not a "
+      "restitution); the equilibria are those of the mode without contact, with \"equilibria\": true their "
+      "stability and Hopf points (the eigenvalues solve det(lambda^2 M - lambda f_q' - f_q) = 0).\n\n"
+      "Equilibria: every point carries the eigenvalues of F_x (branch.csv: \"unstable\", the count with "
+      "positive real part, then re_k, im_k, rightmost first; the figure draws stable points filled, unstable "
+      "ones open), and Hopf points HB are located with their frequency, l1 (the first Lyapunov coefficient, "
+      "Kuznetsov's normalization <q, q> = <p, q> = 1, as MatCont) and criticality (supercritical l1 < 0, "
+      "subcritical l1 > 0, degenerate |l1| <= 1e-8); a neutral saddle is not an HB; a Hopf pair beside a "
+      "zero eigenvalue is ZH. equilibria.count: only the k eigenvalues of smallest modulus, by shift-invert "
+      "Arnoldi (Spectra) on the engine's LU. On a hopf_curve, BT (Bogdanov-Takens), ZH (zero-Hopf), HH "
+      "(double Hopf) and GH (generalized Hopf, l1 = 0, with its l2) are located (minimally augmented with "
+      "the critical pair's lambda_a + lambda_b; dense, for small and moderate n); hopf_curve.from_bt starts "
+      "into the Hopf side of a BT of the fold curve; with equilibria a fold_curve also locates BT and ZH.\n\n"
+      "Periodic orbits: the equations are the rates x' = f(x, p, t) (t: time, for a forced ODE), or model "
+      "lorenz (x, y, z; sigma, rho, beta); start is the guess of the orbit's point at t0 (or where "
+      "from_simulation's simulation starts, whose first return near the transient's end gives x and the "
+      "period). With stepping_tolerance the steps between special points are integrated to it and "
+      "simulation's tolerances serve the located points (and their multipliers) only: the branch carries "
+      "the accuracy that keeps the corrector on it, and so does from_simulation's guess. The state has T "
+      "(the period) when autonomous, usable in bounds, events and plot. hopf_cycles.events are UZ points "
+      "where the maximum over the orbit of the expression changes sign (\"v - v_b + 0.005\": where a "
+      "friction cycle starts to stick).\n\n"
+      "Output folder: branch.csv (and fold_curve.csv, hopf_curve.csv, switched.csv, cycles.csv, "
+      "doubled<k>.csv), summary.json, branch.png/.svg (stable points filled, unstable open) with the "
+      "gnuplot scripts that drew them; periodic runs: orbits.png (the orbits at the special points in the "
+      "phase plane).",
       continue_keys()};
   return kind;
 }

@@ -192,11 +192,42 @@ KeyTable hybrid_keys() {
 const RunFileKind& hybrid_run_file() {
   static const RunFileKind kind = {
       "Run file: simulate, lyapunov, periodic, sweep, map",
-      "A hybrid system (impacts, friction, contact): built-in or your own. Output folder: simulate: "
-      "trajectory.csv, events.csv, sections.csv, summary.json, phase.png, time.png; lyapunov (with --out): "
-      "lyapunov.csv, lyapunov.json, lyapunov.png; sweep: sweep.csv, sweep.json, sweep.png; periodic: "
-      "branch.csv, curve.csv, orbit.png; map: map.csv, summary.json, map.png (--resume continues a stopped "
-      "map or sweep).",
+      "A hybrid system (impacts, friction, contact): built-in or your own; any of its parameters is the "
+      "parameter of sweep, periodic and map.\n\n"
+      "Periodic orbits: a forced model's orbit goes through the initial guess cut at t0 (period: the "
+      "forcing period by default; with transient > 0 the state after it is the guess). An autonomous "
+      "model's (the pendulum, stick-slip) period is unknown (phase condition) and its guess comes from a "
+      "simulation: the transient, then the returns to the section (without one: the plane through the "
+      "transient's end, normal to the field there) over record until one closes the orbit. The cut t0 "
+      "moves away from the orbit's events where one nears it (the same orbit cut elsewhere; branch.csv's "
+      "t0). A grazing GR is located exactly from either side (a new contact touching the guard or an "
+      "impact's normal speed going to zero); \"continue\" goes on through it with the new event sequence, "
+      "one impact more or less per period (the events per point in branch.csv). The branch is drawn over "
+      "the sweep CSV periodic.diagram, else the run's sweep computed first.\n\n"
+      "Curves: from the branch's first located point of the kind, its curve in the two parameters: GR "
+      "grazing, LPC fold, PD period doubling, NS Neimark-Sacker, of forced and autonomous orbits (shooting "
+      "plus bordered test functions of the monodromy, an autonomous LPC's of the whole shooting Jacobian in "
+      "(x, T), exact second derivatives; NS with kappa = cos theta as a column; an autonomous orbit's "
+      "trivial multiplier left out), with codim-2 points in summary.json: R1, R2, R3, R4 on NS curves, R1, "
+      "LPPD and CPC (cusp of cycles) on LPC curves, R2, LPPD and GPD (generalized period doubling) on PD "
+      "curves, CPC and GPD with their normal-form coefficients (the period map of forced orbits, the "
+      "Poincare map of autonomous ones; smooth or hybrid), GR-PD-LPC on GR curves (where the impacting "
+      "orbit's PD and LPC curves meet the grazing curve). One object: curve.csv, curve.png; a list: "
+      "curve_<i>.csv and curves_<first>_<second>.png (all curves of that pair); summary.json \"curve\" or "
+      "\"curves\". `saltus periodic --over-map MAP.csv` draws them over a map.csv of `saltus map` in the "
+      "same two parameters.\n\n"
+      "Map: per grid point a transient, then the section's hits over record; the attractor's period is "
+      "the number of distinct hits (one when every component is within tolerance (1 + |x|), angles modulo "
+      "2 pi), \"chaotic\" above max_period, \"escaped\" when the simulation fails (Zeno, grazing, a step "
+      "budget), \"no hits\" when the attractor does not cross the section. lyapunov adds the largest "
+      "Lyapunov exponent from the point's end state; seed \"rows\" starts each point from the end state of "
+      "its neighbour in x (the first of a row from initial with a doubled transient).\n\n"
+      "Output folder: simulate: trajectory.csv, events.csv, sections.csv, summary.json, phase.png/.svg, "
+      "time.png/.svg; lyapunov (with --out): lyapunov.csv, lyapunov.json, lyapunov.png/.svg; sweep: "
+      "sweep.csv, sweep.json, sweep.png/.svg; periodic: orbit.png (the orbit in the plot's plane, events "
+      "marked), branch.csv, branch.png; map: map.csv (one row per point), summary.json (counts per class), "
+      "map.png/.svg (the classes coloured). --resume continues a stopped sweep or map, Ctrl-C writes the "
+      "finished points.",
       hybrid_keys(), "Continuation options (periodic.*, periodic.curve.*)",
       option_rows(continuation_option_table(), ""),
       // Your own system's keys, read by models/ (still prose there).

@@ -17,6 +17,7 @@
 #include "drivers/progress.h"
 #include "drivers/restart.h"
 #include "studies/json_input.h"
+#include "studies/option_tables.h"
 
 namespace saltus::drivers {
 
@@ -327,6 +328,11 @@ struct Cli {
 }  // namespace
 
 int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  // Hidden: the run-file tables as Markdown, for scripts/reference.
+  if (args.size() == 1 && args[0] == "--reference-markdown") {
+    out << studies::run_file_reference_markdown();
+    return 0;
+  }
   Cli cli;
   std::vector<std::string> reversed(args.rbegin(), args.rend());
   try {

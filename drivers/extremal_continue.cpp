@@ -7,7 +7,7 @@
 #include "analyses/contact/continuation.h"
 #include "drivers/output.h"
 #include "drivers/studies.h"
-#include "studies/options_json.h"
+#include "studies/option_tables.h"
 
 namespace saltus::drivers {
 
@@ -15,21 +15,12 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const char* const kExtremalRunFileKeys =
-    "Run-file keys (besides curve1, curve2, point, options, search; see examples/extremal/):\n"
-    "  \"continue\": {\"start\": {\"s1\", \"s2\", \"x\", \"y\", \"phi\"} (defaults: point's),\n"
-    "               \"parameter\": \"x\" | \"y\" | \"phi\" (x), \"fold_curve\": [\"x\", \"y\"] (optional),\n"
-    "               \"cusp_curve\": false, \"bounds\": {\"s1\": [min, max], ...} (default: point +- 0.5),\n"
-    "               and the continuation options below}\n"
-    "  \"track\":    {\"x\": \"expr of t\", \"y\": ..., \"phi\": ... (default: point's), \"t\": [t0, t1],\n"
-    "               \"box\": H, \"grid\": G (default: search's), \"max_events\": 20,\n"
-    "               and the continuation options below}\n"
-    "Continuation options (\"continue\", \"track\"; default in parentheses):\n";
+const studies::KeyTable& keys() { return studies::extremal_run_file().keys; }
 
 }  // namespace
 
 const std::string& extremal_continue_help() {
-  static const std::string help = kExtremalRunFileKeys + option_help(continuation_option_table(), "  ");
+  static const std::string help = studies::run_file_help(studies::extremal_run_file());
   return help;
 }
 
@@ -60,9 +51,7 @@ ContinueSpec read_continue(const ExtremalRun& run) {
   const Json& c = run.continue_json;
   if (!c.is_object())
     fail(path, "'continue' must be an object {\"start\", \"parameter\", \"fold_curve\", ...}");
-  std::set<std::string> allowed = continuation_keys();
-  allowed.insert({"start", "parameter", "fold_curve", "cusp_curve"});
-  only_keys(c, allowed, path, "continue.");
+  only_keys(c, studies::keys_under(keys(), "continue."), path, "continue.");
   if (c.contains("start")) {
     const Json& s = c["start"];
     if (!s.is_object())

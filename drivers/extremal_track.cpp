@@ -13,7 +13,7 @@
 #include "drivers/output.h"
 #include "drivers/studies.h"
 #include "models/expression.h"
-#include "studies/options_json.h"
+#include "studies/option_tables.h"
 
 namespace saltus::drivers {
 
@@ -47,9 +47,8 @@ TrackSpec read_track(const ExtremalRun& run) {
   if (run.track_json.is_null()) fail(path, "'track' is missing (needed by `extremal track`)");
   const Json& j = run.track_json;
   if (!j.is_object()) fail(path, "'track' must be an object {\"x\", \"y\", \"phi\", \"t\", ...}");
-  std::set<std::string> allowed = option_keys(continuation_option_table());
-  allowed.insert({"x", "y", "phi", "t", "box", "grid", "max_events"});
-  only_keys(j, allowed, path, "track.");
+  const studies::KeyTable& keys = studies::extremal_run_file().keys;
+  only_keys(j, studies::keys_under(keys, "track."), path, "track.");
   TrackSpec spec;
   spec.motion.x = parse_of_t(j, "x", run.point[2], path);
   spec.motion.y = parse_of_t(j, "y", run.point[3], path);
@@ -65,10 +64,11 @@ TrackSpec read_track(const ExtremalRun& run) {
                    "] must have t0 < t1");
   o.search.s1_centre = run.point[0];
   o.search.s2_centre = run.point[1];
-  o.search.half_width = j.contains("box") ? number(j["box"], path, "track.box") : run.box;
-  o.search.grid = j.contains("grid") ? integer(j["grid"], path, "track.grid") : run.grid;
+  o.search.half_width = j.contains("box") ? studies::read_number(keys, "track.box", j["box"], path) : run.box;
+  o.search.grid = j.contains("grid") ? studies::read_integer(keys, "track.grid", j["grid"], path) : run.grid;
   read_option_keys(j, continuation_option_table(), &o.continuation, path, "track.");
-  if (j.contains("max_events")) o.max_events = integer(j["max_events"], path, "track.max_events");
+  if (j.contains("max_events"))
+    o.max_events = studies::read_integer(keys, "track.max_events", j["max_events"], path);
   o.classification = run.options;
   if (const std::string why = o.check(); !why.empty()) fail(path, "'track': " + why);
   // The motion must evaluate at both ends (say, no log of a negative number).

@@ -4,6 +4,7 @@
 
 #include "analyses/contact/format.h"
 #include "models/expression.h"
+#include "studies/option_tables.h"
 #include "studies/run_file.h"
 
 namespace saltus::studies {
@@ -204,10 +205,8 @@ Json classification_json(const ExtremalRun& run, const ContactClassification& r)
 
 ExtremalRun parse_extremal_run(const Json& json, const fs::path& path) {
   if (!json.is_object()) fail(path, "the top level must be an object");
-  only_keys(
-      json,
-      {"name", "description", "note", "curve1", "curve2", "point", "options", "search", "continue", "track"},
-      path, "");
+  const KeyTable& keys = extremal_run_file().keys;
+  only_keys(json, keys_under(keys, ""), path, "");
   ExtremalRun run;
   run.path = path;
   run.name = json.contains("name") ? string(json["name"], path, "name") : path.stem().string();
@@ -232,7 +231,7 @@ ExtremalRun parse_extremal_run(const Json& json, const fs::path& path) {
 
   const Json& point = json["point"];
   if (!point.is_object()) fail(path, "'point' must be an object {\"s1\", \"s2\", \"x\", \"y\", \"phi\"}");
-  only_keys(point, {"s1", "s2", "x", "y", "phi"}, path, "point.");
+  only_keys(point, keys_under(keys, "point."), path, "point.");
   const char* names[5] = {"s1", "s2", "x", "y", "phi"};
   for (int i = 0; i < 5; ++i) {
     if (!point.contains(names[i])) fail(path, std::string("'point.") + names[i] + "' is missing");
@@ -243,7 +242,7 @@ ExtremalRun parse_extremal_run(const Json& json, const fs::path& path) {
     const Json& o = json["options"];
     if (!o.is_object())
       fail(path, "'options' must be an object {\"order\", \"truncation_order\", \"exact\"}");
-    only_keys(o, {"order", "truncation_order", "exact"}, path, "options.");
+    only_keys(o, keys_under(keys, "options."), path, "options.");
     if (o.contains("order")) run.options.order = integer(o["order"], path, "options.order");
     if (o.contains("truncation_order"))
       run.options.truncation_order = integer(o["truncation_order"], path, "options.truncation_order");
@@ -254,12 +253,9 @@ ExtremalRun parse_extremal_run(const Json& json, const fs::path& path) {
   if (json.contains("search")) {
     const Json& s = json["search"];
     if (!s.is_object()) fail(path, "'search' must be an object {\"box\", \"grid\"}");
-    only_keys(s, {"box", "grid"}, path, "search.");
-    if (s.contains("box")) run.box = number(s["box"], path, "search.box");
-    if (s.contains("grid")) run.grid = integer(s["grid"], path, "search.grid");
-    if (!(run.box > 0)) fail(path, "'search.box' = " + fmt(run.box) + " must be > 0");
-    if (run.grid < 1 || run.grid > 1024)
-      fail(path, "'search.grid' = " + std::to_string(run.grid) + " must be in 1..1024");
+    only_keys(s, keys_under(keys, "search."), path, "search.");
+    if (s.contains("box")) run.box = read_number(keys, "search.box", s["box"], path);
+    if (s.contains("grid")) run.grid = read_integer(keys, "search.grid", s["grid"], path);
   }
   return run;
 }

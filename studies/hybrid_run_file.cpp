@@ -10,80 +10,20 @@
 #include "models/hybrid_expression.h"
 #include "models/mechanical_expression.h"
 #include "models/registry.h"
-#include "studies/options_json.h"
+#include "studies/option_tables.h"
 #include "studies/run_file.h"
 
 namespace saltus::studies {
 
-static const char* const kHybridRunFileKeys = R"(Run file keys (JSON):
-  name, description  strings
-  model          a built-in model (below), by name
-  parameters     {name: number}  the model's parameters (defaults below); any of them is the
-                 "parameter" of "sweep" and "periodic"
-  initial        {state name: number}  every state component
-  mode           the initial mode's name (default: the model's first; stick_slip: from the
-                 initial state, stick on v = v0 where static friction holds)
-  time           [t0, t1]  the simulated span
-  transient      simulate: time integrated from t0 before [t0, t1] is recorded (default 0)
-  simulation     {key: value}  the simulation options (below)
-  section        {variable, value, angle}  a Poincare section: crossings of variable = value
-                 (upwards; with "angle": true, of value modulo 2 pi)
-  lyapunov       transient (0), duration (100), interval (1): for `saltus lyapunov`,
-                 which starts from the initial state at t0
-  sweep          {parameter, from, to, steps (100, at most 1e6), transient (100), record (100), threads (0:
-                 all cores; at most 1024), plot}: `saltus sweep` draws the section's hits of `plot` against
-                 the parameter, each value starting from the state the previous one ended in
-  periodic       {t0, period, parameter, transient, record, max_returns (8), return_tolerance
-                 (1e-3), diagram, grazing ("stop"), bounds, and the continuation options below}:
-                 for `saltus periodic`: a periodic orbit by shooting,
-                 its Floquet multipliers (orbit.png: the orbit in the plot's plane, events
-                 marked), and with "parameter" (any parameter the model does not decide on as a
-                 number: not a restitution or friction coefficient) its branch with the folds of
-                 cycles (LPC), period doublings (PD) and Neimark-Sacker points (NS) located,
-                 stopped at a grazing (GR, located exactly from either side: a new contact touching the
-                 guard or an impact's normal speed going to zero; "grazing": false leaves that test out,
-                 "continue" goes on through it with the new event sequence, one impact more or less per
-                 period; the events per point in branch.csv). Forced model: the orbit through
-                 the "initial" guess cut at t0 (period: default the forcing period; with
-                 "transient" > 0, the state after it is the guess; 0 is none). Autonomous model (the
-                 pendulum, stick-slip): the period is unknown (phase condition); the guess comes from a
-                 simulation: "transient" (100; 0: none), then the returns to the "section" (without
-                 one: the plane through the transient's end, normal to the field there) over "record"
-                 (200) until one closes the orbit. The cut (t0) moves away from the orbit's events
-                 where one nears it (the same orbit cut elsewhere; branch.csv's t0). The branch is drawn over a brute-force
-                 diagram: the sweep CSV "diagram", else the run's "sweep" computed first.
-                 "curve": {kind, parameters [first, second], continuation options}, or a list of
-                 them: from the branch's first located point of the kind (first = "parameter"),
-                 its curve in the two parameters (the first rides in the orbit's state: a curve's
-                 "direction" is that of the second): "GR" grazing, "LPC" fold, "PD" period
-                 doubling and "NS" Neimark-Sacker, of forced and autonomous orbits (shooting
-                 plus bordered test functions of the monodromy, an autonomous LPC's of the whole
-                 shooting Jacobian in (x, T), exact second derivatives; NS with kappa = cos theta
-                 as a column; an autonomous orbit's trivial multiplier left out), with codim-2
-                 points in summary.json: R1, R2, R3, R4 on NS curves, R1, LPPD and CPC (cusp of
-                 cycles) on LPC curves, R2, LPPD and GPD (generalized period doubling) on PD curves, CPC and GPD with their normal-form coefficients
-                 (the period map of forced orbits, the Poincare map of autonomous ones; smooth or hybrid), GR-PD-LPC on GR curves (where the impacting
-                 orbit's PD and LPC curves meet the grazing curve). One object: curve.csv,
-                 curve.png; a list: curve_<i>.csv and curves_<first>_<second>.png (all curves of
-                 that pair); summary.json "curve" or "curves". `saltus periodic --over-map
-                 MAP.csv` draws them over a map.csv of `saltus map` in the same two parameters
-  plot           {x, y}  state names for the phase portrait (default: the first two)
-Output folder: simulate: trajectory.csv, events.csv, sections.csv, summary.json, phase.png/.svg,
-time.png/.svg; lyapunov (with --out): lyapunov.csv, lyapunov.json, lyapunov.png/.svg;
-sweep: sweep.csv, sweep.json, sweep.png/.svg.
-Simulation options ("simulation"; default in parentheses):
-)";
+namespace {
+
+// Every key, from the table (studies/option_tables_hybrid.cpp).
+const KeyTable& keys() { return hybrid_run_file().keys; }
+
+}  // namespace
 
 const std::string& hybrid_run_file_help() {
-  static const std::string help =
-      std::string(kHybridRunFileKeys) + option_help(simulation_option_table(), "  ") +
-      "Continuation options (\"periodic\"; default in parentheses):\n" +
-      option_help(continuation_option_table(), "  ") + "\n" + models::kHybridExpressionHelp + "\n" +
-      models::kMechanicalExpressionHelp + "\n" + models::kFilippovExpressionHelp +
-      "\n  forcing_period an expression of the parameters (\"2*pi/w\"): a forced system; a "
-      "periodic orbit's period follows it along a branch\n  angles         state names "
-      "that are angles (wrapped for shooting, drawn modulo 2 pi)\n\n" +
-      kMapRunFileHelp + "\nBuilt-in models:\n" + models::hybrid_models_help();
+  static const std::string help = run_file_help(hybrid_run_file());
   return help;
 }
 
@@ -143,14 +83,7 @@ class HybridRunReader {
 
   HybridRun read() {
     if (!json.is_object()) fail(path, "the top level must be an object");
-    only_keys(json, {"name",        "description", "model",   "parameters",     "links",
-                     "g",           "initial",     "mode",    "time",           "transient",
-                     "periodic",    "simulation",  "section", "lyapunov",       "sweep",
-                     "plot",        "states",      "modes",   "forcing_period", "angles",
-                     "coordinates", "mass",        "forces",  "constraints",    "stick_velocity",
-                     "filippov",    "definitions", "guess",   "futures",        "continuation",
-                     "map"},
-              path, "");
+    only_keys(json, keys_under(keys(), ""), path, "");
     // The two-fold keys of `saltus filippov` may stand beside an own Filippov system.
     for (const char* key : {"guess", "futures", "continuation"})
       if (json.contains(key) && !json.contains("filippov"))
@@ -283,11 +216,9 @@ class HybridRunReader {
     run.lyapunov.simulation.output_interval = 0.0;
     if (json.contains("lyapunov")) {
       const Json& l = json["lyapunov"];
-      only_keys(l, {"transient", "duration", "interval"}, path, "lyapunov.");
-      if (l.contains("transient"))
-        run.lyapunov.transient = number(l["transient"], path, "lyapunov.transient");
-      if (l.contains("duration")) run.lyapunov.duration = number(l["duration"], path, "lyapunov.duration");
-      if (l.contains("interval")) run.lyapunov.interval = number(l["interval"], path, "lyapunov.interval");
+      if (!l.is_object()) fail(path, "'lyapunov' must be an object {transient, duration, interval}");
+      only_keys(l, keys_under(keys(), "lyapunov."), path, "lyapunov.");
+      read_option_keys(l, lyapunov_option_table(), &run.lyapunov, path, "lyapunov.");
     }
     if (const std::string why = run.lyapunov.check(); !why.empty()) fail(path, "'lyapunov': " + why);
   }
@@ -321,7 +252,7 @@ class HybridRunReader {
   void read_section_and_sweep() {
     if (json.contains("section")) {
       const Json& s = json["section"];
-      only_keys(s, {"variable", "value", "angle"}, path, "section.");
+      only_keys(s, keys_under(keys(), "section."), path, "section.");
       SectionSpec spec;
       if (!s.contains("variable")) fail(path, "'section.variable' is missing");
       spec.variable = string(s["variable"], path, "section.variable");
@@ -339,8 +270,7 @@ class HybridRunReader {
     }
     if (json.contains("sweep")) {
       const Json& s = json["sweep"];
-      only_keys(s, {"parameter", "from", "to", "steps", "transient", "record", "threads", "plot"}, path,
-                "sweep.");
+      only_keys(s, keys_under(keys(), "sweep."), path, "sweep.");
       SweepSpec spec;
       for (const char* key : {"parameter", "from", "to"})
         if (!s.contains(key)) fail(path, std::string("'sweep.") + key + "' is missing");
@@ -348,18 +278,9 @@ class HybridRunReader {
       parameter_name(spec.parameter, "sweep.parameter");
       spec.from = number(s["from"], path, "sweep.from");
       spec.to = number(s["to"], path, "sweep.to");
-      if (s.contains("steps")) spec.steps = integer(s["steps"], path, "sweep.steps");
-      if (s.contains("transient")) spec.transient = number(s["transient"], path, "sweep.transient");
-      if (s.contains("record")) spec.record = number(s["record"], path, "sweep.record");
-      if (s.contains("threads")) spec.threads = integer(s["threads"], path, "sweep.threads");
+      read_option_keys(s, sweep_option_table(), &spec, path, "sweep.");
       spec.plot = s.contains("plot") ? string(s["plot"], path, "sweep.plot") : names.back();
       state_name(spec.plot, "sweep.plot");
-      if (spec.steps < 1 || spec.steps > kMaxSweepSteps || !(spec.transient >= 0) || !(spec.record > 0))
-        fail(path, "'sweep': steps in [1, " + std::to_string(kMaxSweepSteps) +
-                       "], transient >= 0 and record > 0 are needed (steps = " + std::to_string(spec.steps) +
-                       ")");
-      if (const std::string bad = check_threads(spec.threads, "'sweep.threads'"); !bad.empty())
-        fail(path, bad);
       if (!run.section) fail(path, "'sweep' records section hits: give a 'section'");
       // Every value of the range must make a valid model.
       run.with_parameter(spec.parameter, spec.from);
@@ -371,9 +292,7 @@ class HybridRunReader {
   // periodic.curve: the kind, the two parameters (the first the branch's), steps.
   CurveSpec read_curve(const Json& c, const PeriodicSpec& spec) const {
     if (!c.is_object()) fail(path, "'periodic.curve' must be an object or a list of objects");
-    std::set<std::string> allowed = continuation_keys();
-    allowed.insert({"kind", "parameters"});
-    only_keys(c, allowed, path, "periodic.curve.");
+    only_keys(c, keys_under(keys(), "periodic.curve."), path, "periodic.curve.");
     CurveSpec curve;
     if (c.contains("kind")) curve.kind = string(c["kind"], path, "periodic.curve.kind");
     if (curve.kind != "GR" && curve.kind != "LPC" && curve.kind != "PD" && curve.kind != "NS")
@@ -428,34 +347,23 @@ class HybridRunReader {
     if (json.contains("periodic")) {
       const Json& p = json["periodic"];
       if (!p.is_object()) fail(path, "'periodic' must be an object");
-      std::set<std::string> allowed = continuation_keys();
-      allowed.insert({"t0", "period", "parameter", "transient", "record", "max_returns", "return_tolerance",
-                      "diagram", "grazing", "curve"});
-      only_keys(p, allowed, path, "periodic.");
+      only_keys(p, keys_under(keys(), "periodic."), path, "periodic.");
       if (run.fixed_parameter.empty())
         fail(path, "'periodic': periodic orbits of model '" + run.model + "' are not supported");
       PeriodicSpec spec;
-      auto real = [&](const char* key, double* field) {
-        if (p.contains(key)) *field = number(p[key], path, std::string("periodic.") + key);
-      };
-      if (p.contains("t0")) spec.t0 = number(p["t0"], path, "periodic.t0");
+      read_option_keys(p, hybrid_periodic_option_table(), &spec, path, "periodic.");
       spec.autonomous = run.forcing_period == 0.0;
       if (spec.autonomous && p.contains("period"))
         fail(path,
              "'periodic.period': " + run.model + " is autonomous; its period is found (leave 'period' out)");
-      spec.period = p.contains("period") ? number(p["period"], path, "periodic.period") : run.forcing_period;
+      spec.period = p.contains("period") ? read_number(keys(), "periodic.period", p["period"], path)
+                                         : run.forcing_period;
       spec.period_follows_forcing = !spec.autonomous && !p.contains("period");
       if (!spec.autonomous && !(spec.period > 0)) fail(path, "'periodic.period' must be positive");
-      real("transient", &spec.transient);
-      real("record", &spec.record);
-      real("return_tolerance", &spec.return_tolerance);
-      if (p.contains("max_returns"))
-        spec.max_returns = integer(p["max_returns"], path, "periodic.max_returns");
-      if (p.contains("transient") && !(spec.transient >= 0)) fail(path, "'periodic.transient' must be >= 0");
+      if (p.contains("transient"))
+        spec.transient = read_number(keys(), "periodic.transient", p["transient"], path);
       if (spec.autonomous && spec.transient < 0)
         spec.transient = 100.0;  // the guess always comes from a simulation
-      if (!(spec.record > 0) || spec.max_returns < 1 || !(spec.return_tolerance > 0))
-        fail(path, "'periodic': record > 0, max_returns >= 1 and return_tolerance > 0 are needed");
       if (p.contains("grazing")) {
         const Json& g = p["grazing"];
         if (g.is_boolean())
@@ -505,7 +413,7 @@ class HybridRunReader {
     run.plot_y = names.size() > 1 ? names[names.size() / 2] : names[0];
     if (json.contains("plot")) {
       const Json& p = json["plot"];
-      only_keys(p, {"x", "y"}, path, "plot.");
+      only_keys(p, keys_under(keys(), "plot."), path, "plot.");
       if (p.contains("x")) run.plot_x = string(p["x"], path, "plot.x");
       if (p.contains("y")) run.plot_y = string(p["y"], path, "plot.y");
       state_name(run.plot_x, "plot.x");

@@ -148,11 +148,10 @@ HybridRun read_hybrid_run(const std::filesystem::path& path);
 HybridRun parse_hybrid_run(const Json& description, const std::filesystem::path& where);
 
 // The run file's "map" (drivers/map_spec.cpp), checked against the run's
-// system and section; its keys for the help.
+// system and section (its keys: studies/option_tables_hybrid.cpp).
 MapSpec read_map_spec(const Json& map, const HybridRun& run);
 // The model's parameters at the map's point (x, y).
 std::map<std::string, double> map_parameters(const MapSpec& spec, double x, double y);
-extern const char* const kMapRunFileHelp;
 
 // The run-file keys and, per registered model, its state, modes and
 // parameters with defaults (models/registry.h).

@@ -4,30 +4,17 @@
 
 #include "continuation/worker_threads.h"
 #include "studies/hybrid_run_file.h"
+#include "studies/option_tables.h"
 
 namespace saltus::studies {
 
-const char* const kMapRunFileHelp =
-    R"(map (`saltus map`)  {x, y, transient (100), record (100), max_period (8), tolerance (1e-4),
-                 lyapunov (false), seed ("none" | "rows"), threads (0: all cores)}: a two-parameter
-                 brute-force map. x and y are {parameter, from, to, steps (20)}, any parameters of the
-                 model (a list of names sets them all to the value: ["c1", "c2", "c3"]) (x.steps * y.steps at most 1e6). Per grid point a transient, then the section's
-                 hits over "record"; the attractor's period is the number of distinct hits (one when
-                 every component is within tolerance (1 + |x|), angles modulo 2 pi), "chaotic" above
-                 max_period, "escaped" when the simulation fails (Zeno, grazing, a step budget),
-                 "no hits" when the attractor does not cross the section. "lyapunov": true adds the
-                 largest Lyapunov exponent from the point's end state (the run's "lyapunov" options).
-                 "seed": "rows" starts each point from the end state of its neighbour in x (the
-                 first of a row from "initial" with a doubled transient). Writes map.csv (one row per
-                 point), summary.json (counts per class) and map.png/.svg (the classes coloured);
-                 --resume continues a stopped map, Ctrl-C writes the finished points.
-)";
-
 namespace {
+
+const KeyTable& keys() { return hybrid_run_file().keys; }
 
 MapAxis read_axis(const Json& a, const HybridRun& run, const std::string& key) {
   if (!a.is_object()) fail(run.path, "'map." + key + "' must be an object {parameter, from, to, steps}");
-  only_keys(a, {"parameter", "from", "to", "steps"}, run.path, "map." + key + ".");
+  only_keys(a, keys_under(keys(), "map." + key + "."), run.path, "map." + key + ".");
   for (const char* k : {"parameter", "from", "to"})
     if (!a.contains(k)) fail(run.path, "'map." + key + "." + k + "' is missing");
   MapAxis axis;
@@ -47,10 +34,7 @@ MapAxis read_axis(const Json& a, const HybridRun& run, const std::string& key) {
     }
   axis.from = number(a["from"], run.path, "map." + key + ".from");
   axis.to = number(a["to"], run.path, "map." + key + ".to");
-  if (a.contains("steps")) axis.steps = integer(a["steps"], run.path, "map." + key + ".steps");
-  if (axis.steps < 1 || axis.steps > kMaxMapPoints)
-    fail(run.path, "'map." + key + ".steps' = " + std::to_string(axis.steps) + " must be in [1, " +
-                       std::to_string(kMaxMapPoints) + "]");
+  read_option_keys(a, map_axis_option_table(), &axis, run.path, "map." + key + ".");
   return axis;
 }
 
@@ -72,8 +56,7 @@ std::map<std::string, double> map_parameters(const MapSpec& spec, double x, doub
 MapSpec read_map_spec(const Json& m, const HybridRun& run) {
   const auto& path = run.path;
   if (!m.is_object()) fail(path, "'map' must be an object");
-  only_keys(m, {"x", "y", "transient", "record", "max_period", "tolerance", "lyapunov", "seed", "threads"},
-            path, "map.");
+  only_keys(m, keys_under(keys(), "map."), path, "map.");
   for (const char* k : {"x", "y"})
     if (!m.contains(k)) fail(path, std::string("'map.") + k + "' is missing: {parameter, from, to, steps}");
   MapSpec spec;
@@ -86,24 +69,13 @@ MapSpec read_map_spec(const Json& m, const HybridRun& run) {
     fail(path,
          "'map': x.steps * y.steps = " + std::to_string(static_cast<long long>(spec.x.steps) * spec.y.steps) +
              " points, at most " + std::to_string(kMaxMapPoints) + " (each is a simulation)");
-  if (m.contains("transient")) spec.transient = number(m["transient"], path, "map.transient");
-  if (m.contains("record")) spec.record = number(m["record"], path, "map.record");
-  if (!(spec.transient >= 0) || !(spec.record > 0))
-    fail(path, "'map': transient >= 0 and record > 0 are needed");
-  if (m.contains("max_period")) spec.max_period = integer(m["max_period"], path, "map.max_period");
-  if (spec.max_period < 1 || spec.max_period > 64)
-    fail(path, "'map.max_period' = " + std::to_string(spec.max_period) + " must be in [1, 64]");
-  if (m.contains("tolerance")) spec.tolerance = number(m["tolerance"], path, "map.tolerance");
-  if (!(spec.tolerance > 0)) fail(path, "'map.tolerance' must be positive");
-  if (m.contains("lyapunov")) spec.lyapunov = boolean(m["lyapunov"], path, "map.lyapunov");
+  read_option_keys(m, map_option_table(), &spec, path, "map.");
   if (m.contains("seed")) {
     const std::string seed = string(m["seed"], path, "map.seed");
     if (seed != "rows" && seed != "none")
       fail(path, "'map.seed' = '" + excerpt(seed) + "': \"rows\" or \"none\"");
     spec.seed_rows = seed == "rows";
   }
-  if (m.contains("threads")) spec.threads = integer(m["threads"], path, "map.threads");
-  if (const std::string bad = check_threads(spec.threads, "'map.threads'"); !bad.empty()) fail(path, bad);
   if (!run.section) fail(path, "'map' counts section hits: give a 'section'");
   // Every corner of the grid must make a valid model.
   for (double x : {spec.x.from, spec.x.to})

@@ -8,6 +8,7 @@
 // default does not change it here: its run file says so.
 
 #include <filesystem>
+#include <limits>
 #include <set>
 #include <string>
 #include <variant>
@@ -16,6 +17,7 @@
 #include "continuation/flow/simulate.h"
 #include "continuation/options.h"
 #include "studies/json_input.h"
+#include "studies/key_table.h"
 
 namespace saltus::studies {
 
@@ -25,7 +27,8 @@ struct OptionKey {
   std::variant<double Options::*, int Options::*, long Options::*, bool Options::*,
                flow::IntegrationMethod Options::*>
       field;
-  const char* doc;  // one line; the default is added from Options{}
+  const char* doc;   // one line; the default is added from Options{}
+  Range range = {};  // enforced by read_option_keys
 };
 
 template <class Options>
@@ -45,12 +48,18 @@ std::set<std::string> option_keys(const OptionTable<Options>& table) {
   return keys;
 }
 
-// One line per key, "<indent>key  doc (default: value)", at most 110 columns.
+// The table's rows for a run file's table, each key under `prefix`
+// ("periodic.simulation."), with its type, default (from Options{}) and range.
+template <class Options>
+KeyTable option_rows(const OptionTable<Options>& table, const std::string& prefix);
+
+// The table as key_help prints it (at most 110 columns).
 template <class Options>
 std::string option_help(const OptionTable<Options>& table, const std::string& indent);
 
 // The keys of the table present in `object` over `base` (other keys are the
-// caller's to check); errors name the file and `where` + key.
+// caller's to check); errors name the file, `where` + key, the value and the
+// row's range.
 template <class Options>
 void read_option_keys(const Json& object, const OptionTable<Options>& table, Options* options,
                       const std::filesystem::path& path, const std::string& where);

@@ -10,7 +10,7 @@
 #include <sstream>
 
 #include "continuation/autodiff_system.h"
-#include "studies/options_json.h"
+#include "studies/option_tables.h"
 #include "studies/run_file_orbits.h"
 #include "models/bratu.h"
 #include "models/brusselator_1d.h"
@@ -25,121 +25,17 @@ namespace saltus::studies {
 
 namespace {
 
-const char* const kRunFileKeys = R"(Run file keys (JSON):
-  name           string   name of the run (default: the file name without .json)
-  description    string   free text
-  unknowns       [string] names of the unknowns x
-  parameters     {name: number}  every parameter with its start value (order kept)
-  equations      [string] one expression per unknown; F(x, p) = 0. Operators + - * / ^,
-                          functions sin cos tan asin acos atan sinh cosh tanh exp log
-                          sqrt abs atan2 pow min max, constants pi e
-  start          {name: number}  start value of every unknown (a guess: it is corrected); a name
-                          ending in * gives every unknown it begins ("x*": x1, x2, ...)
-  model          string   instead of unknowns/equations: a built-in system, "bratu"
-                          (options: n), "brusselator_1d" (reaction-diffusion, n interior points
-                          per species; a, b, d1, d2), "cusp" or "pitchfork"; or a mechanical system
-                          M(q) q'' = f(q, q', p): "triple_pendulum" (Awrejcewicz & Kudra), or your own
-                          with "coordinates", "mass", "forces" (and "definitions", "constraints") as
-                          in a hybrid run file (`saltus simulate --help`). Its unknowns are the
-                          coordinates and their velocities <q>_dot (start: default 0), its parameters
-                          those the model carries (not a restitution); the equilibria are those of
-                          the mode without contact, with "equilibria": true their stability and Hopf
-                          points (the eigenvalues solve det(lambda^2 M - lambda f_q' - f_q) = 0)
-  model_options  object   options of the built-in model, e.g. {"n": 1000}
-  continuation   object   the first branch:
-    parameter    string   the continuation parameter (or "parameters": [one name])
-    direction    +1 | -1  the sign of the first step in the parameter (default +1); on a fold_curve
-                          or hopf_curve, in its first parameter
-    bounds       {name: [min, max]}  the branch ends ("EP") where a component leaves;
-                          null for an open side
-    detect       [string] built-in test functions: "LP" (folds), "BP" (branch
-                          points); default both
-    and the continuation options (default in parentheses):
-)";
-
-const char* const kRunFileMoreKeys =
-    R"(  events         [{name, expression, stop}]  user test functions: a "UZ" point where
-                          the expression (of unknowns and parameters) changes sign;
-                          with "stop": true the branch ends there
-  fold_curve     object   continue the fold curve from the n-th LP of the first branch:
-                          "from" (default 1), "parameters": [p1, p2], plus any
-                          continuation option ("direction": that of p1, as on hopf_curve); cusp
-                          points ("CP") are located on it
-  hopf_curve     object   with equilibria: continue the Hopf curve from the n-th HB of the first
-                          branch: "from" (default 1), or from the n-th BT of the fold curve
-                          (same parameters) into its Hopf side: "from_bt", "parameters": [p1, p2],
-                          plus any continuation
-                          option; on it "BT" (Bogdanov-Takens), "ZH" (zero-Hopf), "HH" (double Hopf)
-                          and "GH" (generalized Hopf, l1 = 0, with its l2) are located (minimally
-                          augmented with the critical pair's lambda_a + lambda_b; dense, for small and
-                          moderate n). With
-                          equilibria, a fold_curve also locates "BT" and "ZH"
-  switch_branch  object   continue the crossing branch at the n-th BP: "from"
-                          (default 1), plus any continuation option
-  plot           {x, y}   axes of the figure: component names; y may be "max" (max |x_i|)
-                          or "norm" (|x|_2 / sqrt(n)). Default: the parameter and the
-                          first unknown (or "max" when there are several)
-  equilibria     bool | {count}  the equations are the rates of an ODE x' = F(x, p) (default false): every
-                          point carries the eigenvalues of F_x (branch.csv: "unstable", the count
-                          with positive real part, then re_k, im_k, rightmost first; the figure draws
-                          stable points filled, unstable ones open), and Hopf points "HB" are
-                          located, with "frequency", "l1" (the first Lyapunov coefficient,
-                          Kuznetsov's normalization <q, q> = <p, q> = 1, as MatCont) and
-                          "criticality" (supercritical l1 < 0, subcritical l1 > 0, degenerate
-                          |l1| <= 1e-8); a neutral saddle is not an HB; a Hopf pair beside a zero
-                          eigenvalue is "ZH". continuation.detect also takes "HB". {"count": k} on a
-                          large sparse system: only the k eigenvalues of smallest modulus, by
-                          shift-invert Arnoldi (Spectra) on the engine's LU
-  hopf_cycles    object   with equilibria: the cycles born at the n-th HB, by shooting (branch
-                          "cycles", with LPC, PD and NS): "from" (default 1), "amplitude" (the first
-                          cycle's largest excursion from the equilibrium, default 0.01), "simulation"
-                          {as in periodic}, "phase" [x, y], "events" [{name, expression, stop}]: a
-                          "UZ" where the maximum over the orbit of the expression (of unknowns and
-                          parameters) changes sign, e.g. "v - v_b + 0.005" where a friction cycle
-                          starts to stick; plus any continuation option (ds default 0.01; bounds may
-                          name the continuation parameter, an unknown or "T")
-  periodic       object   periodic orbits by shooting instead of equilibria: the equations
-                          are then the rates x' = f(x, p, t) (t: time, for a forced ODE), or
-                          "model": "lorenz" (x, y, z; sigma, rho, beta); "start" is the guess
-                          of the orbit's point at t0 (or where a simulation starts). Keys:
-    period       number   autonomous: the guess of the period; forced: the period (fixed)
-    autonomous   bool     the period is unknown, fixed by a moving Poincare plane (default:
-                          true unless the equations use t)
-    t0           number   where the orbit is cut (default 0)
-    simulation   {key: value}  the simulation options (below)
-    stepping_tolerance number  the integration tolerance of the steps between special points,
-                          looser than simulation's, which then serve the located points (and
-                          their multipliers) only; the branch only carries the accuracy that
-                          keeps the corrector on it (whose tolerances are no finer there),
-                          and so does from_simulation's guess (default 0: simulation's
-                          throughout)
-    from_simulation {transient (50), max_period (10), return_tolerance (0.01)}: the guess
-                          from a simulation started at "start": after the transient, the first
-                          return near its end point gives x and the period
-    period_doubling {levels, plus any continuation option}: switch onto the period-doubled
-                          branch at the first PD, `levels` times (branches doubled1, ...)
-    phase        [x, y]   two unknowns: the axes of the orbits figure (default the first two)
-                 continuation.detect takes "LPC" (folds of cycles), "PD", "NS" (default all);
-                 the state has "T" (the period) when autonomous, usable in bounds, events, plot
-Output folder: branch.csv (and fold_curve.csv, switched.csv), summary.json,
-branch.png/.svg (and fold_curve.png/.svg) with the gnuplot scripts that drew them; periodic
-runs: doubled<k>.csv, branch.png (stable orbits filled, unstable open), orbits.png (the orbits
-at the special points in the phase plane).
-Simulation options (periodic.simulation; default in parentheses):
-)";
+// Every key, from the table (studies/option_tables_continue.cpp).
+const KeyTable& keys() { return continue_run_file().keys; }
 
 }  // namespace
 
 const std::string& run_file_help() {
-  static const std::string help = std::string(kRunFileKeys) +
-                                  option_help(continuation_option_table(), "      ") + kRunFileMoreKeys +
-                                  option_help(simulation_option_table(), "  ");
+  static const std::string help = studies::run_file_help(continue_run_file());
   return help;
 }
 
 namespace {
-
-const std::set<std::string> kOptionKeys = continuation_keys();
 
 // The built-in systems a run file can name with "model".
 std::shared_ptr<const System> built_in_model(const std::string& name, const Json& options,
@@ -147,7 +43,7 @@ std::shared_ptr<const System> built_in_model(const std::string& name, const Json
   if (name == "brusselator_1d") {
     only_keys(options, {"n"}, path, "model_options.");
     models::Brusselator1d model;
-    if (options.contains("n")) model.n = integer(options["n"], path, "model_options.n");
+    if (options.contains("n")) model.n = read_integer(keys(), "model_options.n", options["n"], path);
     if (model.n < 2 || model.n > 1000000)
       fail(path, "'model_options.n' = " + std::to_string(model.n) + " must be in 2..1000000");
     return make_system(model);
@@ -155,8 +51,7 @@ std::shared_ptr<const System> built_in_model(const std::string& name, const Json
   if (name == "bratu") {
     only_keys(options, {"n"}, path, "model_options.");
     models::Bratu bratu;
-    if (options.contains("n")) bratu.n = integer(options["n"], path, "model_options.n");
-    if (bratu.n < 1) fail(path, "'model_options.n' must be at least 1, got " + std::to_string(bratu.n));
+    if (options.contains("n")) bratu.n = read_integer(keys(), "model_options.n", options["n"], path);
     return make_system(bratu);
   }
   only_keys(options, {}, path, "model_options.");
@@ -168,18 +63,12 @@ std::shared_ptr<const System> built_in_model(const std::string& name, const Json
 FollowUp read_follow_up(const Json& object, const ContinuationOptions& base, bool needs_parameters,
                         const std::filesystem::path& path, const std::string& where, bool from_bt = false) {
   if (!object.is_object()) fail(path, "'" + where + "' must be an object");
-  std::set<std::string> allowed = kOptionKeys;
-  allowed.insert("from");
-  if (from_bt) allowed.insert("from_bt");
-  if (needs_parameters) allowed.insert("parameters");
-  only_keys(object, allowed, path, where + ".");
+  only_keys(object, keys_under(keys(), where + "."), path, where + ".");
   FollowUp f;
-  if (object.contains("from")) f.from = integer(object["from"], path, where + ".from");
-  if (f.from < 1) fail(path, "'" + where + ".from' must be 1 or more");
+  read_option_keys(object, follow_up_option_table(), &f, path, where + ".");
   if (object.contains("from_bt")) {
     if (object.contains("from")) fail(path, "give '" + where + ".from' or '" + where + ".from_bt', not both");
-    f.from_bt = integer(object["from_bt"], path, where + ".from_bt");
-    if (f.from_bt < 1) fail(path, "'" + where + ".from_bt' must be 1 or more");
+    f.from_bt = read_integer(keys(), where + ".from_bt", object["from_bt"], path);
   }
   if (needs_parameters) {
     if (!object.contains("parameters"))
@@ -351,9 +240,9 @@ int read_equilibria(const Json& json, const std::filesystem::path& path, int n, 
   if (json.contains("equilibria")) {
     const Json& e = json["equilibria"];
     if (e.is_object()) {
-      only_keys(e, {"count"}, path, "equilibria.");
+      only_keys(e, keys_under(keys(), "equilibria."), path, "equilibria.");
       run->equilibria = true;
-      if (e.contains("count")) eigenvalue_count = integer(e["count"], path, "equilibria.count");
+      if (e.contains("count")) eigenvalue_count = read_integer(keys(), "equilibria.count", e["count"], path);
       if (n < 3)
         fail(path, "'equilibria.count' is for large sparse systems; with " + std::to_string(n) +
                        " unknowns use \"equilibria\": true (all eigenvalues)");
@@ -431,9 +320,7 @@ void read_first_branch(const Json& json, const std::filesystem::path& path, cons
   if (!json.contains("continuation")) fail(path, "'continuation' is missing");
   const Json& c = json["continuation"];
   if (!c.is_object()) fail(path, "'continuation' must be an object");
-  std::set<std::string> allowed = kOptionKeys;
-  allowed.insert({"parameter", "parameters", "detect"});
-  only_keys(c, allowed, path, "continuation.");
+  only_keys(c, keys_under(keys(), "continuation."), path, "continuation.");
   run->continuation_parameters = {continuation_parameter(json, path, parameters)};
   run->options = read_continuation_options(c, ContinuationOptions{}, path, "continuation.");
   if (c.contains("detect")) {
@@ -551,7 +438,7 @@ void read_plot(const Json& json, const std::filesystem::path& path, const Names&
   if (json.contains("plot")) {
     const Json& p = json["plot"];
     if (!p.is_object()) fail(path, "'plot' must be an object {x, y}");
-    only_keys(p, {"x", "y"}, path, "plot.");
+    only_keys(p, keys_under(keys(), "plot."), path, "plot.");
     if (p.contains("x")) run->plot.x = string(p["x"], path, "plot.x");
     if (p.contains("y")) run->plot.y = string(p["y"], path, "plot.y");
     for (const auto& axis : {run->plot.x, run->plot.y})
@@ -568,11 +455,7 @@ RunFile parse_run_file(const std::string& text, const std::filesystem::path& pat
 
 RunFile parse_run_file(const Json& json, const std::filesystem::path& path) {
   if (!json.is_object()) fail(path, "the top level must be an object");
-  only_keys(json, {"name",  "description",   "unknowns",     "parameters",  "equations",     "start",
-                   "model", "model_options", "continuation", "events",      "fold_curve",    "switch_branch",
-                   "plot",  "periodic",      "equilibria",   "hopf_cycles", "hopf_curve",    "coordinates",
-                   "mass",  "forces",        "constraints",  "definitions", "stick_velocity"},
-            path, "");
+  only_keys(json, keys_under(keys(), ""), path, "");
 
   RunFile run;
   run.path = path;

@@ -4,26 +4,23 @@
 #include <map>
 #include <set>
 
-#include "studies/options_json.h"
+#include "studies/option_tables.h"
 #include "models/expression_system.h"
 
 namespace saltus::studies {
 
 namespace {
 
+const KeyTable& keys() { return continue_run_file().keys; }
+
 // The "periodic.from_simulation" object: the orbit's guess from a simulation.
 periodic::OrbitGuessOptions read_orbit_guess(const Json& g, const flow::SimulationOptions& simulation,
                                              const std::filesystem::path& path) {
   if (!g.is_object())
     fail(path, "'periodic.from_simulation' must be an object {transient, max_period, return_tolerance}");
-  only_keys(g, {"transient", "max_period", "return_tolerance"}, path, "periodic.from_simulation.");
+  only_keys(g, keys_under(keys(), "periodic.from_simulation."), path, "periodic.from_simulation.");
   periodic::OrbitGuessOptions guess;
-  if (g.contains("transient"))
-    guess.transient = number(g["transient"], path, "periodic.from_simulation.transient");
-  if (g.contains("max_period"))
-    guess.max_period = number(g["max_period"], path, "periodic.from_simulation.max_period");
-  if (g.contains("return_tolerance"))
-    guess.return_tolerance = number(g["return_tolerance"], path, "periodic.from_simulation.return_tolerance");
+  read_option_keys(g, orbit_guess_option_table(), &guess, path, "periodic.from_simulation.");
   guess.simulation = simulation;
   if (const std::string why = guess.check(); !why.empty()) fail(path, "'periodic.from_simulation': " + why);
   return guess;
@@ -53,7 +50,7 @@ std::vector<UserEvent> read_events(const Json& events, const std::vector<std::st
     const std::string where = key + "[" + std::to_string(i) + "]";
     const Json& e = events[i];
     if (!e.is_object()) fail(path, "'" + where + "' must be an object");
-    only_keys(e, {"name", "expression", "stop"}, path, where + ".");
+    only_keys(e, keys_under(keys(), "events[]."), path, where + ".");
     if (!e.contains("expression")) fail(path, "'" + where + ".expression' is missing");
     UserEvent event;
     const std::string text = string(e["expression"], path, where + ".expression");
@@ -76,14 +73,9 @@ HopfCycles read_hopf_cycles(const Json& object, const std::vector<std::string>& 
                             const std::vector<std::string>& equations, const ContinuationOptions& base,
                             const std::string& parameter, const std::filesystem::path& path) {
   if (!object.is_object()) fail(path, "'hopf_cycles' must be an object");
-  std::set<std::string> allowed = continuation_keys();
-  allowed.insert({"from", "amplitude", "simulation", "phase", "events"});
-  only_keys(object, allowed, path, "hopf_cycles.");
+  only_keys(object, keys_under(keys(), "hopf_cycles."), path, "hopf_cycles.");
   HopfCycles h;
-  if (object.contains("from")) h.from = integer(object["from"], path, "hopf_cycles.from");
-  if (h.from < 1) fail(path, "'hopf_cycles.from' = " + std::to_string(h.from) + " must be 1 or more");
-  if (object.contains("amplitude")) h.amplitude = number(object["amplitude"], path, "hopf_cycles.amplitude");
-  if (!(h.amplitude > 0)) fail(path, "'hopf_cycles.amplitude' must be positive (the first cycle's size)");
+  read_option_keys(object, hopf_cycles_option_table(), &h, path, "hopf_cycles.");
   if (object.contains("simulation"))
     h.shooting.simulation =
         read_simulation_options(object["simulation"], h.shooting.simulation, path, "hopf_cycles.simulation.");
@@ -122,10 +114,7 @@ void read_periodic(const Json& object, const std::shared_ptr<const flow::HybridS
   run->parameters = Vector::Constant(1, values.at(carried));
   *parameters = {carried};
   if (!object.is_object()) fail(path, "'periodic' must be an object");
-  only_keys(object,
-            {"period", "autonomous", "t0", "simulation", "stepping_tolerance", "from_simulation",
-             "period_doubling", "phase"},
-            path, "periodic.");
+  only_keys(object, keys_under(keys(), "periodic."), path, "periodic.");
   PeriodicRun p;
   p.ode = all_fixed;
   p.flow = flow;
@@ -139,9 +128,7 @@ void read_periodic(const Json& object, const std::shared_ptr<const flow::HybridS
     fail(path,
          "'periodic.autonomous' is true, but the equations use the time t: a forced orbit has the forcing's "
          "period; set \"autonomous\": false and give it as 'periodic.period'");
-  if (object.contains("t0")) shooting.t0 = number(object["t0"], path, "periodic.t0");
-  if (object.contains("stepping_tolerance"))
-    shooting.stepping_tolerance = number(object["stepping_tolerance"], path, "periodic.stepping_tolerance");
+  read_option_keys(object, shooting_option_table(), &shooting, path, "periodic.");
   if (object.contains("simulation"))
     shooting.simulation =
         read_simulation_options(object["simulation"], shooting.simulation, path, "periodic.simulation.");
@@ -156,12 +143,11 @@ void read_periodic(const Json& object, const std::shared_ptr<const flow::HybridS
   }
   double period = 1.0;  // replaced by the simulation's when from_simulation
   if (object.contains("period"))
-    period = number(object["period"], path, "periodic.period");
+    period = read_number(keys(), "periodic.period", object["period"], path);
   else if (!p.from_simulation)
     fail(path, std::string("'periodic.period' is missing: give ") +
                    (shooting.autonomous ? "a guess of the period (or use 'periodic.from_simulation')"
                                         : "the forcing period"));
-  if (!(period > 0)) fail(path, "'periodic.period' = " + std::to_string(period) + " must be positive");
   if (!shooting.autonomous) shooting.period = period;
   if (const std::string why = shooting.check(); !why.empty()) fail(path, "'periodic': " + why);
 
@@ -181,12 +167,9 @@ void read_periodic(const Json& object, const std::shared_ptr<const flow::HybridS
   if (object.contains("period_doubling")) {
     const Json& d = object["period_doubling"];
     if (!d.is_object()) fail(path, "'periodic.period_doubling' must be an object {levels, ...}");
-    std::set<std::string> allowed = continuation_keys();
-    allowed.insert("levels");
-    only_keys(d, allowed, path, "periodic.period_doubling.");
-    p.doublings = d.contains("levels") ? integer(d["levels"], path, "periodic.period_doubling.levels") : 1;
-    if (p.doublings < 1 || p.doublings > 20)
-      fail(path, "'periodic.period_doubling.levels' = " + std::to_string(p.doublings) + " must be in 1..20");
+    only_keys(d, keys_under(keys(), "periodic.period_doubling."), path, "periodic.period_doubling.");
+    p.doublings =
+        d.contains("levels") ? read_integer(keys(), "periodic.period_doubling.levels", d["levels"], path) : 1;
   }
   p.phase = read_phase(object, unknowns, path, "periodic");
   run->system = p.shooting;

@@ -116,7 +116,7 @@ TEST_CASE("Hopf run files: bad input is a clear error", "[cli][hopf]") {
              Catch::Contains("'hopf_cycles.from' = 2, but the first branch has 1 HB point(s)"));
   // A non-positive amplitude.
   CHECK_THAT(error_of("{" + base + R"(, "equilibria": true, "hopf_cycles": {"amplitude": -1}})"),
-             Catch::Contains("'hopf_cycles.amplitude' must be positive"));
+             Catch::Contains("'hopf_cycles.amplitude' = -1 must be > 0"));
   // An eigenvalue count on a small system, and one out of range.
   CHECK_THAT(error_of("{" + base + R"(, "equilibria": {"count": 1}})"),
              Catch::Contains("'equilibria.count' is for large sparse systems; with 2 unknowns use"));

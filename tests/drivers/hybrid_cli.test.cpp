@@ -317,7 +317,7 @@ TEST_CASE("saltus periodic: bad periodic input is named", "[cli][periodic][error
       {"restitution in the state", R"({"parameter": "e"})", "the model decides on it as a number"},
       {"unknown parameter", R"({"parameter": "zeta"})", "'periodic.parameter' = 'zeta' is not a parameter"},
       {"missing diagram", R"({"parameter": "q1", "diagram": "nowhere.csv"})", "does not exist"},
-      {"bad returns", R"({"max_returns": 0})", "max_returns >= 1"},
+      {"bad returns", R"({"max_returns": 0})", "'periodic.max_returns' = 0 must be >= 1"},
       {"grazing not a flag", R"({"grazing": 1})",
        "'periodic.grazing' = 1 must be \"stop\", \"continue\", true or false"},
   };

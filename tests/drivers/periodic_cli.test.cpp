@@ -164,7 +164,7 @@ TEST_CASE("periodic run files: bad input gets a clear message and a non-zero exi
        1},
       {"a negative stepping tolerance",
        "{" + lorenz + R"J(, "periodic": {"period": 0.43, "stepping_tolerance": -1e-8}})J",
-       {"'periodic'", "stepping_tolerance = -1e-08 must be in [0, 1)"},
+       {"'periodic.stepping_tolerance' = -1e-08 must be in [0, 1)"},
        1},
       {"a fold curve of periodic orbits",
        "{" + lorenz + R"J(, "periodic": {"period": 0.43},

@@ -53,13 +53,17 @@ Json trajectory_summary(const HybridRun& run, const flow::Trajectory& tr) {
   summary["state_end"] = state;
   summary["events"] = tr.events.size();
   summary["samples"] = tr.t.size();
-  Json rows = Json::array();
-  for (int i = 0; i < tr.transition_matrix.rows(); ++i) {
-    Json row = Json::array();
-    for (int j = 0; j < tr.transition_matrix.cols(); ++j) row.push_back(tr.transition_matrix(i, j));
-    rows.push_back(row);
+  // Only when asked (--transition-matrix): the variational equations are
+  // most of a simulation's cost.
+  if (tr.transition_matrix.size() > 0) {
+    Json rows = Json::array();
+    for (int i = 0; i < tr.transition_matrix.rows(); ++i) {
+      Json row = Json::array();
+      for (int j = 0; j < tr.transition_matrix.cols(); ++j) row.push_back(tr.transition_matrix(i, j));
+      rows.push_back(row);
+    }
+    summary["transition_matrix"] = rows;
   }
-  summary["transition_matrix"] = rows;
 
   summary["section_hits"] = tr.section_hits.size();
   return summary;
@@ -147,9 +151,9 @@ void draw_trajectory(const HybridRun& run, const flow::Trajectory& tr, const fs:
 }  // namespace
 
 int simulate_command(const HybridRun& run, const fs::path& dir, bool json, std::ostream& out,
-                     std::ostream& err) {
+                     std::ostream& err, bool transition_matrix) {
   const flow::HybridSystem& system = *run.system;
-  const flow::Trajectory tr = studies::simulate(run);
+  const flow::Trajectory tr = studies::simulate(run, transition_matrix);
   // A failed run says so first: its figures (gnuplot on up to 1e7 samples
   // can take many seconds) are not drawn; the files hold the samples up to
   // the failure.
@@ -161,7 +165,7 @@ int simulate_command(const HybridRun& run, const fs::path& dir, bool json, std::
   fs::create_directories(dir);
   write_trajectory_files(run, tr, dir);
   write_file_atomically(dir / "summary.json", [&](std::ostream& o) { o << summary.dump(2) << '\n'; });
-  if (tr.ok()) draw_trajectory(run, tr, dir, err);
+  if (tr.ok() && figures_drawn()) draw_trajectory(run, tr, dir, err);
   if (json) {
     out << summary.dump(2) << '\n';
   } else {
@@ -279,6 +283,7 @@ void draw_orbit(const HybridRun& run, const periodic::ShootingSystem& system, co
   const auto names = run.system->state_names();
   const int ix = index_of(names, run.plot_x), iy = index_of(names, run.plot_y);
   if (ix >= static_cast<int>(names.size()) || iy >= static_cast<int>(names.size())) return;
+  if (!figures_drawn()) return;  // --no-figures: the orbit is simulated for the figure alone
   const auto& options = system.options();
   const double T = system.period(u);
   flow::SimulationOptions simulation = options.simulation;

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -11,6 +12,13 @@
 namespace saltus::drivers {
 
 namespace fs = std::filesystem;
+
+namespace {
+std::atomic<bool> figures{true};  // set per run by the command line; read by worker threads too
+}  // namespace
+
+void set_figures(bool drawn) { figures = drawn; }
+bool figures_drawn() { return figures; }
 
 void write_file_atomically(const fs::path& path, const std::function<void(std::ostream&)>& write) {
   const fs::path tmp = path.string() + ".tmp" + std::to_string(::getpid());
@@ -122,7 +130,7 @@ bool run_gnuplot(const fs::path& dir, const std::vector<std::string>& stems, std
 std::vector<fs::path> draw(const std::vector<Drawing>& drawings, const fs::path& dir,
                            std::vector<std::string>* warnings) {
   std::vector<fs::path> made;
-  if (drawings.empty()) return made;
+  if (drawings.empty() || !figures_drawn()) return made;
   const std::string suffix = ".tmp" + std::to_string(::getpid());
   std::vector<std::string> stems;
   for (const auto& d : drawings) {

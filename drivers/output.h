@@ -15,6 +15,14 @@ namespace saltus::drivers {
 void write_file_atomically(const std::filesystem::path& path,
                            const std::function<void(std::ostream&)>& write);
 
+// Whether the commands draw their figures (default true). `--no-figures`
+// sets it false for the run: draw() and render_gnuplot() then write nothing
+// (no .png, .svg, nor the .dat and .gp files gnuplot would read) and start
+// no gnuplot, so a run's time is its study's and the results (CSV, JSON)
+// alone are written. The command line sets it on every run (run_cli).
+void set_figures(bool drawn);
+bool figures_drawn();
+
 // A figure of curves y(x) with labelled points, drawn by gnuplot from files.
 struct Figure {
   std::string title, xlabel, ylabel;

@@ -68,8 +68,8 @@ static const char* const kHybridRunFileKeys = R"(Run file keys (JSON):
                  that pair); summary.json "curve" or "curves". `saltus periodic --over-map
                  MAP.csv` draws them over a map.csv of `saltus map` in the same two parameters
   plot           {x, y}  state names for the phase portrait (default: the first two)
-Output folder: simulate: trajectory.csv, events.csv, sections.csv, summary.json, phase.png/.svg,
-time.png/.svg; lyapunov (with --out): lyapunov.csv, lyapunov.json, lyapunov.png/.svg;
+Output folder: simulate: trajectory.csv, events.csv, sections.csv, summary.json (with
+--transition-matrix its "transition_matrix"), phase.png/.svg, time.png/.svg; lyapunov (with --out): lyapunov.csv, lyapunov.json, lyapunov.png/.svg;
 sweep: sweep.csv, sweep.json, sweep.png/.svg.
 Simulation options ("simulation"; default in parentheses):
 )";

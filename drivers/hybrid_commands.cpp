@@ -76,10 +76,14 @@ void write_trajectory_files(const HybridRun& run, const flow::Trajectory& tr, co
   write_file_atomically(dir / "trajectory.csv", [&](std::ostream& o) {
     o << "t,mode";
     for (const auto& n : names) o << ',' << n;
-    o << '\n' << std::setprecision(17);
+    o << '\n';
     for (std::size_t k = 0; k < tr.t.size(); ++k) {
-      o << tr.t[k] << ',' << system.mode_name(tr.mode[k]);
-      for (int i = 0; i < tr.x[k].size(); ++i) o << ',' << tr.x[k][i];
+      write_number(o, tr.t[k], 17);
+      o << ',' << system.mode_name(tr.mode[k]);
+      for (int i = 0; i < tr.x[k].size(); ++i) {
+        o << ',';
+        write_number(o, tr.x[k][i], 17);
+      }
       o << '\n';
     }
   });
@@ -87,12 +91,16 @@ void write_trajectory_files(const HybridRun& run, const flow::Trajectory& tr, co
     o << "t,guard,mode_before,mode_after";
     for (const auto& n : names) o << ',' << n << "_before";
     for (const auto& n : names) o << ',' << n << "_after";
-    o << '\n' << std::setprecision(17);
+    o << '\n';
     for (const auto& e : tr.events) {
-      o << e.t << ',' << e.guard_name << ',' << system.mode_name(e.mode_before) << ','
+      write_number(o, e.t, 17);
+      o << ',' << e.guard_name << ',' << system.mode_name(e.mode_before) << ','
         << system.mode_name(e.mode_after);
-      for (int i = 0; i < e.x_before.size(); ++i) o << ',' << e.x_before[i];
-      for (int i = 0; i < e.x_after.size(); ++i) o << ',' << e.x_after[i];
+      for (const Vector* x : {&e.x_before, &e.x_after})
+        for (int i = 0; i < x->size(); ++i) {
+          o << ',';
+          write_number(o, (*x)[i], 17);
+        }
       o << '\n';
     }
   });
@@ -100,10 +108,14 @@ void write_trajectory_files(const HybridRun& run, const flow::Trajectory& tr, co
     write_file_atomically(dir / "sections.csv", [&](std::ostream& o) {
       o << "t,mode";
       for (const auto& n : names) o << ',' << n;
-      o << '\n' << std::setprecision(17);
+      o << '\n';
       for (const auto& h : tr.section_hits) {
-        o << h.t << ',' << system.mode_name(h.mode);
-        for (int i = 0; i < h.x.size(); ++i) o << ',' << h.x[i];
+        write_number(o, h.t, 17);
+        o << ',' << system.mode_name(h.mode);
+        for (int i = 0; i < h.x.size(); ++i) {
+          o << ',';
+          write_number(o, h.x[i], 17);
+        }
         o << '\n';
       }
     });

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <charconv>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -16,6 +17,13 @@ namespace fs = std::filesystem;
 namespace {
 std::atomic<bool> figures{true};  // set per run by the command line; read by worker threads too
 }  // namespace
+
+void write_number(std::ostream& out, double x, int precision) {
+  char buffer[64];  // "%.17g" needs at most 24
+  const auto end =
+      std::to_chars(buffer, buffer + sizeof buffer, x, std::chars_format::general, precision).ptr;
+  out.write(buffer, end - buffer);
+}
 
 void set_figures(bool drawn) { figures = drawn; }
 bool figures_drawn() { return figures; }
@@ -69,7 +77,12 @@ void write_figure_files(const Figure& figure, const fs::path& dir, const std::st
     // One gnuplot index per series, then the labels.
     for (const auto& s : figure.series) {
       out << "# " << s.title << "\n";
-      for (const auto& [x, y] : s.points) out << x << ' ' << y << '\n';
+      for (const auto& [x, y] : s.points) {
+        write_number(out, x, 12);
+        out << ' ';
+        write_number(out, y, 12);
+        out << '\n';
+      }
       out << "\n\n";
     }
     out << "# labels\n";

@@ -13,6 +13,7 @@
 #include "drivers/filippov_commands.h"
 #include "drivers/hybrid_commands.h"
 #include "drivers/map_command.h"
+#include "drivers/output.h"
 #include "drivers/periodic_curve.h"
 #include "drivers/progress.h"
 #include "drivers/restart.h"
@@ -147,6 +148,8 @@ struct Cli {
   std::string file, out_dir;                    // RUNFILE and --out of every subcommand
   std::pair<std::string, std::string> restart;  // continue: --from DIR, --point LABEL
   bool json = false;
+  bool no_figures = false;         // --no-figures of every command that writes files
+  bool transition_matrix = false;  // simulate: --transition-matrix
   std::vector<double> pose;
   double box = 0.0;
   int threads = 0, samples = 0;
@@ -157,13 +160,20 @@ struct Cli {
   CLI::App *twofold = nullptr, *fmap = nullptr, *futures = nullptr, *fcont = nullptr;
   CLI::App* hmap = nullptr;  // saltus map
 
-  // A subcommand of `parent` with RUNFILE, [--out] and --json.
+  // A subcommand of `parent` with RUNFILE, [--out and --no-figures] and
+  // --json: every command that writes files draws figures.
   CLI::App* command(CLI::App& parent, const std::string& name, const std::string& what,
                     const std::string& runfile, const std::string& out_help, const std::string& json_help,
                     const std::string& footer) {
     CLI::App* c = parent.add_subcommand(name, what);
     c->add_option("RUNFILE", file, runfile)->required()->check(CLI::ExistingFile);
-    if (!out_help.empty()) c->add_option("--out", out_dir, out_help);
+    if (!out_help.empty()) {
+      c->add_option("--out", out_dir, out_help);
+      c->add_flag(
+          "--no-figures", no_figures,
+          "write the results (CSV, JSON) alone: no figures (.png, .svg), no gnuplot files (.dat, .gp), "
+          "gnuplot not run");
+    }
     c->add_flag("--json", json, json_help);
     if (!footer.empty()) c->footer(footer);
     return c;
@@ -193,6 +203,9 @@ struct Cli {
     const std::string& help = hybrid_run_file_help();
     sim = command(app, "simulate", "Simulate a hybrid system (impacts, contact) from a run file",
                   "JSON run file", out, summary, help);
+    sim->add_flag("--transition-matrix", transition_matrix,
+                  "also integrate the variational equations: summary.json's \"transition_matrix\" is "
+                  "Phi(t1, t0), saltations included (without it the state alone is integrated)");
     lyap = command(app, "lyapunov", "Lyapunov exponents of a hybrid system, saltation included",
                    "JSON run file", "also write the running estimates and a figure into this folder",
                    "print the result as JSON (\"exponents\": largest first)", help);
@@ -279,7 +292,7 @@ struct Cli {
     if (*sim) {
       const double begin = read.t0 - read.transient, end = read.t1;
       const HybridRun run = reporting(std::move(read), "simulate", err, begin, end);
-      return simulate_command(run, folder(run.name), json, out, err);
+      return simulate_command(run, folder(run.name), json, out, err, transition_matrix);
     }
     if (*periodic) {
       if (!over_map.empty()) {
@@ -340,6 +353,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   } catch (const CLI::ParseError& e) {
     return cli.app.exit(e, out, err);
   }
+  set_figures(!cli.no_figures);  // drivers/output.h: every command's figures, for this run
   try {
     return cli.run(out, err);
   } catch (const std::exception& e) {

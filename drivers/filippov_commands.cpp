@@ -26,6 +26,7 @@ std::filesystem::path output_folder(const FilippovRun& run, const std::filesyste
 
 bool render_gnuplot(const std::filesystem::path& dir, const std::string& stem, const std::string& script,
                     std::string* warning) {
+  if (!figures_drawn()) return false;  // --no-figures: neither the script nor gnuplot
   const std::string tmp = stem + ".png.tmp" + std::to_string(::getpid());
   write_file_atomically(dir / (stem + ".gp"), [&](std::ostream& o) {
     o << "# gnuplot script written by saltus; run `gnuplot " << stem << ".gp` in this folder\n"

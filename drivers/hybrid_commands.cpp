@@ -53,13 +53,17 @@ Json trajectory_summary(const HybridRun& run, const flow::Trajectory& tr) {
   summary["state_end"] = state;
   summary["events"] = tr.events.size();
   summary["samples"] = tr.t.size();
-  Json rows = Json::array();
-  for (int i = 0; i < tr.transition_matrix.rows(); ++i) {
-    Json row = Json::array();
-    for (int j = 0; j < tr.transition_matrix.cols(); ++j) row.push_back(tr.transition_matrix(i, j));
-    rows.push_back(row);
+  // Only when asked (--transition-matrix): the variational equations are
+  // most of a simulation's cost.
+  if (tr.transition_matrix.size() > 0) {
+    Json rows = Json::array();
+    for (int i = 0; i < tr.transition_matrix.rows(); ++i) {
+      Json row = Json::array();
+      for (int j = 0; j < tr.transition_matrix.cols(); ++j) row.push_back(tr.transition_matrix(i, j));
+      rows.push_back(row);
+    }
+    summary["transition_matrix"] = rows;
   }
-  summary["transition_matrix"] = rows;
 
   summary["section_hits"] = tr.section_hits.size();
   return summary;
@@ -72,10 +76,14 @@ void write_trajectory_files(const HybridRun& run, const flow::Trajectory& tr, co
   write_file_atomically(dir / "trajectory.csv", [&](std::ostream& o) {
     o << "t,mode";
     for (const auto& n : names) o << ',' << n;
-    o << '\n' << std::setprecision(17);
+    o << '\n';
     for (std::size_t k = 0; k < tr.t.size(); ++k) {
-      o << tr.t[k] << ',' << system.mode_name(tr.mode[k]);
-      for (int i = 0; i < tr.x[k].size(); ++i) o << ',' << tr.x[k][i];
+      write_number(o, tr.t[k], 17);
+      o << ',' << system.mode_name(tr.mode[k]);
+      for (int i = 0; i < tr.x[k].size(); ++i) {
+        o << ',';
+        write_number(o, tr.x[k][i], 17);
+      }
       o << '\n';
     }
   });
@@ -83,12 +91,16 @@ void write_trajectory_files(const HybridRun& run, const flow::Trajectory& tr, co
     o << "t,guard,mode_before,mode_after";
     for (const auto& n : names) o << ',' << n << "_before";
     for (const auto& n : names) o << ',' << n << "_after";
-    o << '\n' << std::setprecision(17);
+    o << '\n';
     for (const auto& e : tr.events) {
-      o << e.t << ',' << e.guard_name << ',' << system.mode_name(e.mode_before) << ','
+      write_number(o, e.t, 17);
+      o << ',' << e.guard_name << ',' << system.mode_name(e.mode_before) << ','
         << system.mode_name(e.mode_after);
-      for (int i = 0; i < e.x_before.size(); ++i) o << ',' << e.x_before[i];
-      for (int i = 0; i < e.x_after.size(); ++i) o << ',' << e.x_after[i];
+      for (const Vector* x : {&e.x_before, &e.x_after})
+        for (int i = 0; i < x->size(); ++i) {
+          o << ',';
+          write_number(o, (*x)[i], 17);
+        }
       o << '\n';
     }
   });
@@ -96,10 +108,14 @@ void write_trajectory_files(const HybridRun& run, const flow::Trajectory& tr, co
     write_file_atomically(dir / "sections.csv", [&](std::ostream& o) {
       o << "t,mode";
       for (const auto& n : names) o << ',' << n;
-      o << '\n' << std::setprecision(17);
+      o << '\n';
       for (const auto& h : tr.section_hits) {
-        o << h.t << ',' << system.mode_name(h.mode);
-        for (int i = 0; i < h.x.size(); ++i) o << ',' << h.x[i];
+        write_number(o, h.t, 17);
+        o << ',' << system.mode_name(h.mode);
+        for (int i = 0; i < h.x.size(); ++i) {
+          o << ',';
+          write_number(o, h.x[i], 17);
+        }
         o << '\n';
       }
     });
@@ -147,9 +163,9 @@ void draw_trajectory(const HybridRun& run, const flow::Trajectory& tr, const fs:
 }  // namespace
 
 int simulate_command(const HybridRun& run, const fs::path& dir, bool json, std::ostream& out,
-                     std::ostream& err) {
+                     std::ostream& err, bool transition_matrix) {
   const flow::HybridSystem& system = *run.system;
-  const flow::Trajectory tr = studies::simulate(run);
+  const flow::Trajectory tr = studies::simulate(run, transition_matrix);
   // A failed run says so first: its figures (gnuplot on up to 1e7 samples
   // can take many seconds) are not drawn; the files hold the samples up to
   // the failure.
@@ -161,7 +177,7 @@ int simulate_command(const HybridRun& run, const fs::path& dir, bool json, std::
   fs::create_directories(dir);
   write_trajectory_files(run, tr, dir);
   write_file_atomically(dir / "summary.json", [&](std::ostream& o) { o << summary.dump(2) << '\n'; });
-  if (tr.ok()) draw_trajectory(run, tr, dir, err);
+  if (tr.ok() && figures_drawn()) draw_trajectory(run, tr, dir, err);
   if (json) {
     out << summary.dump(2) << '\n';
   } else {
@@ -279,6 +295,7 @@ void draw_orbit(const HybridRun& run, const periodic::ShootingSystem& system, co
   const auto names = run.system->state_names();
   const int ix = index_of(names, run.plot_x), iy = index_of(names, run.plot_y);
   if (ix >= static_cast<int>(names.size()) || iy >= static_cast<int>(names.size())) return;
+  if (!figures_drawn()) return;  // --no-figures: the orbit is simulated for the figure alone
   const auto& options = system.options();
   const double T = system.period(u);
   flow::SimulationOptions simulation = options.simulation;

@@ -11,9 +11,11 @@
 namespace saltus::drivers {
 
 // Simulates and writes trajectory.csv, events.csv, summary.json and the
-// phase-portrait and time-series figures into dir. Returns the exit code.
+// phase-portrait and time-series figures into dir; with transition_matrix
+// (--transition-matrix) the variational equations too, and summary.json's
+// "transition_matrix" Phi(t1, t0). Returns the exit code.
 int simulate_command(const HybridRun& run, const std::filesystem::path& dir, bool json, std::ostream& out,
-                     std::ostream& err);
+                     std::ostream& err, bool transition_matrix = false);
 
 // The Lyapunov spectrum (largest first); with dir, lyapunov.csv (running
 // estimates), summary.json and a convergence figure. Returns the exit code.

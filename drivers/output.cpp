@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <atomic>
+#include <charconv>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -11,6 +13,20 @@
 namespace saltus::drivers {
 
 namespace fs = std::filesystem;
+
+namespace {
+std::atomic<bool> figures{true};  // set per run by the command line; read by worker threads too
+}  // namespace
+
+void write_number(std::ostream& out, double x, int precision) {
+  char buffer[64];  // "%.17g" needs at most 24
+  const auto end =
+      std::to_chars(buffer, buffer + sizeof buffer, x, std::chars_format::general, precision).ptr;
+  out.write(buffer, end - buffer);
+}
+
+void set_figures(bool drawn) { figures = drawn; }
+bool figures_drawn() { return figures; }
 
 void write_file_atomically(const fs::path& path, const std::function<void(std::ostream&)>& write) {
   const fs::path tmp = path.string() + ".tmp" + std::to_string(::getpid());
@@ -61,7 +77,12 @@ void write_figure_files(const Figure& figure, const fs::path& dir, const std::st
     // One gnuplot index per series, then the labels.
     for (const auto& s : figure.series) {
       out << "# " << s.title << "\n";
-      for (const auto& [x, y] : s.points) out << x << ' ' << y << '\n';
+      for (const auto& [x, y] : s.points) {
+        write_number(out, x, 12);
+        out << ' ';
+        write_number(out, y, 12);
+        out << '\n';
+      }
       out << "\n\n";
     }
     out << "# labels\n";
@@ -122,7 +143,7 @@ bool run_gnuplot(const fs::path& dir, const std::vector<std::string>& stems, std
 std::vector<fs::path> draw(const std::vector<Drawing>& drawings, const fs::path& dir,
                            std::vector<std::string>* warnings) {
   std::vector<fs::path> made;
-  if (drawings.empty()) return made;
+  if (drawings.empty() || !figures_drawn()) return made;
   const std::string suffix = ".tmp" + std::to_string(::getpid());
   std::vector<std::string> stems;
   for (const auto& d : drawings) {

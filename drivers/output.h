@@ -15,6 +15,22 @@ namespace saltus::drivers {
 void write_file_atomically(const std::filesystem::path& path,
                            const std::function<void(std::ostream&)>& write);
 
+// Writes x as `out << std::setprecision(precision) << x` does (printf's
+// "%.*g" in the C locale; nan, inf, -nan alike) by std::to_chars, which
+// formats with Ryu instead of the stream's locale and glibc's multiprecision
+// printf_fp: that was 72% of `saltus simulate`'s instructions on the impact
+// oscillator's 6000 samples (docs/performance.md). The stream's own
+// precision and flags are not read.
+void write_number(std::ostream& out, double x, int precision);
+
+// Whether the commands draw their figures (default true). `--no-figures`
+// sets it false for the run: draw() and render_gnuplot() then write nothing
+// (no .png, .svg, nor the .dat and .gp files gnuplot would read) and start
+// no gnuplot, so a run's time is its study's and the results (CSV, JSON)
+// alone are written. The command line sets it on every run (run_cli).
+void set_figures(bool drawn);
+bool figures_drawn();
+
 // A figure of curves y(x) with labelled points, drawn by gnuplot from files.
 struct Figure {
   std::string title, xlabel, ylabel;

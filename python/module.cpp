@@ -445,15 +445,23 @@ PYBIND11_MODULE(_saltus, m) {
       py::arg("text"), py::arg("where"));
   m.def(
       "_simulate",
-      [](std::shared_ptr<studies::HybridRun> run) {
+      [](std::shared_ptr<studies::HybridRun> run, bool transition_matrix) {
         flow::Trajectory tr;
         {
           py::gil_scoped_release release;
-          tr = studies::simulate(*run);
+          tr = studies::simulate(*run, transition_matrix);
         }
-        return trajectory_dict(tr, *run->system);
+        py::dict d = trajectory_dict(tr, *run->system);
+        if (transition_matrix) {
+          const Matrix& phi = tr.transition_matrix;
+          py::array_t<double> a({phi.rows(), phi.cols()});
+          for (Eigen::Index i = 0; i < phi.rows(); ++i)
+            for (Eigen::Index j = 0; j < phi.cols(); ++j) a.mutable_at(i, j) = phi(i, j);
+          d["transition_matrix"] = a;
+        }
+        return d;
       },
-      py::arg("system"));
+      py::arg("system"), py::arg("transition_matrix") = false);
   m.def(
       "_sweep",
       [](std::shared_ptr<studies::HybridRun> run, py::object progress) {

@@ -16,7 +16,7 @@ std::shared_ptr<const HybridRun> load_hybrid_description(const Json& description
   return std::make_shared<const HybridRun>(parse_hybrid_run(description, where));
 }
 
-flow::Trajectory simulate(const HybridRun& run) {
+flow::Trajectory simulate(const HybridRun& run, bool transition_matrix) {
   int mode = run.mode;
   Vector x0 = run.initial;
   if (run.transient > 0) {
@@ -29,7 +29,9 @@ flow::Trajectory simulate(const HybridRun& run) {
     mode = warm.mode_end;
     x0 = warm.x_end;
   }
-  return flow::simulate(*run.system, mode, run.t0, x0, run.t1, run.simulation, {}, run.sections());
+  flow::SimulationOptions options = run.simulation;
+  options.variational = transition_matrix;
+  return flow::simulate(*run.system, mode, run.t0, x0, run.t1, options, {}, run.sections());
 }
 
 flow::LyapunovResult lyapunov(const HybridRun& run) {

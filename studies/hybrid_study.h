@@ -35,7 +35,13 @@ std::shared_ptr<const HybridRun> load_hybrid_description(const Json& description
 // transient (integrated from t0 - transient, not recorded), with its events
 // and section hits. A failure is the trajectory's status and message (a
 // failed transient: "during the transient: ...").
-flow::Trajectory simulate(const HybridRun& run);
+// The variational equations dPhi/dt = f_x Phi (n^2 more components, each
+// step's Jacobian by Jets) are integrated only with transition_matrix:
+// then the trajectory's transition_matrix is Phi(t1, t0), saltations
+// included, and each event has its saltation matrix; without, both are
+// empty and the run costs the state alone (bench/simulate.cpp: the impact
+// oscillator's run file 1.83x fewer instructions, docs/performance.md).
+flow::Trajectory simulate(const HybridRun& run, bool transition_matrix = false);
 
 // The Lyapunov spectrum from the run's initial state (its "lyapunov" options).
 flow::LyapunovResult lyapunov(const HybridRun& run);

@@ -285,6 +285,9 @@ class Trajectory:
         self.states = list(states)
         for key in ("t", "mode", "events", "section_hits", "status", "message", "ok"):
             setattr(self, key, raw[key])
+        # Phi(t1, t0), saltations included: only from simulate(...,
+        # transition_matrix=True), else None.
+        self.transition_matrix = raw.get("transition_matrix")
 
     def __getitem__(self, name):
         if name not in self.states:
@@ -299,14 +302,18 @@ class Trajectory:
                 f"{self.status}>")
 
 
-def simulate(system):
+def simulate(system, transition_matrix=False):
     """The HybridSystem's simulation as its description asks (initial state,
     "time", "transient", "simulation" options, "section"): a Trajectory. A
     failed simulation is not an exception: ``tr.ok`` is False, ``tr.message``
-    says why, and the samples up to the failure are kept."""
+    says why, and the samples up to the failure are kept. With
+    ``transition_matrix=True`` the variational equations are integrated too
+    and ``tr.transition_matrix`` is Phi(t1, t0), saltations included (an
+    n x n array); without, the state alone is integrated (the cheaper run)
+    and it is None."""
     if not isinstance(system, HybridSystem):
         system = load(system)
-    return Trajectory(_saltus._simulate(system), system.states)
+    return Trajectory(_saltus._simulate(system, transition_matrix), system.states)
 
 
 def sweep(system, progress=None):

@@ -324,6 +324,18 @@ def test_hybrid_simulation_impacts_at_the_stop():
         tr["y"]
 
 
+def test_hybrid_simulation_transition_matrix_only_when_asked():
+    # Liouville with jumps: det Phi = exp(-2 zeta T) r^(2k) after k impacts
+    # (tests/drivers/hybrid_cli.test.cpp derives det S = r^2).
+    system = saltus.load(IMPACT)
+    p = system.parameters
+    assert saltus.simulate(system).transition_matrix is None
+    tr = saltus.simulate(system, transition_matrix=True)
+    assert tr.ok and tr.transition_matrix.shape == (2, 2)
+    expected = math.exp(-2 * p["zeta"] * (tr.t[-1] - tr.t[0])) * p["r"] ** (2 * len(tr.events))
+    assert abs(np.linalg.det(tr.transition_matrix) / expected - 1) < 1e-6
+
+
 def test_hybrid_branch_grazing_and_its_curve_against_the_closed_form():
     system = saltus.load(IMPACT)
     p = system.parameters

@@ -28,6 +28,34 @@ TEST_CASE("saltus simulate examples/bouncing_ball.json: the ball comes to rest o
   CHECK(summary["events"].get<int>() < 60);
   for (const char* f : {"trajectory.csv", "events.csv", "summary.json", "phase.png", "time.png"})
     CHECK(fs::exists(out / f));
+  CHECK(!summary.contains("transition_matrix"));  // not asked: no variational equations
+  fs::remove_all(out);
+}
+
+TEST_CASE(
+    "saltus simulate --transition-matrix: Phi(t1, t0) of the impact oscillator obeys Liouville with jumps",
+    "[cli][hybrid][simulate]") {
+  // x'' + 2 zeta x' + x = F cos(w t), impacts at x = d with v -> -r v
+  // (examples/user/impact_oscillator.json, zeta = 0.05, r = 0.8, t in [0, 60]).
+  // Between events det Phi grows as exp(trace f_x t) = exp(-2 zeta t); at an
+  // impact, by the matrix determinant lemma on the saltation matrix
+  // S = R_x + (f+ - R_x f-) h_x / (h_x f-) with h = d - x, R_x = diag(1, -r):
+  // det S = det R_x (h_x R_x^-1 f+) / (h_x f-) = (-r)(r v- / -v-) = r^2.
+  // So det Phi(t1, t0) = exp(-2 zeta (t1 - t0)) r^(2 k) after k impacts.
+  const fs::path out = scratch("io-phi");
+  const Run r = run_saltus({"simulate", example("user/impact_oscillator.json").string(), "--out",
+                            out.string(), "--json", "--transition-matrix"});
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  const json summary = json::parse(r.out);
+  REQUIRE(summary.contains("transition_matrix"));
+  const auto phi = summary["transition_matrix"].get<std::vector<std::vector<double>>>();
+  REQUIRE(phi.size() == 2);
+  const double det = phi[0][0] * phi[1][1] - phi[0][1] * phi[1][0];
+  const int k = summary["events"].get<int>();
+  REQUIRE(k > 10);
+  const double expected = std::exp(-2 * 0.05 * 60.0) * std::pow(0.8, 2 * k);
+  CHECK(std::abs(det / expected - 1) < 1e-6);
   fs::remove_all(out);
 }
 

@@ -1,10 +1,18 @@
 #include "drivers/output.h"
 
 #include <catch2/catch.hpp>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iomanip>
 #include <iterator>
+#include <limits>
+#include <random>
+#include <sstream>
 #include <stdexcept>
+#include <vector>
 
 #include "run_cli.h"
 
@@ -83,4 +91,51 @@ TEST_CASE("draw: one gnuplot for a run's figures; a failing figure loses only it
   for (const auto& entry : fs::directory_iterator(failing))  // no temporary left behind
     CHECK(entry.path().string().find(".tmp") == std::string::npos);
   fs::remove_all(dir);
+}
+
+TEST_CASE("write_number: the characters the stream writes at that precision, by std::to_chars",
+          "[drivers][output]") {
+  // trajectory.csv and the figures' .dat were written by the stream; their
+  // text must not change with the faster formatting: every kind of double
+  // (integers, the 17th digit, subnormals, the extremes, signed zero, inf,
+  // nan of both signs) and random bit patterns at 17 and 12 digits.
+  std::vector<double> values{0.0,
+                             -0.0,
+                             1.0,
+                             -2.5,
+                             0.1,
+                             1.0 / 3.0,
+                             1e-5,
+                             1e-4,
+                             123456789012345678.0,
+                             1e16,
+                             1e17,
+                             1e21,
+                             5e-324,
+                             2.2250738585072014e-308,
+                             1.7976931348623157e308,
+                             std::numeric_limits<double>::infinity(),
+                             -std::numeric_limits<double>::infinity(),
+                             std::numeric_limits<double>::quiet_NaN(),
+                             -std::numeric_limits<double>::quiet_NaN(),
+                             60.0,
+                             0.01 * 3,
+                             2 * M_PI};
+  std::mt19937_64 random(37);
+  for (int k = 0; k < 20000; ++k) {
+    const std::uint64_t bits = random();
+    double x;
+    std::memcpy(&x, &bits, sizeof x);
+    values.push_back(x);
+    values.push_back(std::uniform_real_distribution<double>(-100, 100)(random));
+  }
+  for (const int precision : {17, 12}) {
+    for (const double x : values) {
+      std::ostringstream stream, fast;
+      stream << std::setprecision(precision) << x;
+      saltus::drivers::write_number(fast, x, precision);
+      INFO(stream.str());
+      REQUIRE(fast.str() == stream.str());
+    }
+  }
 }

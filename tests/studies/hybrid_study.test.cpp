@@ -145,6 +145,49 @@ TEST_CASE("hybrid studies: a simulation is the run file's own, its transient inc
   CHECK_THAT(failed.message, Catch::StartsWith("during the transient: "));
 }
 
+TEST_CASE("hybrid studies: a simulation integrates the variational equations only when asked",
+          "[studies][hybrid][simulate]") {
+  // The impact oscillator over two forcing periods with its impacts: without
+  // the transition matrix no Phi and no saltation is made (issue 37 item 3:
+  // they were always integrated, 3-4x the state's cost); with it, Phi(t1, t0)
+  // is the derivative of the final state in the initial one, checked against
+  // central differences of the state-only simulation (the events stay the
+  // same under the 1e-6 perturbations).
+  Json description = impact_oscillator();
+  description["time"] = {0, 2 * (2 * M_PI / 2.3)};
+  description["initial"] = {{"x", 0.05}, {"v", 0.4}};
+  description["simulation"] = {{"absolute_tolerance", 1e-13}, {"relative_tolerance", 1e-13}};
+  const auto run = studies::load_hybrid_description(description, "impact_oscillator");
+  const flow::Trajectory plain = studies::simulate(*run);
+  REQUIRE(plain.ok());
+  REQUIRE(plain.events.size() >= 2);
+  CHECK(plain.transition_matrix.size() == 0);
+  for (const auto& e : plain.events) CHECK(e.saltation.size() == 0);
+
+  const flow::Trajectory full = studies::simulate(*run, true);
+  REQUIRE(full.ok());
+  REQUIRE(full.events.size() == plain.events.size());
+  REQUIRE(full.transition_matrix.rows() == 2);
+  REQUIRE(full.transition_matrix.cols() == 2);
+  for (const auto& e : full.events) CHECK(e.saltation.rows() == 2);
+  CHECK((full.x_end - plain.x_end).norm() < 1e-9);  // the same run, up to the step control
+  const double h = 1e-6;
+  for (int j = 0; j < 2; ++j) {
+    Json up = description, down = description;
+    const std::string name = j == 0 ? "x" : "v";
+    up["initial"][name] = description["initial"][name].get<double>() + h;
+    down["initial"][name] = description["initial"][name].get<double>() - h;
+    const flow::Trajectory a = studies::simulate(*studies::load_hybrid_description(up, "up"));
+    const flow::Trajectory b = studies::simulate(*studies::load_hybrid_description(down, "down"));
+    REQUIRE(a.events.size() == plain.events.size());
+    REQUIRE(b.events.size() == plain.events.size());
+    const Vector column = (a.x_end - b.x_end) / (2 * h);
+    INFO("column " << j << ": " << column.transpose() << " against "
+                   << full.transition_matrix.col(j).transpose());
+    CHECK((column - full.transition_matrix.col(j)).norm() < 1e-6 * (1 + column.norm()));
+  }
+}
+
 TEST_CASE("hybrid studies: an orbit whose shooting steps over an event is an error, not a wrong orbit",
           "[studies][hybrid][guard_search]") {
   // The impact oscillator forced just past its grazing: the impactless

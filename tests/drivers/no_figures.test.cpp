@@ -33,7 +33,7 @@ void check_no_figures(const fs::path& dir) {
 
 }  // namespace
 
-TEST_CASE("--no-figures: saltus simulate writes its results and no figure", "[cli][figures]") {
+TEST_CASE("no figures: saltus simulate --no-figures writes its results and no figure", "[cli][figures]") {
   const fs::path dir = scratch("no-figures-simulate");
   const Run r = run_saltus(
       {"simulate", example("bouncing_ball.json").string(), "--out", (dir / "out").string(), "--no-figures"});
@@ -52,8 +52,9 @@ TEST_CASE("--no-figures: saltus simulate writes its results and no figure", "[cl
   fs::remove_all(dir);
 }
 
-TEST_CASE("--no-figures: saltus continue, periodic and lyapunov write their results and no figure",
-          "[cli][figures]") {
+TEST_CASE(
+    "no figures: saltus continue, periodic and lyapunov with --no-figures write their results and no figure",
+    "[cli][figures]") {
   const fs::path dir = scratch("no-figures-continue");
   const Run c = run_saltus(
       {"continue", example("lorenz.json").string(), "--out", (dir / "c").string(), "--no-figures"});
@@ -73,7 +74,7 @@ TEST_CASE("--no-figures: saltus continue, periodic and lyapunov write their resu
   fs::remove_all(dir);
 }
 
-TEST_CASE("--no-figures is an option of every command that writes files", "[cli][figures]") {
+TEST_CASE("no figures: --no-figures is an option of every command that writes files", "[cli][figures]") {
   for (const std::vector<std::string>& command :
        std::vector<std::vector<std::string>>{{"continue"},
                                              {"simulate"},

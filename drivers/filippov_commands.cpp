@@ -15,6 +15,7 @@
 #include "models/wheel_turntable.h"
 #include "studies/filippov_study.h"
 #include "studies/json_input.h"
+#include "studies/option_tables.h"
 #include "studies/options_json.h"
 #include "studies/run_file.h"
 
@@ -94,9 +95,7 @@ namespace {
 // from the table (studies/options_json.h).
 ContinuationOptions read_two_fold_continuation(const Json& c, const std::filesystem::path& file,
                                                TwoFoldContinuationOptions* options) {
-  std::set<std::string> allowed = continuation_keys();
-  allowed.insert("parameter");
-  only_keys(c, allowed, file, "continuation.");
+  only_keys(c, keys_under(filippov_run_file().keys, "continuation."), file, "continuation.");
   if (c.contains("parameter")) options->parameter = string(c["parameter"], file, "continuation.parameter");
   return read_continuation_options(c, ContinuationOptions{}, file, "continuation.");
 }

@@ -16,20 +16,22 @@
 #include "continuation/newton.h"
 #include "drivers/filippov_commands.h"
 #include "drivers/output.h"
+#include "studies/option_tables.h"
 
 namespace saltus::drivers {
 
 namespace {
 
+// The "futures" object, its keys and ranges from the run file's table
+// (studies/option_tables_filippov.cpp).
 FuturesOptions read_futures_options(const Json& f, const std::filesystem::path& file) {
-  only_keys(f,
-            {"samples", "approach_samples", "approach_radius", "arrival_distance", "approach_time",
-             "escape_radius", "max_liftoff_time", "simulate_time", "max_step", "barrier"},
-            file, "futures.");
+  const KeyTable& table = filippov_run_file().keys;
+  only_keys(f, keys_under(table, "futures."), file, "futures.");
   FuturesOptions o;
-  if (f.contains("samples")) o.samples = integer(f["samples"], file, "futures.samples");
-  if (f.contains("approach_samples"))
-    o.approach_samples = integer(f["approach_samples"], file, "futures.approach_samples");
+  const std::pair<const char*, int*> integers[] = {{"samples", &o.samples},
+                                                   {"approach_samples", &o.approach_samples}};
+  for (const auto& [key, field] : integers)
+    if (f.contains(key)) *field = read_integer(table, std::string("futures.") + key, f[key], file);
   const std::pair<const char*, double*> numbers[] = {{"approach_radius", &o.approach_radius},
                                                      {"arrival_distance", &o.arrival_distance},
                                                      {"approach_time", &o.approach_time},
@@ -38,7 +40,7 @@ FuturesOptions read_futures_options(const Json& f, const std::filesystem::path& 
                                                      {"simulate_time", &o.simulate_time},
                                                      {"max_step", &o.max_step}};
   for (const auto& [key, field] : numbers)
-    if (f.contains(key)) *field = number(f[key], file, std::string("futures.") + key);
+    if (f.contains(key)) *field = read_number(table, std::string("futures.") + key, f[key], file);
   return o;
 }
 
@@ -61,7 +63,7 @@ Axes axes_of(const FilippovRun& run, const Vector& gradient) {
   const auto& names = run.states;
   const int n = static_cast<int>(names.size());
   const Json plot = run.json.value("plot", Json::object());
-  only_keys(plot, {"x", "y"}, run.path, "plot.");
+  only_keys(plot, keys_under(filippov_run_file().keys, "plot."), run.path, "plot.");
   auto index = [&](const char* key) {
     if (!plot.contains(key)) return -1;
     const std::string name = string(plot[key], run.path, std::string("plot.") + key);

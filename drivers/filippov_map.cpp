@@ -8,13 +8,17 @@
 #include "analyses/two_fold/map.h"
 #include "drivers/filippov_commands.h"
 #include "drivers/output.h"
+#include "studies/option_tables.h"
 
 namespace saltus::drivers {
 
 namespace {
 
+// The "map" object, its keys and ranges from the run file's table
+// (studies/option_tables_filippov.cpp).
 TwoFoldMapOptions read_map_options(const Json& m, const std::filesystem::path& file) {
-  only_keys(m, {"r", "omega", "resolution", "threads", "guess_offset"}, file, "map.");
+  const KeyTable& table = filippov_run_file().keys;
+  only_keys(m, keys_under(table, "map."), file, "map.");
   TwoFoldMapOptions o;
   auto range = [&](const char* key, double* lo, double* hi) {
     if (!m.contains(key)) return;
@@ -31,8 +35,9 @@ TwoFoldMapOptions read_map_options(const Json& m, const std::filesystem::path& f
     o.r_steps = integer(v[0], file, "map.resolution[0]");
     o.omega_steps = integer(v[1], file, "map.resolution[1]");
   }
-  if (m.contains("threads")) o.threads = integer(m["threads"], file, "map.threads");
-  if (m.contains("guess_offset")) o.guess_offset = number(m["guess_offset"], file, "map.guess_offset");
+  if (m.contains("threads")) o.threads = read_integer(table, "map.threads", m["threads"], file);
+  if (m.contains("guess_offset"))
+    o.guess_offset = read_number(table, "map.guess_offset", m["guess_offset"], file);
   return o;
 }
 

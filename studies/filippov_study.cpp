@@ -5,6 +5,7 @@
 #include <set>
 #include <sstream>
 
+#include "studies/option_tables.h"
 #include "studies/options_json.h"
 #include "studies/run_file.h"
 
@@ -12,39 +13,10 @@ namespace saltus::studies {
 
 namespace {
 
-const char* const kFilippovRunFileKeys = R"(Run file keys (JSON):
-  name, description  strings
-  model          "wheel_turntable" (state r, v, omega; Szalai & Jeffrey (1)-(7)); or, instead,
-                 your own Filippov system: "states", "parameters", "definitions" and "filippov"
-                 as for `saltus simulate` (see its --help; keys below marked "own"); the keys of
-                 `saltus simulate` (initial, time, ...) may stand beside these and are ignored here;
-                 a forced system (h or the field reads t; "forcing_period" for its orbits in
-                 `saltus periodic`) is refused: the two-folds, futures and maps are autonomous
-  parameters     {d, m, c1, c2, beta, r0, omega0, mu, gamma, kappa, k2}: defaults are the
-                 paper's Sec. V constants; kappa and k2 may instead come from two_fold_at
-  two_fold_at    {r, omega}: kappa and k2 from (10)-(11) so that a two-fold sits at (r*, omega*)
-  tyre           "stretched_string" ((6)-(7), default) or "sticking" (the surface values)
-  guess          {state: value} (the wheel's {r, v, omega}): the start of the Newton search for the
-                 two-fold (twofold, futures, continue); a two-fold needs at least 3 states
-  plot           {x, y}: the state names of the futures figure's axes (default: the first and last)
-  map            (filippov map; Fig. 4) {r: [min, max], omega: [min, max], resolution: [n_r, n_omega],
-                 threads, guess_offset}: defaults r in [0.02, 0.4], omega in [-1.4, -0.6], 161 x 161,
-                 all cores (at most 1024), 1e-3; kappa and k2 are designed at each grid point by (10)-(11)
-  futures        (filippov futures; Fig. 5) {samples, approach_samples, approach_radius,
-                 arrival_distance, approach_time, escape_radius, max_liftoff_time, simulate_time,
-                 max_step, barrier}: defaults 16, 5, 2e-3, 1e-6, 50, 2e-3, 2, 30, 0.05 (samples at
-                 most 1e5); own: "barrier", an expression of the states and parameters whose zero on
-                 Sigma the model does not resolve (a future reaching it stops; the wheel's is g, (5))
-  continuation   (filippov continue) {parameter (default "k2"; the wheel's: one of d m c1 c2 beta r0
-                 omega0 gamma kappa k2; own: any parameter, 3 states), bounds: {NAME: [min, max]} over
-                 the states and the parameter, and the continuation options below (max_points: each way)}
-Continuation options (default in parentheses):
-)";
-
 }  // namespace
 
 const std::string& filippov_run_file_help() {
-  static const std::string help = kFilippovRunFileKeys + option_help(continuation_option_table(), "  ");
+  static const std::string help = run_file_help(filippov_run_file());
   return help;
 }
 
@@ -90,11 +62,6 @@ WheelTurntable read_wheel(const Json& json, const std::filesystem::path& path) {
 }  // namespace
 
 namespace {
-
-// The keys of `saltus simulate` that may stand in the same file (its reader checks them).
-const std::set<std::string> kSimulateKeys = {"initial",    "mode",    "time",           "transient",
-                                             "simulation", "section", "lyapunov",       "sweep",
-                                             "periodic",   "plot",    "forcing_period", "angles"};
 
 // The run file's own system: the "filippov" schema, its field checked for
 // affinity in lambda at the guess (else the initial state).
@@ -159,16 +126,17 @@ FilippovRun parse_filippov_run(const Json& description, const std::filesystem::p
   run.json = description;
   const Json& json = run.json;
   if (!json.is_object()) fail(file, "the top level must be an object");
-  std::set<std::string> keys = {"name", "description", "model", "parameters", "two_fold_at",
-                                "tyre", "guess",       "map",   "futures",    "continuation"};
-  if (!json.contains("model"))
-    keys = {"name",     "description", "states",  "parameters",  "definitions",
-            "filippov", "guess",       "futures", "continuation"};
-  keys.insert(kSimulateKeys.begin(), kSimulateKeys.end());
+  // The table's keys (studies/option_tables_filippov.cpp), less those of
+  // the other way of giving the system.
+  std::set<std::string> keys = keys_under(filippov_run_file().keys, "");
+  const bool wheel = json.contains("model");
+  for (const char* key : wheel ? std::vector<const char*>{"states", "definitions", "filippov"}
+                               : std::vector<const char*>{"model", "two_fold_at", "tyre", "map"})
+    keys.erase(key);
   only_keys(json, keys, file, "");
   run.name = json.contains("name") ? string(json["name"], file, "name") : file.stem().string();
   check_run_name(run.name, file);
-  if (json.contains("model")) {
+  if (wheel) {
     if (string(json["model"], file, "model") != "wheel_turntable")
       fail(file,
            "'model' must be \"wheel_turntable\" (the only built-in Filippov model), or leave it out and "

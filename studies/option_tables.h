@@ -4,8 +4,6 @@
 // option tables of the Options structs those run files fill. The readers
 // take their keys and ranges from them, --help prints them and
 // docs/reference/run-files.md is generated from them (scripts/reference).
-// The Filippov run file (studies/filippov_study.cpp) is still documented in
-// prose.
 
 #include <vector>
 
@@ -41,6 +39,8 @@ const RunFileKind& continue_run_file();
 const RunFileKind& hybrid_run_file();
 // `saltus extremal continue` and `extremal track`'s run file.
 const RunFileKind& extremal_run_file();
+// `saltus filippov twofold`, `futures`, `map` and `continue`'s run file.
+const RunFileKind& filippov_run_file();
 
 // Every kind the reference page lists, in its order.
 std::vector<const RunFileKind*> run_file_kinds();

@@ -72,7 +72,7 @@ const RunFileKind& extremal_run_file() {
 }
 
 std::vector<const RunFileKind*> run_file_kinds() {
-  return {&continue_run_file(), &hybrid_run_file(), &extremal_run_file()};
+  return {&continue_run_file(), &hybrid_run_file(), &extremal_run_file(), &filippov_run_file()};
 }
 
 std::string run_file_reference_markdown() {

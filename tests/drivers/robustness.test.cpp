@@ -46,7 +46,7 @@ TEST_CASE("robustness: a thread count beyond any machine is refused, naming the 
   const Run m = run_saltus({"filippov", "map", wheel.string(), "--out", (dir / "out").string()});
   CHECK(m.code == 1);
   CHECK_THAT(m.err,
-             Catch::Contains(wheel.string()) && Catch::Contains("threads = 5000 must be in [0, 1024]"));
+             Catch::Contains(wheel.string()) && Catch::Contains("'map.threads' = 5000 must be in [0, 1024]"));
   fs::remove_all(dir);
 }
 
@@ -120,7 +120,7 @@ TEST_CASE("robustness: a billion sampled futures are refused", "[cli][errors][fu
   const Run r = run_saltus({"filippov", "futures", file.string(), "--out", (dir / "out").string()});
   CHECK(r.code == 1);
   CHECK_THAT(r.err, Catch::Contains(file.string()) &&
-                        Catch::Contains("samples = 1000000000 must be in [1, 100000]"));
+                        Catch::Contains("'futures.samples' = 1000000000 must be in [1, 1e5]"));
   fs::remove_all(dir);
 }
 

@@ -13,6 +13,7 @@
 #include "continuation/flow/simulate.h"
 #include "continuation/options.h"
 #include "studies/contact_study.h"
+#include "studies/filippov_study.h"
 #include "studies/hybrid_run_file.h"
 #include "studies/run_file.h"
 
@@ -120,15 +121,15 @@ TEST_CASE("option tables: every key of every example run file is in its kind's t
   // key the reader accepts is documented by construction; this reads the
   // examples the tour runs and checks the other way round: every key they
   // use is a row (or under a "prefix.*" row).
-  int checked = 0;
+  int checked = 0, filippov = 0;
   for (const auto& entry : fs::recursive_directory_iterator(fs::path(SALTUS_SOURCE_DIR) / "examples")) {
     if (entry.path().extension() != ".json") continue;
     const Json json = read_json(entry.path());
     const RunFileKind* kind = nullptr;
     if (json.contains("curve1"))
       kind = &extremal_run_file();
-    else if (json.contains("filippov") || json.contains("guess") || json.contains("futures"))
-      continue;  // the Filippov run file: prose (studies/filippov_study.cpp), not yet a table
+    else if (json.contains("guess") || json.contains("futures") || json.contains("two_fold_at"))
+      kind = &filippov_run_file();
     else if (json.contains("initial") || json.contains("time"))
       kind = &hybrid_run_file();
     else
@@ -140,11 +141,15 @@ TEST_CASE("option tables: every key of every example run file is in its kind's t
       CHECK_NOTHROW(parse_extremal_run(json, entry.path()));
     else if (kind == &hybrid_run_file())
       CHECK_NOTHROW(parse_hybrid_run(json, entry.path()));
-    else
+    else if (kind == &filippov_run_file()) {
+      CHECK_NOTHROW(parse_filippov_run(json, entry.path()));
+      ++filippov;
+    } else
       CHECK_NOTHROW(parse_run_file(json, entry.path()));
     ++checked;
   }
-  CHECK(checked >= 50);
+  CHECK(checked >= 55);
+  CHECK(filippov >= 3);  // examples/wheel_turntable.json, user/two_fold.json, user/wheel_turntable.json
   // A key outside the tables is named (the test would catch a reader that accepts more).
   const Json extra =
       parse_json(R"({"continuation": {"parameter": "mu", "dss": 1}, "periodic": {"t1": 2}})", "x");

@@ -62,7 +62,7 @@ KeyTable filippov_keys() {
       number_row("futures.approach_samples", "integer", text(f.approach_samples), between(1, 100000),
                  "sliding starts across the sector"),
       number_row("futures.approach_radius", "number", text(f.approach_radius), above(0),
-                 "their distance from x* (state units)"),
+                 "their distance from x* (state units; above arrival_distance)"),
       number_row("futures.arrival_distance", "number", text(f.arrival_distance), above(0),
                  "|x - x*| that counts as arrived"),
       number_row("futures.approach_time", "number", text(f.approach_time), above(0), "an approach gives up after this"),

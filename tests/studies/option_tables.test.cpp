@@ -10,6 +10,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "analyses/two_fold/futures.h"
+#include "analyses/two_fold/map.h"
 #include "continuation/flow/simulate.h"
 #include "continuation/options.h"
 #include "studies/contact_study.h"
@@ -113,6 +115,60 @@ TEST_CASE("option tables: each range is the engine's check()", "[run_file][optio
   probe(simulation_option_table(), flow::SimulationOptions{});
   probe(orbit_guess_option_table(), periodic::OrbitGuessOptions{});
   probe(lyapunov_option_table(), flow::LyapunovOptions{});
+}
+
+TEST_CASE("option tables: the Filippov futures and map ranges are the analyses' check()",
+          "[run_file][options]") {
+  // The Filippov rows carry no field pointer (their readers are in
+  // drivers/filippov_*.cpp): each numeric key is paired with its field here,
+  // and a value just outside each finite bound must fail the analysis's own
+  // check(), one just inside pass it.
+  const KeyTable& table = filippov_run_file().keys;
+  const auto limits = [&table](const std::string& key) {
+    for (const auto& row : table)
+      if (row.key == key) return row.limits;
+    FAIL("no row " << key);
+    return Range{};
+  };
+  const auto probe = [&limits](auto defaults, const std::string& key, auto field) {
+    const Range r = limits(key);
+    using T = std::decay_t<decltype(defaults.*field)>;
+    const auto fails = [&](double v) {
+      auto o = defaults;
+      o.*field = static_cast<T>(v);
+      INFO(key << " = " << v);
+      CHECK(r.contains(static_cast<double>(o.*field)) == o.check().empty());
+      return !o.check().empty();
+    };
+    const double step = std::is_integral_v<T> ? 1.0 : 1e-9;
+    int bounds = 0;
+    if (std::isfinite(r.min)) {
+      CHECK(fails(r.min_open ? r.min : r.min - step));
+      CHECK(!fails(r.min + step));
+      ++bounds;
+    }
+    if (std::isfinite(r.max)) {
+      CHECK(fails(r.max_open ? r.max : r.max + step));
+      CHECK(!fails(r.max - step));
+      ++bounds;
+    }
+    CHECK(bounds > 0);
+  };
+  const FuturesOptions f;
+  probe(f, "futures.samples", &FuturesOptions::samples);
+  probe(f, "futures.approach_samples", &FuturesOptions::approach_samples);
+  FuturesOptions near = f;  // approach_radius must also exceed arrival_distance (a relation, not a range)
+  near.arrival_distance = 1e-12;
+  probe(near, "futures.approach_radius", &FuturesOptions::approach_radius);
+  probe(f, "futures.arrival_distance", &FuturesOptions::arrival_distance);
+  probe(f, "futures.approach_time", &FuturesOptions::approach_time);
+  probe(f, "futures.escape_radius", &FuturesOptions::escape_radius);
+  probe(f, "futures.max_liftoff_time", &FuturesOptions::max_liftoff_time);
+  probe(f, "futures.simulate_time", &FuturesOptions::simulate_time);
+  probe(f, "futures.max_step", &FuturesOptions::max_step);
+  const TwoFoldMapOptions m;
+  probe(m, "map.threads", &TwoFoldMapOptions::threads);
+  probe(m, "map.guess_offset", &TwoFoldMapOptions::guess_offset);
 }
 
 TEST_CASE("option tables: every key of every example run file is in its kind's table",

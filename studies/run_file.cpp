@@ -12,13 +12,11 @@
 #include "continuation/autodiff_system.h"
 #include "studies/option_tables.h"
 #include "studies/run_file_orbits.h"
-#include "models/bratu.h"
-#include "models/brusselator_1d.h"
+#include "models/algebraic_models.h"
 #include "models/expression_system.h"
 #include "models/lorenz.h"
 #include "models/mechanical_expression.h"
 #include "models/mechanical_rates.h"
-#include "models/normal_forms.h"
 #include "models/triple_pendulum.h"
 
 namespace saltus::studies {
@@ -40,24 +38,16 @@ namespace {
 // The built-in systems a run file can name with "model".
 std::shared_ptr<const System> built_in_model(const std::string& name, const Json& options,
                                              const std::filesystem::path& path) {
-  if (name == "brusselator_1d") {
-    only_keys(options, {"n"}, path, "model_options.");
-    models::Brusselator1d model;
-    if (options.contains("n")) model.n = read_integer(keys(), "model_options.n", options["n"], path);
-    if (model.n < 2 || model.n > 1000000)
-      fail(path, "'model_options.n' = " + std::to_string(model.n) + " must be in 2..1000000");
-    return make_system(model);
-  }
-  if (name == "bratu") {
-    only_keys(options, {"n"}, path, "model_options.");
-    models::Bratu bratu;
-    if (options.contains("n")) bratu.n = read_integer(keys(), "model_options.n", options["n"], path);
-    return make_system(bratu);
-  }
-  only_keys(options, {}, path, "model_options.");
-  if (name == "cusp") return make_system(models::Cusp{});
-  if (name == "pitchfork") return make_system(models::Pitchfork{});
-  fail(path, "unknown model '" + name + "' (known: bratu, brusselator_1d, cusp, pitchfork, triple_pendulum)");
+  const models::AlgebraicModel* model = models::find_algebraic_model(name);
+  if (!model)
+    fail(path, "unknown model '" + name + "' (known: " + models::algebraic_model_names() + ", triple_pendulum)");
+  only_keys(options, model->sized ? std::set<std::string>{"n"} : std::set<std::string>{}, path, "model_options.");
+  int n = model->default_size;
+  if (options.contains("n")) n = read_integer(keys(), "model_options.n", options["n"], path);
+  if (n < model->min_size || n > model->max_size)
+    fail(path, "'model_options.n' = " + std::to_string(n) + " must be in " + std::to_string(model->min_size) +
+                   ".." + std::to_string(model->max_size) + " for " + name);
+  return model->make(n);
 }
 
 FollowUp read_follow_up(const Json& object, const ContinuationOptions& base, bool needs_parameters,

@@ -257,6 +257,16 @@ py::array_t<double> array_of(const std::vector<double>& v) {
   return py::array_t<double>(static_cast<py::ssize_t>(v.size()), v.data());
 }
 
+// A sweep's columns are named by the states: none may hide the result's own
+// keys (checked before the sweep runs).
+void check_sweep_names(const flow::HybridSystem& system) {
+  for (const auto& name : system.state_names())
+    for (const char* key : {"parameter", "values", "t", "failures", "values_done", "chains", "interrupted", "message"})
+      if (name == key)
+        throw studies::StudyError("sweep: the state '" + name + "' has the name of a key of the sweep's result; "
+                                  "rename it in the run file");
+}
+
 // A sweep as columns of its section hits (one row per hit: the parameter's
 // value, t and the state) and its failures.
 py::dict sweep_dict(const studies::SweepResult& r, const flow::HybridSystem& system) {
@@ -465,6 +475,7 @@ PYBIND11_MODULE(_saltus, m) {
   m.def(
       "_sweep",
       [](std::shared_ptr<studies::HybridRun> run, py::object progress) {
+        check_sweep_names(*run->system);
         return observed_grid(
             std::move(progress), [&](const studies::SweepProgress& p) { return studies::sweep(*run, p); },
             [&](const auto& r) { return sweep_dict(r, *run->system); });

@@ -514,6 +514,17 @@ def test_sweep_stopped_by_its_progress_callback_keeps_what_was_done():
     plt.close(fig)
 
 
+def test_sweep_refuses_a_state_named_like_a_key_of_its_result():
+    with open(IMPACT) as f:
+        text = f.read()
+    description = json.loads(text.replace('"x"', '"values"').replace("- x", "- values")
+                             .replace("d - x", "d - values"))
+    description["section"] = {"variable": "v", "value": 0}
+    description["sweep"] = {"parameter": "w", "from": 2.3, "to": 2.4, "steps": 2, "transient": 1, "record": 1}
+    with pytest.raises(ValueError, match="the state 'values' has the name of a key"):
+        saltus.sweep(saltus.load(description))
+
+
 def test_keyboard_interrupt_stops_a_sweep_and_returns_what_was_done():
     # A real SIGINT while the sweep's values run on worker threads: Python
     # delivers it to the main thread, which polls for it while the sweep

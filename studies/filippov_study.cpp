@@ -11,10 +11,6 @@
 
 namespace saltus::studies {
 
-namespace {
-
-}  // namespace
-
 const std::string& filippov_run_file_help() {
   static const std::string help = run_file_help(filippov_run_file());
   return help;
@@ -58,10 +54,6 @@ WheelTurntable read_wheel(const Json& json, const std::filesystem::path& path) {
   }
   return wheel;
 }
-
-}  // namespace
-
-namespace {
 
 // The run file's own system: the "filippov" schema, its field checked for
 // affinity in lambda at the guess (else the initial state).

@@ -120,7 +120,7 @@ nlohmann::ordered_json Branch::summary() const {
     e["state"] = state_at(s.y);
     // The unit tangent there, by component: with the state and parameters it
     // restarts a follow-up (a branch switch needs it) without the branch
-    // (`saltus continue --from DIR --point LABEL`, drivers/restart.h).
+    // (`saltus continue --from DIR --point LABEL`, studies/restart.h).
     auto& tangent = e["tangent"] = nlohmann::ordered_json::object();
     for (int i = 0; i < s.tangent.size() && i < static_cast<int>(names.size()); ++i)
       tangent[names[i]] = s.tangent[i];

@@ -16,9 +16,9 @@
 #include "drivers/output.h"
 #include "drivers/periodic_curve.h"
 #include "drivers/progress.h"
-#include "drivers/restart.h"
 #include "studies/json_input.h"
 #include "studies/option_tables.h"
+#include "studies/restart.h"
 
 namespace saltus::drivers {
 

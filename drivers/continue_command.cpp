@@ -10,7 +10,6 @@
 #include "continuation/eigenvalues.h"
 #include "continuation/flow/simulate.h"
 #include "drivers/output.h"
-#include "drivers/restart.h"
 #include "studies/study.h"
 
 namespace saltus::drivers {
@@ -26,13 +25,7 @@ std::vector<NamedBranch> run_continuation(const RunFile& run, const Progress& pr
       progress(name, b);
       return true;
     };
-  std::vector<NamedBranch> branches;
-  if (run.restart) {
-    branches.push_back(studies::prepare_run(shared));
-    branches.back().branch = restored_branch(run, *branches.back().problem);
-  } else {
-    branches.push_back(studies::continue_run(shared, observe));
-  }
+  std::vector<NamedBranch> branches{studies::continue_run(shared, observe)};
   try {
     studies::continue_run_follow_ups(&branches, observe);
   } catch (const RunFileError& e) {

@@ -27,6 +27,7 @@
 #include "studies/filippov_study.h"
 #include "studies/hybrid_study.h"
 #include "studies/options_json.h"
+#include "studies/restart.h"
 #include "studies/study.h"
 #include "studies/map_study.h"
 #include "studies/sweep_study.h"
@@ -421,6 +422,15 @@ PYBIND11_MODULE(_saltus, m) {
         return std::make_shared<studies::RunFile>(studies::parse_run_file(text, where));
       },
       py::arg("text"), py::arg("where"));
+
+  m.def(
+      "_restart",
+      [](const studies::RunFile& system, const std::string& from, const std::string& point) {
+        auto restarted = std::make_shared<studies::RunFile>(system);
+        studies::prepare_restart(restarted.get(), from, point);
+        return restarted;
+      },
+      py::arg("system"), py::arg("from_dir"), py::arg("point"));
 
   py::class_<studies::HybridRun, std::shared_ptr<studies::HybridRun>>(m, "HybridSystem")
       .def_property_readonly("name", [](const studies::HybridRun& r) { return r.name; })

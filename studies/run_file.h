@@ -91,7 +91,7 @@ struct RunFile {
   Plot plot;
   std::optional<PeriodicRun> periodic;
   std::optional<HopfCycles> hopf_cycles;
-  // Set by `saltus continue --from DIR --point LABEL` (drivers/restart.h):
+  // Set by `saltus continue --from DIR --point LABEL` (studies/restart.h):
   // the first branch is this saved point alone, and only the follow-ups
   // that start from a point of its kind run, from it.
   struct Restart {

@@ -6,6 +6,7 @@
 #include "continuation/periodic/find_orbit.h"
 #include "continuation/periodic/orbit_guess.h"
 #include "studies/detail.h"
+#include "studies/restart.h"
 #include "testfunctions/branch_point.h"
 #include "testfunctions/floquet.h"
 #include "testfunctions/fold.h"
@@ -158,6 +159,10 @@ BranchResult prepare_run(std::shared_ptr<const RunFile> run) {
 
 BranchResult continue_run(std::shared_ptr<const RunFile> run, const Progress& progress) {
   BranchResult r = prepare_run(run);
+  if (run->restart) {  // studies/restart.h: the saved point, not recomputed
+    r.branch = restored_branch(*run, *r.problem);
+    return r;
+  }
   if (run->periodic) {
     r.branch = first_orbits(*run, *r.problem, r.tests, progress);
     return r;

@@ -44,7 +44,7 @@ import os as _os
 from . import _saltus
 
 __all__ = ["System", "HybridSystem", "ContactSystem", "Branch", "SpecialPoint", "Trajectory", "load",
-           "continuation", "continue_from", "follow_ups", "find_orbit", "simulate", "sweep", "attractor_map", "lyapunov", "classify",
+           "continuation", "continue_from", "follow_ups", "restart", "find_orbit", "simulate", "sweep", "attractor_map", "lyapunov", "classify",
            "extremal_points",
            "two_fold"]
 
@@ -260,6 +260,20 @@ def follow_ups(first, progress=None):
     A list of Branches; a key whose point the branch lacks, or whose
     follow-up cannot start, raises ValueError naming the key."""
     return [Branch(raw) for raw in _saltus._follow_ups(first._raw, progress)]
+
+
+def restart(system, from_dir, point):
+    """The System restarted from a special point saved by an earlier run
+    (``saltus continue RUNFILE --from DIR --point LABEL``, as AUTO's IRS):
+    ``point`` is a label such as "LP1", "BP1", "HB1" or "PD1" of
+    DIR/summary.json. ``continuation`` of the result gives that point alone,
+    not recomputed, and ``follow_ups`` the run file's follow-ups of its kind
+    from it (LP: fold_curve, BP: switch_branch, HB: hopf_curve and
+    hopf_cycles, PD: periodic.period_doubling). A label, folder or saved run
+    that does not fit the run file raises ValueError saying why."""
+    if not isinstance(system, System):
+        system = load(system)
+    return _saltus._restart(system, str(from_dir), point)
 
 
 def find_orbit(system, progress=None):

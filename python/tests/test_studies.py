@@ -581,3 +581,21 @@ def test_forced_filippov_branch_is_the_command_line_s(tmp_path):
     assert np.max(np.abs(orbits["x"] - cli["x"])) < 1e-12
     multipliers = orbits.point("GR1").data["multipliers"]
     assert min(abs(m) for m in multipliers) < 1e-12
+
+
+def test_restart_from_a_saved_LP_gives_the_command_line_s_fold_curve(tmp_path):
+    # examples/cusp_fold_curve.json run once by the command line; its LP1
+    # restarted from the saved summary.json: the saved point alone, then the
+    # fold curve, point by point the one-run file's.
+    run = example("cusp_fold_curve.json")
+    out = tmp_path / "cli"
+    subprocess.run([os.path.join(BUILD, "saltus"), "continue", run, "--out", str(out)], check=True,
+                   capture_output=True, env=dict(os.environ, SALTUS_COMPILE="0"))
+    one_run = saltus.follow_ups(saltus.continuation(saltus.load(run)))
+    first = saltus.continuation(saltus.restart(run, out, "LP1"))
+    assert len(first) == 1 and first.stop_reason == "restored"
+    curves = saltus.follow_ups(first)
+    assert [c.name for c in curves] == [b.name for b in one_run] == ["fold_curve"]
+    assert np.allclose(curves[0].array, one_run[0].array, rtol=1e-9, atol=1e-12)
+    with pytest.raises(ValueError, match="HB7"):
+        saltus.restart(run, out, "HB7")

@@ -1,4 +1,4 @@
-// `saltus continue RUNFILE --from DIR --point LABEL` (drivers/restart.h): a
+// `saltus continue RUNFILE --from DIR --point LABEL` (studies/restart.h): a
 // follow-up restarted from a point saved in an earlier run's summary.json is
 // the branch the one-run file computes. The follow-up depends on the point
 // only through its state, parameters and (a BP's) tangent, which the summary

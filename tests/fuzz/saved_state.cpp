@@ -189,7 +189,7 @@ bool too_deep(const std::string& text) {
   return false;
 }
 
-// What a restart from `label` of the summary reads (drivers/restart.cpp):
+// What a restart from `label` of the summary reads (studies/restart.cpp):
 // the first branch's continuation parameters and the point's state,
 // parameters, tangent, status, name, precision and test value; nothing when
 // the summary is one the restart must refuse (not JSON, no such point, a

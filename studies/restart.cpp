@@ -1,4 +1,4 @@
-#include "drivers/restart.h"
+#include "studies/restart.h"
 
 #include <algorithm>
 #include <cctype>
@@ -8,7 +8,7 @@
 
 #include "continuation/pseudo_arclength.h"
 
-namespace saltus::drivers {
+namespace saltus::studies {
 
 namespace fs = std::filesystem;
 
@@ -275,4 +275,4 @@ Branch restored_branch(const RunFile& run, const ContinuationProblem& problem) {
   return b;
 }
 
-}  // namespace saltus::drivers
+}  // namespace saltus::studies

@@ -11,7 +11,11 @@
 //
 // A follow-up needs only the point itself (and a BP's tangent, which fixes the
 // incoming direction of the branching equation, continuation/branch_switching),
-// so the restarted follow-up is the one the one-run file computes.
+// so the restarted follow-up is the one the one-run file computes. Which
+// follow-up starts from which kind of point is decided here, in the
+// studies, so that C++ and Python (saltus.restart) restart as the command
+// line does: continue_run of a prepared run gives the saved point as its
+// first branch, and continue_run_follow_ups its follow-ups.
 //
 // LABEL is the point's type and its number among the points of that type on
 // the first branch ("LP1", "BP2"; jumps of a test function are not counted),
@@ -21,10 +25,10 @@
 
 #include "continuation/branch.h"
 #include "continuation/continuation_problem.h"
-#include "drivers/studies.h"
+#include "studies/json_input.h"
 #include "studies/run_file.h"
 
-namespace saltus::drivers {
+namespace saltus::studies {
 
 // Reads the point and sets run->restart; keeps only the follow-ups that start
 // from a point of its kind, each from it (their "from" = 1). RunFileError
@@ -34,7 +38,8 @@ namespace saltus::drivers {
 // parameter differ from the run file's.
 void prepare_restart(RunFile* run, const std::filesystem::path& dir, const std::string& label);
 
-// The first branch of a restart: the saved point alone (StopReason::kRestored).
+// The first branch of a restart: the saved point alone (StopReason::kRestored);
+// studies::continue_run gives it for a run with `restart`.
 Branch restored_branch(const RunFile& run, const ContinuationProblem& problem);
 
-}  // namespace saltus::drivers
+}  // namespace saltus::studies

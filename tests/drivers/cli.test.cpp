@@ -122,19 +122,10 @@ TEST_CASE("continue --help documents the run-file keys", "[cli]") {
 TEST_CASE("--help says which parameter 'direction' orders on a curve, as the code does", "[cli]") {
   // Issue 34, item 8: the help said "(first) free parameter", but a
   // periodic.curve carries its first parameter in the orbit's state and
-  // continues its second (drivers/periodic_curve.cpp); fold_curve and
+  // continues its second (studies/hybrid_curves.cpp); fold_curve and
   // hopf_curve continue (x, p1, p2), whose first free parameter is p1.
-  // The help's tables wrap a meaning where their columns say: compare with
-  // every run of blanks one space.
-  const auto flat = [](const std::string& text) {
-    std::string out;
-    for (const char c : text)
-      if (c != ' ' && c != '\n')
-        out += c;
-      else if (!out.empty() && out.back() != ' ')
-        out += ' ';
-    return out;
-  };
+  // The help's tables wrap a meaning where their columns say: compare
+  // flattened (run_cli.h).
   for (const char* command : {"continue", "periodic"}) {
     const Run r = run_saltus({command, "--help"});
     INFO(command);

@@ -17,18 +17,6 @@ using namespace saltus::testing;
 
 namespace {
 
-// The text with every run of spaces and newlines one space: a row's meaning
-// wraps where its table's columns say.
-std::string flat(const std::string& text) {
-  std::string out;
-  for (const char c : text)
-    if (c != ' ' && c != '\n')
-      out += c;
-    else if (!out.empty() && out.back() != ' ')
-      out += ' ';
-  return out;
-}
-
 // A key's row as option_help writes it, flattened: "key type meaning (default ...; range)".
 template <class Options>
 std::string help_row(const OptionTable<Options>& table, const std::string& key) {

@@ -76,6 +76,18 @@ inline std::filesystem::path example(const std::string& name) {
   return std::filesystem::path(SALTUS_SOURCE_DIR) / "examples" / name;
 }
 
+// The text with every run of spaces and newlines one space: a help table's
+// row compares whatever its column widths wrap.
+inline std::string flat(const std::string& text) {
+  std::string out;
+  for (const char c : text)
+    if (c != ' ' && c != '\n')
+      out += c;
+    else if (!out.empty() && out.back() != ' ')
+      out += ' ';
+  return out;
+}
+
 // An example's run file, its keys in their order, to change and write_run().
 inline nlohmann::ordered_json example_json(const std::string& name) {
   return nlohmann::ordered_json::parse(std::ifstream(example(name)));

@@ -2,22 +2,12 @@
 
 #include <unistd.h>
 
-#include <algorithm>
 #include <cstdio>
 #include <iomanip>
-#include <set>
-#include <sstream>
 
-#include "analyses/two_fold/continuation.h"
-#include "analyses/two_fold/two_fold.h"
 #include "drivers/output.h"
 #include "drivers/studies.h"
-#include "models/wheel_turntable.h"
-#include "studies/filippov_study.h"
-#include "studies/json_input.h"
-#include "studies/option_tables.h"
-#include "studies/options_json.h"
-#include "studies/run_file.h"
+#include "studies/two_fold_study.h"
 
 namespace saltus::drivers {
 
@@ -91,39 +81,6 @@ int filippov_twofold_command(const std::filesystem::path& file, bool json_out, s
 
 namespace {
 
-// The "continuation" object: the parameter, then the continuation options
-// from the table (studies/options_json.h).
-ContinuationOptions read_two_fold_continuation(const Json& c, const std::filesystem::path& file,
-                                               TwoFoldContinuationOptions* options) {
-  only_keys(c, keys_under(filippov_run_file().keys, "continuation."), file, "continuation.");
-  if (c.contains("parameter")) options->parameter = string(c["parameter"], file, "continuation.parameter");
-  return read_continuation_options(c, ContinuationOptions{}, file, "continuation.");
-}
-
-}  // namespace
-
-namespace {
-
-// The continuation's JSON summary.
-Json continuation_json(const FilippovRun& run, const TwoFoldContinuation& c) {
-  Json j;
-  j["name"] = run.name;
-  j["parameter"] = c.parameter;
-  j["points"] = c.branch.points.size();
-  j["message"] = c.message;
-  Json boundaries = Json::array();
-  for (const auto& b : c.boundaries)
-    boundaries.push_back({{"test", b.name},
-                          {c.parameter, b.parameter},
-                          {"x", by_name(run.states, b.x)},
-                          {"status", to_string(b.status)},
-                          {"precision", b.precision},
-                          {"before", b.before},
-                          {"after", b.after}});
-  j["boundaries"] = boundaries;
-  return j;
-}
-
 // The last state component (the wheel's omega*) along the curve against the parameter, boundaries labelled.
 void draw_continuation(const FilippovRun& run, const TwoFoldContinuation& c, const std::filesystem::path& dir,
                        std::ostream& err) {
@@ -139,51 +96,22 @@ void draw_continuation(const FilippovRun& run, const TwoFoldContinuation& c, con
   if (!warning.empty()) err << "saltus filippov continue: warning: " << warning << '\n';
 }
 
-TwoFoldContinuationOptions continuation_options(const FilippovRun& run) {
-  const std::filesystem::path& file = run.path;
-  TwoFoldContinuationOptions options;
-  options.continuation =
-      read_two_fold_continuation(run.json.value("continuation", Json::object()), file, &options);
-  if (const std::string bad = options.check(); !bad.empty()) fail(file, "'continuation': " + bad);
-  std::vector<std::string> parameters = wheel_parameter_names();
-  if (run.own) parameters = run.own->spec->parameters;
-  if (std::find(parameters.begin(), parameters.end(), options.parameter) == parameters.end()) {
-    std::string known;
-    for (const auto& p : parameters) known += (known.empty() ? "" : ", ") + p;
-    fail(file,
-         "'continuation.parameter' = '" + options.parameter + "' is not a parameter (known: " + known + ")");
-  }
-  for (const auto& [key, bound] : options.continuation.bounds)
-    if (key != options.parameter && std::find(run.states.begin(), run.states.end(), key) == run.states.end())
-      fail(file, "'continuation.bounds." + key + "': bounds are on the states or " + options.parameter);
-  return options;
-}
-
 }  // namespace
 
 int filippov_continue_command(const std::filesystem::path& file, const std::filesystem::path& out_dir,
                               bool json_out, std::ostream& out, std::ostream& err) {
   const FilippovRun run = read_filippov_run(file);
-  if (!run.has_guess) fail(file, "'guess' is missing: give {state: value} near the two-fold to continue");
-  if (run.states.size() != 3)
-    fail(file, "'states': a two-fold continues as a curve in one parameter only with 3 states (" +
-                   std::to_string(run.states.size()) + " given)");
-  const TwoFoldContinuationOptions options = continuation_options(run);
   TwoFoldContinuation c;
   try {
-    c = visit_model(run, [&](const auto& model) { return continue_two_fold(model, run.guess, options); });
-  } catch (const std::invalid_argument& e) {
-    err << "saltus filippov continue: " << file.string() << ": " << e.what() << '\n';
-    return 1;
-  }
-  if (!c.ok) {
-    err << "saltus filippov continue: " << file.string() << ": " << c.message << '\n';
+    c = continue_two_fold(run, two_fold_continuation_options(run));
+  } catch (const StudyError& e) {  // the start not located, ...
+    err << "saltus filippov continue: " << e.what() << '\n';
     return 2;
   }
   const std::filesystem::path dir = output_folder(run, out_dir);
   std::filesystem::create_directories(dir);
   write_file_atomically(dir / "twofold_branch.csv", [&](std::ostream& o) { c.branch.write_csv(o); });
-  const Json j = continuation_json(run, c);
+  const Json j = two_fold_continuation_json(run, c);
   write_file_atomically(dir / "twofold_branch.json", [&](std::ostream& o) { o << j.dump(2) << '\n'; });
   draw_continuation(run, c, dir, err);
   if (json_out) {

@@ -12,77 +12,20 @@
 #include <optional>
 #include <sstream>
 
-#include "analyses/two_fold/futures.h"
-#include "continuation/newton.h"
 #include "drivers/filippov_commands.h"
 #include "drivers/output.h"
-#include "studies/option_tables.h"
+#include "studies/two_fold_study.h"
 
 namespace saltus::drivers {
 
 namespace {
 
-// The "futures" object, its keys and ranges from the run file's table
-// (studies/option_tables_filippov.cpp).
-FuturesOptions read_futures_options(const Json& f, const std::filesystem::path& file) {
-  const KeyTable& table = filippov_run_file().keys;
-  only_keys(f, keys_under(table, "futures."), file, "futures.");
-  FuturesOptions o;
-  const std::pair<const char*, int*> integers[] = {{"samples", &o.samples},
-                                                   {"approach_samples", &o.approach_samples}};
-  for (const auto& [key, field] : integers)
-    if (f.contains(key)) *field = read_integer(table, std::string("futures.") + key, f[key], file);
-  const std::pair<const char*, double*> numbers[] = {{"approach_radius", &o.approach_radius},
-                                                     {"arrival_distance", &o.arrival_distance},
-                                                     {"approach_time", &o.approach_time},
-                                                     {"escape_radius", &o.escape_radius},
-                                                     {"max_liftoff_time", &o.max_liftoff_time},
-                                                     {"simulate_time", &o.simulate_time},
-                                                     {"max_step", &o.max_step}};
-  for (const auto& [key, field] : numbers)
-    if (f.contains(key)) *field = read_number(table, std::string("futures.") + key, f[key], file);
-  return o;
-}
+using Axes = SigmaAxes;
 
 std::string num(double x) {
   std::ostringstream o;
   o << std::setprecision(12) << x;
   return o.str();
-}
-
-// The figure's axes: iz, the state solved for on Sigma (of those not named
-// by the run's "plot", the one along which h changes fastest at x*; the
-// rest stay at x*), and ix, iy ("plot" {x, y}, else the first two others).
-// The wheel's: iz = v, (ix, iy) = (r, omega); examples/user/two_fold.json's:
-// z, (x, y).
-struct Axes {
-  int ix = 0, iy = 0, iz = 0;
-};
-
-Axes axes_of(const FilippovRun& run, const Vector& gradient) {
-  const auto& names = run.states;
-  const int n = static_cast<int>(names.size());
-  const Json plot = run.json.value("plot", Json::object());
-  only_keys(plot, keys_under(filippov_run_file().keys, "plot."), run.path, "plot.");
-  auto index = [&](const char* key) {
-    if (!plot.contains(key)) return -1;
-    const std::string name = string(plot[key], run.path, std::string("plot.") + key);
-    const auto it = std::find(names.begin(), names.end(), name);
-    if (it == names.end()) fail(run.path, "'plot." + std::string(key) + "' = '" + name + "' is not a state");
-    return static_cast<int>(it - names.begin());
-  };
-  Axes a{index("x"), index("y"), -1};
-  if (a.ix >= 0 && a.ix == a.iy) fail(run.path, "'plot': x and y must be two different states");
-  for (int i = 0; i < n; ++i)
-    if (i != a.ix && i != a.iy && (a.iz < 0 || std::abs(gradient[i]) > std::abs(gradient[a.iz]))) a.iz = i;
-  for (int i = 0; i < n; ++i) {
-    if (i == a.iz || i == a.ix || i == a.iy) continue;
-    if (a.ix < 0)
-      a.ix = i;
-    else if (a.iy < 0)
-      a.iy = i;
-  }
-  return a;
 }
 
 // The (x, y) window of the figure: x* and every future, padded.
@@ -132,62 +75,18 @@ void write_orbits(const std::filesystem::path& dir, const M& model, const std::v
   });
 }
 
-// The point of Sigma over (x, y): h = 0 solved for the axis iz by Newton
-// from x* (the wheel's h is linear in v: one step, exact); nullopt where
-// it does not converge.
-template <filippov::Model M>
-std::optional<Vector> on_surface(const M& model, const Vector& xs, const Axes& a, double x, double y) {
-  NewtonProblem problem;
-  problem.residual = [&model](const Vector& z, Vector* h) {
-    *h = Vector::Constant(1, model.switching(z.data()));
-  };
-  problem.jacobian = [&model](const Vector& z, Matrix* J) { *J = filippov::gradient(model, z).transpose(); };
-  problem.solve = [&a](const Matrix& J, const Vector& h, Vector* dz) {
-    if (!(std::abs(J(0, a.iz)) > 0.0)) return false;
-    *dz = Vector::Zero(J.cols());
-    (*dz)[a.iz] = h[0] / J(0, a.iz);
-    return true;
-  };
-  NewtonOptions newton;
-  newton.residual_tolerance = 1e-13;
-  Vector start = xs;
-  start[a.ix] = x;
-  start[a.iy] = y;
-  const NewtonResult r = damped_newton(problem, start, newton);
-  if (!r.converged()) return std::nullopt;
-  return r.x;
-}
-
-// regions.csv: the regions of Sigma on an (x, y) grid of the window.
-template <filippov::Model M>
-void write_regions(const std::filesystem::path& dir, const M& model, const std::vector<std::string>& states,
-                   const Vector& xs, const Axes& a, const Window& win) {
+// regions.csv: the regions of Sigma on a 161 x 161 grid of the window
+// (studies::sigma_regions; region code 0 crossing, 1 sliding, 2 escaping, 3 other).
+void write_regions(const std::filesystem::path& dir, const FilippovRun& run, const Vector& xs, const Axes& a,
+                   const Window& win) {
+  const int n = 161;
+  const auto grid = sigma_regions(run, xs, a, {win.x_lo, win.x_hi, win.y_lo, win.y_hi}, n);
   write_file_atomically(dir / "regions.csv", [&](std::ostream& o) {
-    // region code: 0 crossing, 1 sliding, 2 escaping, 3 other
-    o << states[a.ix] << ',' << states[a.iy] << ',' << states[a.iz] << ",region\n" << std::setprecision(12);
-    const int n = 161;
-    for (int j = 0; j < n; ++j) {
-      for (int i = 0; i < n; ++i) {
-        const double x = win.x_lo + (win.x_hi - win.x_lo) * i / (n - 1);
-        const double y = win.y_lo + (win.y_hi - win.y_lo) * j / (n - 1);
-        int code = 3;
-        double z = std::nan("");
-        try {
-          if (const auto p = on_surface(model, xs, a, x, y)) {
-            z = (*p)[a.iz];
-            filippov::Options fo;
-            fo.surface_tolerance = 1e-9;
-            const auto region = filippov::classify(model, *p, fo).region;
-            code = region == filippov::Region::kCrossing   ? 0
-                   : region == filippov::Region::kSliding  ? 1
-                   : region == filippov::Region::kEscaping ? 2
-                                                           : 3;
-          }
-        } catch (const std::exception&) {
-        }
-        o << x << ',' << y << ',' << z << ',' << code << '\n';
-      }
-      o << '\n';
+    o << run.states[a.ix] << ',' << run.states[a.iy] << ',' << run.states[a.iz] << ",region\n"
+      << std::setprecision(12);
+    for (std::size_t k = 0; k < grid.size(); ++k) {
+      o << grid[k].x << ',' << grid[k].y << ',' << grid[k].z << ',' << grid[k].region << '\n';
+      if ((k + 1) % n == 0) o << '\n';
     }
   });
 }
@@ -233,35 +132,6 @@ std::string futures_script(const std::string& name, const std::vector<std::strin
   return gp.str();
 }
 
-Json futures_json(const std::string& name, const std::vector<std::string>& states, const Vector& xs,
-                  const FuturesResult& r) {
-  Json j;
-  j["name"] = name;
-  j["x_star"] = Json::object();
-  for (std::size_t i = 0; i < states.size(); ++i) j["x_star"][states[i]] = xs[static_cast<int>(i)];
-  j["case"] = short_case(r.two_fold);
-  j["message"] = r.message;
-  Json ap = Json::array();
-  for (const auto& a : r.approaches)
-    ap.push_back({{"start_region", a.start_region},
-                  {"arrived", a.arrived},
-                  {"arrival_time", a.arrival_time},
-                  {"final_distance", a.final_distance},
-                  {"remaining_time", a.remaining_time}});
-  j["approaches"] = ap;
-  Json fu = Json::array();
-  for (const auto& f : r.futures)
-    fu.push_back({{"start_region", f.start_region},
-                  {"liftoff_time", f.liftoff_time},
-                  {"sampled_side", f.side},
-                  {"left_side", f.left_side},
-                  {"segments", f.segments.size()},
-                  {"end_time", f.end_time},
-                  {"end", f.end}});
-  j["futures"] = fu;
-  return j;
-}
-
 void print_futures(const FilippovRun& run, const Vector& xs, const FuturesResult& r, std::ostream& out) {
   out << run.name << ": two-fold at " << std::setprecision(10);
   for (std::size_t i = 0; i < run.states.size(); ++i)
@@ -280,66 +150,33 @@ void print_futures(const FilippovRun& run, const Vector& xs, const FuturesResult
                       "over the disc and the tyre moment sign(g) kappa lambda is undefined)\n");
 }
 
-// Locates the two-fold and samples its futures; the status and message of a failure.
-struct FuturesRun {
-  int code = 0;
-  std::string error;
-  Vector x_star, gradient;
-  FuturesResult result;
-};
-
-FuturesRun run_futures(const FilippovRun& run, const FuturesOptions& options) {
-  FuturesRun f;
-  try {
-    visit_model(run, [&](const auto& model) {
-      const TwoFoldResult located = locate_two_fold(model, run.guess);
-      if (!located.located()) {
-        f.code = 2, f.error = located.message;
-        return;
-      }
-      f.x_star = located.x;
-      f.gradient = filippov::gradient(model, located.x);
-      f.result = sample_futures(model, located.x, options, {}, run.barrier);
-      if (!f.result.ok) f.code = 2, f.error = f.result.message;
-    });
-  } catch (const std::exception& e) {
-    f.code = 1, f.error = e.what();
-  }
-  return f;
-}
-
 }  // namespace
 
 int filippov_futures_command(const std::filesystem::path& file, const std::filesystem::path& out_dir,
                              int samples, bool json_out, std::ostream& out, std::ostream& err) {
   const FilippovRun run = read_filippov_run(file);
-  if (!run.has_guess) fail(file, "'guess' is missing: give {state: value} near the case-1 two-fold");
-  if (run.states.size() < 3) fail(file, "'states': a two-fold needs at least 3 states");
-  FuturesOptions options = read_futures_options(run.json.value("futures", Json::object()), file);
   if (samples < 0) fail(file, "--samples " + std::to_string(samples) + " must be >= 1");
-  if (samples > 0) options.samples = samples;
-  if (const std::string bad = options.check(); !bad.empty()) fail(file, "'futures': " + bad);
-  const FuturesRun f = run_futures(run, options);
-  if (f.code != 0) {
-    err << "saltus filippov futures: " << file.string() << ": " << f.error << '\n';
-    return f.code;
+  const FuturesOptions options = futures_options(run, samples);
+  FuturesStudy f;
+  try {
+    f = two_fold_futures(run, options);
+  } catch (const StudyError& e) {  // not located, not case 1, ...
+    err << "saltus filippov futures: " << e.what() << '\n';
+    return 2;
   }
-  const Axes axes = axes_of(run, f.gradient);
+  const Axes axes = sigma_axes(run, f.gradient);
   const std::filesystem::path dir = output_folder(run, out_dir);
   std::filesystem::create_directories(dir);
   const Vector& xs = f.x_star;
   const Window win = window_of(xs, axes, f.result);
-  visit_model(run, [&](const auto& model) {
-    write_orbits(dir, model, run.states, f.result);
-    write_regions(dir, model, run.states, xs, axes, win);
-  });
+  visit_model(run, [&](const auto& model) { write_orbits(dir, model, run.states, f.result); });
+  write_regions(dir, run, xs, axes, win);
   std::string warning;
   render_gnuplot(dir, "futures", futures_script(run.name, run.states, xs, axes, win), &warning);
   if (!warning.empty()) err << "saltus filippov futures: warning: " << warning << '\n';
-  const Json j = futures_json(run.name, run.states, xs, f.result);
-  write_file_atomically(dir / "futures.json", [&](std::ostream& o) { o << j.dump(2) << '\n'; });
+  write_file_atomically(dir / "futures.json", [&](std::ostream& o) { o << f.summary.dump(2) << '\n'; });
   if (json_out) {
-    out << j.dump(2) << '\n';
+    out << f.summary.dump(2) << '\n';
   } else {
     print_futures(run, xs, f.result, out);
     out << "wrote " << dir.string() << '\n';

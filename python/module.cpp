@@ -23,6 +23,7 @@
 #include <sstream>
 
 #include "continuation/flow/simulate.h"
+#include "python/convert.h"
 #include "studies/contact_study.h"
 #include "studies/filippov_study.h"
 #include "studies/hybrid_study.h"
@@ -35,12 +36,10 @@
 namespace py = pybind11;
 using namespace saltus;
 using studies::BranchResult;
+using python::points_array;
+using python::to_python;
 
 namespace {
-
-// A JSON value as a Python object, through the json module (exact for
-// numbers: both sides are IEEE doubles printed to 17 digits).
-py::object to_python(const studies::Json& j) { return py::module_::import("json").attr("loads")(j.dump()); }
 
 studies::Json to_json(const py::object& o) {
   const std::string text = py::module_::import("json").attr("dumps")(o).cast<std::string>();
@@ -191,17 +190,6 @@ studies::FromOptions from_options(const BranchResult& from, const std::string& t
     o.options = studies::read_continuation_options(j, base, "<python>", "options.");
   }
   return o;
-}
-
-// The branch's points as a (points x components) array.
-py::array_t<double> points_array(const Branch& b) {
-  const auto rows = static_cast<py::ssize_t>(b.points.size());
-  const auto cols = static_cast<py::ssize_t>(b.names.size());
-  py::array_t<double> a({rows, cols});
-  auto m = a.mutable_unchecked<2>();
-  for (py::ssize_t i = 0; i < rows; ++i)
-    for (py::ssize_t j = 0; j < cols; ++j) m(i, j) = b.points[i].y[j];
-  return a;
 }
 
 py::dict special_point_dict(const BranchResult& r, const SpecialPoint& s) {
@@ -578,27 +566,7 @@ PYBIND11_MODULE(_saltus, m) {
       },
       py::arg("system"), py::arg("x"), py::arg("y"), py::arg("phi"), py::arg("box") = 0.0);
 
-  m.def(
-      "_two_fold",
-      [](const std::string& source, const std::string& where) {
-        // source: a path (where empty) or the JSON text of a description.
-        const studies::FilippovRun run = where.empty()
-                                             ? studies::read_filippov_run(std::filesystem::path(source))
-                                             : studies::parse_filippov_run(studies::parse_json(source, where), where);
-        studies::Json j;
-        {
-          py::gil_scoped_release release;
-          const TwoFoldResult result = studies::two_fold(run);
-          if (const std::string why = studies::two_fold_failure(run, result); !why.empty()) {
-            j = {{"name", run.name}, {"located", false}, {"message", why}};
-          } else {
-            j = studies::two_fold_json(run, result);
-            j["located"] = true;
-          }
-        }
-        return to_python(j);
-      },
-      py::arg("source"), py::arg("where") = "");
+  python::bind_two_fold(m);
 
   py::class_<BranchResult>(m, "Branch")
       .def_readonly("name", &BranchResult::name)

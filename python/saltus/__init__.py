@@ -46,7 +46,7 @@ from . import _saltus
 __all__ = ["System", "HybridSystem", "ContactSystem", "Branch", "SpecialPoint", "Trajectory", "load",
            "continuation", "continue_from", "follow_ups", "restart", "find_orbit", "simulate", "sweep", "attractor_map", "lyapunov", "classify",
            "extremal_points",
-           "two_fold"]
+           "two_fold", "two_fold_map", "two_fold_futures", "two_fold_continuation"]
 
 System = _saltus.System
 HybridSystem = _saltus.HybridSystem
@@ -413,6 +413,21 @@ def extremal_points(system, x, y, phi, box=None):
     return _saltus._extremal_points(system, x, y, phi, box or 0.0)
 
 
+def _filippov(call, source, name, *args):
+    # A saltus filippov run file: a path, or a dict of its keys.
+    if isinstance(source, dict):
+        where = name or str(source.get("name", "study"))
+        try:
+            text = _json.dumps(source, allow_nan=False)
+        except (TypeError, ValueError) as e:
+            raise ValueError(f"run description {where}: not JSON data ({e})") from None
+        return call(text, where, *args)
+    path = _os.fspath(source)
+    if not _os.path.exists(path):
+        raise ValueError(f"run file {path}: no such file")
+    return call(path, "", *args)
+
+
 def two_fold(source, name=None):
     """The two-fold of a Filippov system (``saltus filippov`` run file: the
     wheel on a turntable or your own system by expressions, a path or a dict)
@@ -421,10 +436,40 @@ def two_fold(source, name=None):
     "case" and "nondeterministic" (as ``saltus filippov twofold --json``
     prints it). When no classified two-fold is found, "located" is False and
     "message" says why (a degenerate two-fold has no J1, J2 or case)."""
-    if isinstance(source, dict):
-        where = name or str(source.get("name", "study"))
-        return _saltus._two_fold(_json.dumps(source, allow_nan=False), where)
-    path = _os.fspath(source)
-    if not _os.path.exists(path):
-        raise ValueError(f"run file {path}: no such file")
-    return _saltus._two_fold(path, "")
+    return _filippov(_saltus._two_fold, source, name)
+
+
+def two_fold_map(source, threads=None, name=None):
+    """Szalai & Jeffrey's Fig. 4 for the wheel on a turntable: over the
+    run file's "map" grid of designed (r*, omega*), where the two-fold is
+    case 1 (non-deterministic). A dict as ``saltus filippov map --json``
+    prints it ("grid", "designed", "exists", "case1", "two_fold_at", ...)
+    with "cells": arrays "r", "omega", "designed", "exists", "kappa", "k2",
+    "case1" and "case_code" (-1 not located, 0 not invisible, 1-3 the case,
+    4 on J1 J2 = 1), one entry per grid point, r varying fastest, and their
+    "shape" (n_omega, n_r) for ``reshape``. ``threads`` overrides the
+    run file's (default all cores)."""
+    return _filippov(_saltus._two_fold_map, source, name, threads or 0)
+
+
+def two_fold_futures(source, samples=None, name=None):
+    """Szalai & Jeffrey's Fig. 5: sliding orbits into the run file's
+    case-1 two-fold and a sample of its non-deterministic futures out of
+    it. A dict as ``saltus filippov futures --json`` prints it, each
+    approach with its "path" and each future with its "segments" (each a
+    dict with "kind": sliding, escaping, slip+ or slip-, "t" and "x", an
+    array of the states by row), with "states" and "axes" (the two states a
+    picture of the switching surface is drawn over, and the one solved for
+    on it). ``samples`` overrides the run file's (default 16). Raises
+    ValueError when the two-fold is not located or not case 1."""
+    return _filippov(_saltus._two_fold_futures, source, name, samples or 0)
+
+
+def two_fold_continuation(source, name=None):
+    """The run file's two-fold continued in one constant ("continuation":
+    its "parameter" and the continuation keys), with the boundaries of its
+    cases located. A dict as ``saltus filippov continue --json`` prints it
+    ("parameter", "boundaries": test, value, x, before and after), with
+    "columns": the curve's states and parameter as arrays by name, and
+    "cases": the case at each point."""
+    return _filippov(_saltus._two_fold_continuation, source, name)

@@ -8,7 +8,8 @@ Each helper draws on the axis it is given and returns it; none calls
     saltus.plot.branch(ax, doubled, "rho", "T")
 """
 
-__all__ = ["branch", "curves", "orbit", "trajectory", "sweep", "attractor_map"]
+__all__ = ["branch", "curves", "orbit", "trajectory", "sweep", "attractor_map", "two_fold_map",
+           "two_fold_futures"]
 
 
 def _runs(mask):
@@ -145,4 +146,49 @@ def attractor_map(ax, result, **style):
         ax.scatter(cells[c][0], cells[c][1], color=colour, label=c, **style)
     ax.set_xlabel(result["x_parameter"])
     ax.set_ylabel(result["y_parameter"])
+    return ax
+
+
+def two_fold_map(ax, result, **style):
+    """Where the wheel's designed two-fold is non-deterministic
+    (``saltus.two_fold_map``): each grid point of (r*, omega*) coloured by
+    its case (case 1 grey, 2 blue, 3 orange, not invisible white, not
+    located dark), as the last panel of ``saltus filippov map``'s figure."""
+    import numpy as np
+    from matplotlib.colors import ListedColormap
+    g = result["cells"]
+    shape = g["shape"]
+    code = np.asarray(g["case_code"]).reshape(shape)
+    r = np.asarray(g["r"]).reshape(shape)[0]
+    omega = np.asarray(g["omega"]).reshape(shape)[:, 0]
+    cmap = ListedColormap(["#404040", "white", "#808080", "#6baed6", "#fd8d3c", "black"])
+    style.setdefault("cmap", cmap)
+    ax.pcolormesh(r, omega, code, vmin=-1.5, vmax=4.5, shading="nearest", **style)
+    ax.set_xlabel("r*")
+    ax.set_ylabel("omega*")
+    return ax
+
+
+def two_fold_futures(ax, result, x=None, y=None, **style):
+    """Szalai & Jeffrey's Fig. 5 in projection (``saltus.two_fold_futures``):
+    the sliding orbits into x* (blue), the futures out of it (escaping
+    segments red, slips thin grey) and x*, over the states ``x`` and ``y``
+    (default: the result's "axes")."""
+    states = result["states"]
+    x = x or result["axes"][0]
+    y = y or result["axes"][1]
+    ix, iy = states.index(x), states.index(y)
+    for a in result["approaches"]:
+        p = a["path"]["x"]
+        ax.plot(p[:, ix], p[:, iy], color="#08519c", lw=2)
+    for f in result["futures"]:
+        for seg in f["segments"]:
+            p = seg["x"]
+            escaping = seg["kind"] == "escaping"
+            ax.plot(p[:, ix], p[:, iy], color="#d62728" if escaping else "#99999999", lw=2 if escaping else 0.5,
+                    **style)
+    ax.plot([result["x_star"][x]], [result["x_star"][y]], "o", color="#d62728", ms=6, zorder=5)
+    ax.annotate("x*", (result["x_star"][x], result["x_star"][y]), textcoords="offset points", xytext=(4, 4))
+    ax.set_xlabel(x)
+    ax.set_ylabel(y)
     return ax

@@ -8,12 +8,11 @@
 #include <cmath>
 #include <sstream>
 
-#include "analyses/contact/track.h"
 #include "drivers/extremal_continue.h"
 #include "drivers/output.h"
 #include "drivers/studies.h"
 #include "models/expression.h"
-#include "studies/option_tables.h"
+#include "studies/contact_branches.h"
 
 namespace saltus::drivers {
 
@@ -21,62 +20,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct TrackSpec {
-  ContactMotion motion;
-  ContactTrackOptions options;
-};
-
-models::Expression parse_of_t(const Json& track, const char* key, double fallback, const fs::path& path) {
-  const std::string where = std::string("track.") + key;
-  std::string text = models::format_number(fallback);
-  if (track.contains(key)) {
-    if (track[key].is_number())
-      text = models::format_number(number(track[key], path, where));
-    else
-      text = string(track[key], path, where);
-  }
-  try {
-    return models::Expression::parse(text, {"t"});
-  } catch (const std::exception& e) {
-    fail(path, "'" + where + "' = \"" + text + "\": " + e.what());
-  }
-}
-
-TrackSpec read_track(const ExtremalRun& run) {
-  const fs::path& path = run.path;
-  if (run.track_json.is_null()) fail(path, "'track' is missing (needed by `extremal track`)");
-  const Json& j = run.track_json;
-  if (!j.is_object()) fail(path, "'track' must be an object {\"x\", \"y\", \"phi\", \"t\", ...}");
-  const studies::KeyTable& keys = studies::extremal_run_file().keys;
-  only_keys(j, studies::keys_under(keys, "track."), path, "track.");
-  TrackSpec spec;
-  spec.motion.x = parse_of_t(j, "x", run.point[2], path);
-  spec.motion.y = parse_of_t(j, "y", run.point[3], path);
-  spec.motion.phi = parse_of_t(j, "phi", run.point[4], path);
-  if (!j.contains("t")) fail(path, "'track.t' is missing: the time interval [t0, t1]");
-  if (!j["t"].is_array() || j["t"].size() != 2)
-    fail(path, "'track.t' must be [t0, t1], got " + j["t"].dump());
-  ContactTrackOptions& o = spec.options;
-  o.t0 = number(j["t"][0], path, "track.t[0]");
-  o.t1 = number(j["t"][1], path, "track.t[1]");
-  if (!(o.t0 < o.t1))
-    fail(path, "'track.t' = [" + models::format_number(o.t0) + ", " + models::format_number(o.t1) +
-                   "] must have t0 < t1");
-  o.search.s1_centre = run.point[0];
-  o.search.s2_centre = run.point[1];
-  o.search.half_width = j.contains("box") ? studies::read_number(keys, "track.box", j["box"], path) : run.box;
-  o.search.grid = j.contains("grid") ? studies::read_integer(keys, "track.grid", j["grid"], path) : run.grid;
-  read_option_keys(j, continuation_option_table(), &o.continuation, path, "track.");
-  if (j.contains("max_events"))
-    o.max_events = studies::read_integer(keys, "track.max_events", j["max_events"], path);
-  o.classification = run.options;
-  if (const std::string why = o.check(); !why.empty()) fail(path, "'track': " + why);
-  // The motion must evaluate at both ends (say, no log of a negative number).
-  for (double t : {o.t0, o.t1})
-    if (!spec.motion.pose(t).allFinite())
-      fail(path, "'track': the pose at t = " + models::format_number(t) + " is not finite");
-  return spec;
-}
+using TrackSpec = ContactTrackSpec;
 
 // The two curves at time t with the segments joining each extremal point
 // pair, drawn with equal axes (circles stay circles).
@@ -180,36 +124,6 @@ std::vector<fs::path> write_track_files(const ExtremalRun& run, const TrackSpec&
   return files;
 }
 
-Json track_summary(const ExtremalRun& run, const TrackSpec& spec, const ContactTrack& track) {
-  Json summary;
-  summary["name"] = run.name;
-  summary["run_file"] = run.path.string();
-  summary["motion"] = {
-      {"x", spec.motion.x.text()}, {"y", spec.motion.y.text()}, {"phi", spec.motion.phi.text()}};
-  summary["t"] = {spec.options.t0, spec.options.t1};
-  summary["initial_count"] = track.initial_count;
-  summary["stop"] = track.stop;
-  Json list = Json::array();
-  for (const ContactTrackEvent& e : track.events) {
-    Json j;
-    j["t"] = e.t;
-    j["kind"] = e.kind;
-    j["point"] = point_json(e.point);
-    j["before"] = e.before;
-    j["after"] = e.after;
-    j["classified"] = e.classified;
-    if (e.classified) {
-      j["type"] = e.classification.type;
-      j["codimension"] = e.classification.codimension;
-    } else {
-      j["message"] = e.message;
-    }
-    list.push_back(j);
-  }
-  summary["events"] = list;
-  return summary;
-}
-
 void print_track(const ExtremalRun& run, const TrackSpec& spec, const ContactTrack& track, std::size_t files,
                  const fs::path& dir, std::ostream& out) {
   const std::size_t n = track.events.size();
@@ -230,12 +144,13 @@ void print_track(const ExtremalRun& run, const TrackSpec& spec, const ContactTra
 
 int extremal_track_command(const ExtremalRun& run, const fs::path& dir, bool json, std::ostream& out,
                            std::ostream& err) {
-  const TrackSpec spec = read_track(run);
-  const ContactTrack track = track_contacts(run.problem, run.curve1, run.curve2, spec.motion, spec.options);
+  const ContactTrackStudy study = track_contact(run);
+  const TrackSpec& spec = study.spec;
+  const ContactTrack& track = study.track;
+  const Json& summary = study.summary;
   fs::create_directories(dir);
   std::vector<std::string> warnings;
   std::vector<fs::path> files = write_track_files(run, spec, track, dir, &warnings);
-  const Json summary = track_summary(run, spec, track);
   const fs::path summary_file = dir / "track.json";
   write_file_atomically(summary_file, [&](std::ostream& o) { o << summary.dump(2) << '\n'; });
   files.push_back(summary_file);

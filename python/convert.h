@@ -28,7 +28,9 @@ inline py::array_t<double> points_array(const Branch& b) {
   return a;
 }
 
-// The Filippov (two-fold) and contact-geometry studies (python/two_fold.cpp).
+// The Filippov (two-fold) studies (python/two_fold.cpp) and the contact
+// geometry ones (python/contact.cpp).
 void bind_two_fold(py::module_& m);
+void bind_contact(py::module_& m);
 
 }  // namespace saltus::python

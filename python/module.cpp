@@ -24,7 +24,6 @@
 
 #include "continuation/flow/simulate.h"
 #include "python/convert.h"
-#include "studies/contact_study.h"
 #include "studies/filippov_study.h"
 #include "studies/hybrid_study.h"
 #include "studies/options_json.h"
@@ -524,48 +523,7 @@ PYBIND11_MODULE(_saltus, m) {
       },
       py::arg("orbit"), py::arg("progress") = py::none());
 
-  py::class_<studies::ExtremalRun, std::shared_ptr<studies::ExtremalRun>>(m, "ContactSystem")
-      .def_property_readonly("name", [](const studies::ExtremalRun& r) { return r.name; })
-      .def_property_readonly("description", [](const studies::ExtremalRun& r) { return r.description; })
-      .def_property_readonly("source", [](const studies::ExtremalRun& r) { return r.path.string(); })
-      .def_property_readonly("point", [](const studies::ExtremalRun& r) { return to_python(studies::point_json(r.point)); })
-      .def("__repr__", [](const studies::ExtremalRun& r) { return "<saltus.ContactSystem '" + r.name + "'>"; });
-  m.def(
-      "_load_contact_path",
-      [](const std::string& path) {
-        return std::make_shared<studies::ExtremalRun>(studies::read_extremal_run(std::filesystem::path(path)));
-      },
-      py::arg("path"));
-  m.def(
-      "_load_contact_text",
-      [](const std::string& text, const std::string& where) {
-        return std::make_shared<studies::ExtremalRun>(
-            studies::parse_extremal_run(studies::parse_json(text, where), where));
-      },
-      py::arg("text"), py::arg("where"));
-  m.def(
-      "_classify",
-      [](std::shared_ptr<studies::ExtremalRun> run) {
-        studies::Json j;
-        {
-          py::gil_scoped_release release;
-          j = studies::classification_json(*run, studies::classify(*run));
-        }
-        return to_python(j);
-      },
-      py::arg("system"));
-  m.def(
-      "_extremal_points",
-      [](std::shared_ptr<studies::ExtremalRun> run, double x, double y, double phi, double box) {
-        studies::Json j;
-        {
-          py::gil_scoped_release release;
-          j = studies::extremal_points_json(*run, studies::extremal_points(*run, Eigen::Vector3d(x, y, phi), box));
-        }
-        return to_python(j);
-      },
-      py::arg("system"), py::arg("x"), py::arg("y"), py::arg("phi"), py::arg("box") = 0.0);
-
+  python::bind_contact(m);
   python::bind_two_fold(m);
 
   py::class_<BranchResult>(m, "Branch")

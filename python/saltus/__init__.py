@@ -45,7 +45,7 @@ from . import _saltus
 
 __all__ = ["System", "HybridSystem", "ContactSystem", "Branch", "SpecialPoint", "Trajectory", "load",
            "continuation", "continue_from", "follow_ups", "restart", "find_orbit", "simulate", "sweep", "attractor_map", "lyapunov", "classify",
-           "extremal_points",
+           "extremal_points", "contact_continuation", "contact_track",
            "two_fold", "two_fold_map", "two_fold_futures", "two_fold_continuation"]
 
 System = _saltus.System
@@ -411,6 +411,31 @@ def extremal_points(system, x, y, phi, box=None):
     if not isinstance(system, ContactSystem):
         system = load(system)
     return _saltus._extremal_points(system, x, y, phi, box or 0.0)
+
+
+def contact_continuation(system):
+    """A ContactSystem's extremal points followed through pose space (its
+    run file's "continue": a branch in one pose parameter with its folds,
+    the fold curve in two with its cusps, the cusp curve with its
+    swallowtails), each located point classified (Damerau & Low 2016). A
+    dict as ``saltus extremal continue --json`` prints it ("folds",
+    "cusps", "swallowtails", each with "point" and "classification"), with
+    "branches", "fold_curves" and "cusp_curves": each a dict of its summary
+    and "columns", the arrays s1, s2, x, y, phi (and the curve's) by name."""
+    if not isinstance(system, ContactSystem):
+        system = load(system)
+    return _saltus._contact_continuation(system)
+
+
+def contact_track(system):
+    """Every extremal point of a ContactSystem followed along its run
+    file's "track" motion x(t), y(t), phi(t): a dict as ``saltus extremal
+    track --json`` prints it ("events": each birth or death with its time,
+    point, counts before and after and classification), with "pieces": one
+    (n, 3) array of (t, s1, s2) rows per tracked piece."""
+    if not isinstance(system, ContactSystem):
+        system = load(system)
+    return _saltus._contact_track(system)
 
 
 def _filippov(call, source, name, *args):

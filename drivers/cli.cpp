@@ -3,8 +3,10 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <chrono>
 #include <iomanip>
+#include <map>
 #include <new>
 
 #include "drivers/continue_command.h"
@@ -141,199 +143,254 @@ std::string error_message(const std::exception& e) {
 
 namespace {
 
-// The command line: every subcommand, the values its options set, and the
-// run-file help as its footer.
-struct Cli {
-  CLI::App app{"saltus: bifurcation analysis of smooth and non-smooth mechanical systems", "saltus"};
+// What the command line gave: the values every command's options set.
+struct Args {
   std::string file, out_dir;                    // RUNFILE and --out of every subcommand
   std::pair<std::string, std::string> restart;  // continue: --from DIR, --point LABEL
   bool json = false;
   bool no_figures = false;         // --no-figures of every command that writes files
   bool transition_matrix = false;  // simulate: --transition-matrix
-  std::vector<double> pose;
+  std::vector<double> pose;        // extremal solutions: --pose X Y PHI
   double box = 0.0;
-  int threads = 0, samples = 0;
-  GridControl grid;      // sweep, map: --resume and the hidden --interrupt-after
-  std::string over_map;  // periodic: a map.csv under the curves
-  CLI::App *cont = nullptr, *sim = nullptr, *lyap = nullptr, *periodic = nullptr, *sweep = nullptr;
-  CLI::App *classify = nullptr, *solutions = nullptr, *econtinue = nullptr, *etrack = nullptr;
-  CLI::App *twofold = nullptr, *fmap = nullptr, *futures = nullptr, *fcont = nullptr;
-  CLI::App* hmap = nullptr;  // saltus map
-
-  // A subcommand of `parent` with RUNFILE, [--out and --no-figures] and
-  // --json: every command that writes files draws figures.
-  CLI::App* command(CLI::App& parent, const std::string& name, const std::string& what,
-                    const std::string& runfile, const std::string& out_help, const std::string& json_help,
-                    const std::string& footer) {
-    CLI::App* c = parent.add_subcommand(name, what);
-    c->add_option("RUNFILE", file, runfile)->required()->check(CLI::ExistingFile);
-    if (!out_help.empty()) {
-      c->add_option("--out", out_dir, out_help);
-      c->add_flag(
-          "--no-figures", no_figures,
-          "write the results (CSV, JSON) alone: no figures (.png, .svg), no gnuplot files (.dat, .gp), "
-          "gnuplot not run");
-    }
-    c->add_flag("--json", json, json_help);
-    if (!footer.empty()) c->footer(footer);
-    return c;
-  }
-
-  Cli() {
-    app.require_subcommand(1);
-    const std::string out = "output folder (default out/<name>)",
-                      summary = "print the summary JSON to stdout";
-    cont = command(app, "continue", "Follow a branch of solutions of F(x, p) = 0 defined in a run file",
-                   "JSON run file", out, summary, run_file_help());
-    CLI::Option* from = cont->add_option(
-        "--from", restart.first,
-        "restart: the output folder of an earlier run (its summary.json); with --point, the first branch "
-        "is not recomputed and the run file's follow-ups of the point's kind start from it");
-    cont->add_option("--point", restart.second,
-                     "restart: the saved point, its type and number on the first branch (LP1: fold_curve, "
-                     "BP1: switch_branch, HB1: hopf_curve and hopf_cycles, PD1: periodic.period_doubling)")
-        ->needs(from);
-    from->needs("--point");
-    add_hybrid(out, summary);
-    add_extremal(out, summary);
-    add_filippov(out, summary);
-  }
-
-  void add_hybrid(const std::string& out, const std::string& summary) {
-    const std::string& help = hybrid_run_file_help();
-    sim = command(app, "simulate", "Simulate a hybrid system (impacts, contact) from a run file",
-                  "JSON run file", out, summary, help);
-    sim->add_flag("--transition-matrix", transition_matrix,
-                  "also integrate the variational equations: summary.json's \"transition_matrix\" is "
-                  "Phi(t1, t0), saltations included (without it the state alone is integrated)");
-    lyap = command(app, "lyapunov", "Lyapunov exponents of a hybrid system, saltation included",
-                   "JSON run file", "also write the running estimates and a figure into this folder",
-                   "print the result as JSON (\"exponents\": largest first)", help);
-    periodic = command(
-        app, "periodic", "A periodic orbit by shooting with saltation: period, multipliers; its branch",
-        "JSON run file with 'periodic'", "output folder for a continued branch (default out/<name>)",
-        "print the result as JSON", help);
-    periodic
-        ->add_option("--over-map", over_map,
-                     "draw the two-parameter curves ('periodic.curve') over this map.csv of `saltus map` "
-                     "(a map of the same two parameters, either way round)")
-        ->check(CLI::ExistingFile);
-    sweep = command(app, "sweep", "Brute-force bifurcation diagram of a hybrid system on a Poincare section",
-                    "JSON run file with 'section' and 'sweep'", out, summary, help);
-    add_grid_options(sweep);
-    hmap =
-        command(app, "map", "Two-parameter brute-force map of a hybrid system's attractors (period, chaos)",
-                "JSON run file with 'section' and 'map'", out, summary, help);
-    add_grid_options(hmap);
-  }
-
-  // --resume, and --interrupt-after N (hidden, for tests: raise SIGINT after N points).
-  void add_grid_options(CLI::App* c) {
-    c->add_flag("--resume", grid.resume,
-                "continue a stopped run from its journal (<out>/<kind>.journal.jsonl); the files end as an "
-                "uninterrupted run's");
-    c->add_option("--interrupt-after", grid.interrupt_after)->group("")->check(CLI::NonNegativeNumber);
-  }
-
-  void add_extremal(const std::string& out, const std::string& summary) {
-    CLI::App* extremal =
-        app.add_subcommand("extremal", "Contact points between smooth planar bodies (Damerau & Low)");
-    extremal->require_subcommand(1);
-    const std::string runfile = "JSON run file (see examples/extremal/)";
-    classify = command(*extremal, "classify",
-                       "Classify a degenerate contact point: Lyapunov coefficients, codimension, normal form",
-                       runfile, "", "print the result as JSON", "");
-    solutions = command(*extremal, "solutions", "All extremal points near the degenerate point at a pose",
-                        runfile, "", "print the result as JSON", "");
-    solutions->add_option("--pose", pose, "the pose X Y PHI")->required()->expected(3);
-    solutions->add_option("--box", box,
-                          "half-width H of the box |s_i - s_i*| <= H (default: the run file's)");
-    econtinue = command(*extremal, "continue",
-                        "Folds, cusps, swallowtails located by continuation in the pose, then classified",
-                        "JSON run file with 'continue'", out, summary, extremal_continue_help());
-    etrack = command(*extremal, "track",
-                     "Every extremal point along a motion x(t), y(t), phi(t); events classified",
-                     "JSON run file with 'track'", out, summary, extremal_continue_help());
-  }
-
-  void add_filippov(const std::string& out, const std::string& summary) {
-    CLI::App* filippov = app.add_subcommand("filippov", "Filippov systems (Szalai & Jeffrey)");
-    filippov->require_subcommand(1);
-    const std::string& help = filippov_run_file_help();
-    twofold =
-        command(*filippov, "twofold", "Locate and classify a two-fold singularity",
-                "JSON run file (examples/wheel_turntable.json, or your own: examples/user/two_fold.json)", "",
-                "print x_star, K, J1, J2, eigenvalues, case as JSON", help);
-    fmap =
-        command(*filippov, "map", "Fig. 4: where a two-fold is non-deterministic (case 1) over (r*, omega*)",
-                "JSON run file with an optional 'map'", out, summary, help);
-    fmap->add_option("--threads", threads, "worker threads (default: the run file's, else all cores)");
-    futures =
-        command(*filippov, "futures", "Fig. 5: orbits into a case-1 two-fold and sampled futures out of it",
-                "JSON run file with 'guess'", out, summary, help);
-    futures->add_option("--samples", samples, "number of futures (default: the run file's, else 16)");
-    fcont = command(*filippov, "continue", "Continue a two-fold in one constant; locate the case boundaries",
-                    "JSON run file with 'guess' and optional 'continuation'", out, summary, help);
-  }
+  int threads = 0, samples = 0;  // filippov map, futures
+  GridControl grid;              // sweep, map: --resume and the hidden --interrupt-after
+  std::string over_map;          // periodic: a map.csv under the curves
 
   // --out, else out/<name>.
   std::filesystem::path folder(const std::string& name) const {
     return out_dir.empty() ? std::filesystem::path("out") / name : std::filesystem::path(out_dir);
   }
+};
 
-  // simulate, lyapunov and periodic report progress on `err` over their span.
-  int run_hybrid(std::ostream& out, std::ostream& err) const {
-    HybridRun read = read_hybrid_run(file);
-    if (*lyap) {
-      const double begin = read.t0, end = read.t0 + read.lyapunov.transient + read.lyapunov.duration;
-      return lyapunov_command(reporting(std::move(read), "lyapunov", err, begin, end), out_dir, json, out,
-                              err);
-    }
-    if (*sim) {
-      const double begin = read.t0 - read.transient, end = read.t1;
-      const HybridRun run = reporting(std::move(read), "simulate", err, begin, end);
-      return simulate_command(run, folder(run.name), json, out, err, transition_matrix);
-    }
-    if (*periodic) {
-      if (!over_map.empty()) {
-        if (!read.periodic)
-          throw RunFileError("--over-map " + over_map + ": run file " + file + " has no 'periodic'");
-        check_curve_map(*read.periodic, over_map);
-        read.periodic->curve_map = over_map;
+// ---- Each command: its own options, and what it runs.
+
+void continue_options(CLI::App* c, Args* a) {
+  CLI::Option* from = c->add_option(
+      "--from", a->restart.first,
+      "restart: the output folder of an earlier run (its summary.json); with --point, the first branch "
+      "is not recomputed and the run file's follow-ups of the point's kind start from it");
+  c->add_option("--point", a->restart.second,
+                "restart: the saved point, its type and number on the first branch (LP1: fold_curve, "
+                "BP1: switch_branch, HB1: hopf_curve and hopf_cycles, PD1: periodic.period_doubling)")
+      ->needs(from);
+  from->needs("--point");
+}
+
+void simulate_options(CLI::App* c, Args* a) {
+  c->add_flag("--transition-matrix", a->transition_matrix,
+              "also integrate the variational equations: summary.json's \"transition_matrix\" is "
+              "Phi(t1, t0), saltations included (without it the state alone is integrated)");
+}
+
+void periodic_options(CLI::App* c, Args* a) {
+  c->add_option("--over-map", a->over_map,
+                "draw the two-parameter curves ('periodic.curve') over this map.csv of `saltus map` "
+                "(a map of the same two parameters, either way round)")
+      ->check(CLI::ExistingFile);
+}
+
+// --resume, and --interrupt-after N (hidden, for tests: raise SIGINT after N points).
+void grid_options(CLI::App* c, Args* a) {
+  c->add_flag("--resume", a->grid.resume,
+              "continue a stopped run from its journal (<out>/<kind>.journal.jsonl); the files end as an "
+              "uninterrupted run's");
+  c->add_option("--interrupt-after", a->grid.interrupt_after)->group("")->check(CLI::NonNegativeNumber);
+}
+
+void solutions_options(CLI::App* c, Args* a) {
+  c->add_option("--pose", a->pose, "the pose X Y PHI")->required()->expected(3);
+  c->add_option("--box", a->box, "half-width H of the box |s_i - s_i*| <= H (default: the run file's)");
+}
+
+void fmap_options(CLI::App* c, Args* a) {
+  c->add_option("--threads", a->threads, "worker threads (default: the run file's, else all cores)");
+}
+
+void futures_options(CLI::App* c, Args* a) {
+  c->add_option("--samples", a->samples, "number of futures (default: the run file's, else 16)");
+}
+
+int run_continue(const Args& a, std::ostream& out, std::ostream& err) {
+  return continue_command(a.file, a.out_dir, a.restart, a.json, out, err);
+}
+
+int run_simulate(const Args& a, std::ostream& out, std::ostream& err) {
+  HybridRun read = read_hybrid_run(a.file);
+  const double begin = read.t0 - read.transient, end = read.t1;
+  const HybridRun run = reporting(std::move(read), "simulate", err, begin, end);
+  return simulate_command(run, a.folder(run.name), a.json, out, err, a.transition_matrix);
+}
+
+int run_lyapunov(const Args& a, std::ostream& out, std::ostream& err) {
+  HybridRun read = read_hybrid_run(a.file);
+  const double begin = read.t0, end = read.t0 + read.lyapunov.transient + read.lyapunov.duration;
+  return lyapunov_command(reporting(std::move(read), "lyapunov", err, begin, end), a.out_dir, a.json, out,
+                          err);
+}
+
+int run_periodic(const Args& a, std::ostream& out, std::ostream& err) {
+  HybridRun read = read_hybrid_run(a.file);
+  if (!a.over_map.empty()) {
+    if (!read.periodic)
+      throw RunFileError("--over-map " + a.over_map + ": run file " + a.file + " has no 'periodic'");
+    check_curve_map(*read.periodic, a.over_map);
+    read.periodic->curve_map = a.over_map;
+  }
+  std::shared_ptr<TimeProgress> progress;
+  const HybridRun run = reporting(std::move(read), "periodic", err, 0, 0, &progress);
+  return periodic_command(run, a.folder(run.name), a.json, out, err, progress);
+}
+
+int run_sweep(const Args& a, std::ostream& out, std::ostream& err) {
+  const HybridRun run = read_hybrid_run(a.file);
+  if (!run.sweep) throw RunFileError("run file " + a.file + ": 'sweep' is missing");
+  return sweep_command(run, a.folder(run.name), a.json, out, err, a.grid);
+}
+
+int run_map(const Args& a, std::ostream& out, std::ostream& err) {
+  const HybridRun run = read_hybrid_run(a.file);
+  if (!run.map) throw RunFileError("run file " + a.file + ": 'map' is missing (see saltus map --help)");
+  return map_command(run, a.folder(run.name), a.json, out, err, a.grid);
+}
+
+int run_classify(const Args& a, std::ostream& out, std::ostream& err) {
+  return extremal_classify_command(read_extremal_run(a.file), a.json, out, err);
+}
+
+int run_solutions(const Args& a, std::ostream& out, std::ostream& err) {
+  return extremal_solutions_command(read_extremal_run(a.file), a.pose[0], a.pose[1], a.pose[2], a.box, a.json,
+                                    out, err);
+}
+
+int run_extremal_continue(const Args& a, std::ostream& out, std::ostream& err) {
+  const ExtremalRun run = read_extremal_run(a.file);
+  return extremal_continue_command(run, a.folder(run.name), a.json, out, err);
+}
+
+int run_extremal_track(const Args& a, std::ostream& out, std::ostream& err) {
+  const ExtremalRun run = read_extremal_run(a.file);
+  return extremal_track_command(run, a.folder(run.name), a.json, out, err);
+}
+
+int run_twofold(const Args& a, std::ostream& out, std::ostream& err) {
+  return filippov_twofold_command(a.file, a.json, out, err);
+}
+
+int run_filippov_map(const Args& a, std::ostream& out, std::ostream& err) {
+  return filippov_map_command(a.file, a.out_dir, a.threads, a.json, out, err);
+}
+
+int run_futures(const Args& a, std::ostream& out, std::ostream& err) {
+  return filippov_futures_command(a.file, a.out_dir, a.samples, a.json, out, err);
+}
+
+int run_filippov_continue(const Args& a, std::ostream& out, std::ostream& err) {
+  return filippov_continue_command(a.file, a.out_dir, a.json, out, err);
+}
+
+// ---- The command table: every subcommand, under its group ("" the top
+// level), with RUNFILE's help, --out's (none: the command writes no files,
+// so no --out or --no-figures), --json's, the run-file keys as its footer,
+// its own options and what it runs.
+const std::string& no_footer() {
+  static const std::string none;
+  return none;
+}
+
+struct Command {
+  const char *group, *name, *what, *runfile, *out, *json;
+  const std::string& (*footer)();
+  void (*options)(CLI::App*, Args*);
+  int (*run)(const Args&, std::ostream&, std::ostream&);
+};
+
+constexpr const char* kOut = "output folder (default out/<name>)";
+constexpr const char* kSummary = "print the summary JSON to stdout";
+constexpr const char* kResult = "print the result as JSON";
+constexpr const char* kExtremal = "JSON run file (see examples/extremal/)";
+constexpr const char* kFilippov = "JSON run file with 'guess'";
+
+const std::string& extremal_help() { return extremal_continue_help(); }
+
+const Command kCommands[] = {
+    {"", "continue", "Follow a branch of solutions of F(x, p) = 0 defined in a run file", "JSON run file",
+     kOut, kSummary, run_file_help, continue_options, run_continue},
+    {"", "simulate", "Simulate a hybrid system (impacts, contact) from a run file", "JSON run file", kOut,
+     kSummary, hybrid_run_file_help, simulate_options, run_simulate},
+    {"", "lyapunov", "Lyapunov exponents of a hybrid system, saltation included", "JSON run file",
+     "also write the running estimates and a figure into this folder",
+     "print the result as JSON (\"exponents\": largest first)", hybrid_run_file_help, nullptr, run_lyapunov},
+    {"", "periodic", "A periodic orbit by shooting with saltation: period, multipliers; its branch",
+     "JSON run file with 'periodic'", "output folder for a continued branch (default out/<name>)", kResult,
+     hybrid_run_file_help, periodic_options, run_periodic},
+    {"", "sweep", "Brute-force bifurcation diagram of a hybrid system on a Poincare section",
+     "JSON run file with 'section' and 'sweep'", kOut, kSummary, hybrid_run_file_help, grid_options,
+     run_sweep},
+    {"", "map", "Two-parameter brute-force map of a hybrid system's attractors (period, chaos)",
+     "JSON run file with 'section' and 'map'", kOut, kSummary, hybrid_run_file_help, grid_options, run_map},
+    {"extremal", "classify",
+     "Classify a degenerate contact point: Lyapunov coefficients, codimension, normal form", kExtremal,
+     nullptr, kResult, no_footer, nullptr, run_classify},
+    {"extremal", "solutions", "All extremal points near the degenerate point at a pose", kExtremal, nullptr,
+     kResult, no_footer, solutions_options, run_solutions},
+    {"extremal", "continue",
+     "Folds, cusps, swallowtails located by continuation in the pose, then classified",
+     "JSON run file with 'continue'", kOut, kSummary, extremal_help, nullptr, run_extremal_continue},
+    {"extremal", "track", "Every extremal point along a motion x(t), y(t), phi(t); events classified",
+     "JSON run file with 'track'", kOut, kSummary, extremal_help, nullptr, run_extremal_track},
+    {"filippov", "twofold", "Locate and classify a two-fold singularity",
+     "JSON run file (examples/wheel_turntable.json, or your own: examples/user/two_fold.json)", nullptr,
+     "print x_star, K, J1, J2, eigenvalues, case as JSON", filippov_run_file_help, nullptr, run_twofold},
+    {"filippov", "map", "Fig. 4: where a two-fold is non-deterministic (case 1) over (r*, omega*)",
+     "JSON run file with an optional 'map'", kOut, kSummary, filippov_run_file_help, fmap_options,
+     run_filippov_map},
+    {"filippov", "futures", "Fig. 5: orbits into a case-1 two-fold and sampled futures out of it", kFilippov,
+     kOut, kSummary, filippov_run_file_help, futures_options, run_futures},
+    {"filippov", "continue", "Continue a two-fold in one constant; locate the case boundaries",
+     "JSON run file with 'guess' and optional 'continuation'", kOut, kSummary, filippov_run_file_help,
+     nullptr, run_filippov_continue},
+};
+
+const std::pair<const char*, const char*> kGroups[] = {
+    {"extremal", "Contact points between smooth planar bodies (Damerau & Low)"},
+    {"filippov", "Filippov systems (Szalai & Jeffrey)"}};
+
+// The command line built from the table.
+struct Cli {
+  CLI::App app{"saltus: bifurcation analysis of smooth and non-smooth mechanical systems", "saltus"};
+  Args args;
+  std::vector<CLI::App*> apps;  // kCommands' subcommands, in order
+
+  Cli() {
+    app.require_subcommand(1);
+    std::map<std::string, CLI::App*> groups{{"", &app}};
+    for (const Command& c : kCommands) {
+      if (!groups.count(c.group)) {  // a group's subcommand where its first command is in the table
+        const auto& [name, what] = *std::find_if(std::begin(kGroups), std::end(kGroups), [&c](const auto& g) {
+          return c.group == std::string(g.first);
+        });
+        groups[name] = app.add_subcommand(name, what);
+        groups[name]->require_subcommand(1);
       }
-      std::shared_ptr<TimeProgress> progress;
-      const HybridRun run = reporting(std::move(read), "periodic", err, 0, 0, &progress);
-      return periodic_command(run, folder(run.name), json, out, err, progress);
+      CLI::App* sub = groups.at(c.group)->add_subcommand(c.name, c.what);
+      sub->add_option("RUNFILE", args.file, c.runfile)->required()->check(CLI::ExistingFile);
+      if (c.out) {  // every command that writes files draws figures
+        sub->add_option("--out", args.out_dir, c.out);
+        sub->add_flag(
+            "--no-figures", args.no_figures,
+            "write the results (CSV, JSON) alone: no figures (.png, .svg), no gnuplot files (.dat, .gp), "
+            "gnuplot not run");
+      }
+      sub->add_flag("--json", args.json, c.json);
+      if (const std::string& footer = c.footer(); !footer.empty()) sub->footer(footer);
+      if (c.options) c.options(sub, &args);
+      apps.push_back(sub);
     }
-    const HybridRun& run = read;
-    if (*hmap) {
-      if (!run.map) throw RunFileError("run file " + file + ": 'map' is missing (see saltus map --help)");
-      return map_command(run, folder(run.name), json, out, err, grid);
-    }
-    if (!run.sweep) throw RunFileError("run file " + file + ": 'sweep' is missing");
-    return sweep_command(run, folder(run.name), json, out, err, grid);
-  }
-
-  int run_extremal(std::ostream& out, std::ostream& err) const {
-    const ExtremalRun run = read_extremal_run(file);
-    if (*classify) return extremal_classify_command(run, json, out, err);
-    if (*solutions) return extremal_solutions_command(run, pose[0], pose[1], pose[2], box, json, out, err);
-    if (*econtinue) return extremal_continue_command(run, folder(run.name), json, out, err);
-    return extremal_track_command(run, folder(run.name), json, out, err);
-  }
-
-  int run_filippov(std::ostream& out, std::ostream& err) const {
-    if (*twofold) return filippov_twofold_command(file, json, out, err);
-    if (*fmap) return filippov_map_command(file, out_dir, threads, json, out, err);
-    if (*futures) return filippov_futures_command(file, out_dir, samples, json, out, err);
-    return filippov_continue_command(file, out_dir, json, out, err);
   }
 
   int run(std::ostream& out, std::ostream& err) const {
-    if (*cont) return continue_command(file, out_dir, restart, json, out, err);
-    if (*sim || *lyap || *periodic || *sweep || *hmap) return run_hybrid(out, err);
-    if (*classify || *solutions || *econtinue || *etrack) return run_extremal(out, err);
-    if (*twofold || *fmap || *futures || *fcont) return run_filippov(out, err);
+    for (std::size_t i = 0; i < apps.size(); ++i)
+      if (*apps[i]) return kCommands[i].run(args, out, err);
     return 0;
   }
 };
@@ -353,13 +410,13 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   } catch (const CLI::ParseError& e) {
     return cli.app.exit(e, out, err);
   }
-  set_figures(!cli.no_figures);  // drivers/output.h: every command's figures, for this run
+  set_figures(!cli.args.no_figures);  // drivers/output.h: every command's figures, for this run
   try {
     return cli.run(out, err);
   } catch (const std::exception& e) {
     // A RunFileError names its file; any other failure of a run is told with
     // the run file too, so a user running many knows which one it was.
-    const std::string& run_file = cli.file;
+    const std::string& run_file = cli.args.file;
     const std::string what = error_message(e);
     err << "saltus: error: " << (what.find(run_file) == std::string::npos ? run_file + ": " : "") << what
         << '\n';

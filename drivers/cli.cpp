@@ -15,11 +15,11 @@
 #include "drivers/filippov_commands.h"
 #include "drivers/hybrid_commands.h"
 #include "drivers/map_command.h"
-#include "drivers/output.h"
 #include "drivers/periodic_curve.h"
 #include "drivers/progress.h"
 #include "studies/json_input.h"
 #include "studies/option_tables.h"
+#include "studies/output.h"
 #include "studies/restart.h"
 
 namespace saltus::drivers {

@@ -11,6 +11,7 @@
 
 #include "continuation/branch.h"
 #include "drivers/studies.h"
+#include "studies/branch_files.h"
 #include "studies/run_file.h"
 #include "studies/study.h"
 
@@ -31,18 +32,5 @@ using Progress = std::function<void(const std::string& branch_name, const Branch
 // follow_up_error that is a RunFileError.
 std::vector<NamedBranch> run_continuation(const RunFile& run, const Progress& progress = {},
                                           std::string* follow_up_error = nullptr);
-
-// The summary: stop_reason, message and points of the first branch,
-// special_points of all branches (each with its "branch"), and "branches".
-// Branches of orbits add each special point's "period" and "multipliers" ([re, im]
-// pairs, largest modulus first; an autonomous orbit's trivial one apart as
-// "trivial_multiplier").
-nlohmann::ordered_json summarize(const RunFile& run, const std::vector<NamedBranch>& branches);
-
-// Writes <name>.csv per branch, summary.json and the figures into dir
-// (created if needed). Returns the files written; figure problems go to *warnings.
-std::vector<std::filesystem::path> write_outputs(const RunFile& run, const std::vector<NamedBranch>& branches,
-                                                 const std::filesystem::path& dir,
-                                                 std::vector<std::string>* warnings);
 
 }  // namespace saltus::drivers

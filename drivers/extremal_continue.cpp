@@ -4,10 +4,10 @@
 #include <fstream>
 #include <sstream>
 
-#include "drivers/output.h"
 #include "drivers/studies.h"
 #include "studies/contact_branches.h"
 #include "studies/option_tables.h"
+#include "studies/output.h"
 
 namespace saltus::drivers {
 

@@ -9,10 +9,10 @@
 #include <sstream>
 
 #include "drivers/extremal_continue.h"
-#include "drivers/output.h"
 #include "drivers/studies.h"
 #include "models/expression.h"
 #include "studies/contact_branches.h"
+#include "studies/output.h"
 
 namespace saltus::drivers {
 

@@ -5,8 +5,8 @@
 #include <cstdio>
 #include <iomanip>
 
-#include "drivers/output.h"
 #include "drivers/studies.h"
+#include "studies/output.h"
 #include "studies/two_fold_study.h"
 
 namespace saltus::drivers {

@@ -39,7 +39,7 @@ int filippov_continue_command(const std::filesystem::path& file, const std::file
 // Writes <stem>.gp into dir and runs gnuplot there; the script writes
 // <stem>.png (to a temporary name, renamed on success). Returns false and
 // sets *warning if gnuplot failed (the data files stay); false, writing
-// nothing and no warning, under --no-figures (drivers/output.h).
+// nothing and no warning, under --no-figures (studies/output.h).
 bool render_gnuplot(const std::filesystem::path& dir, const std::string& stem, const std::string& script,
                     std::string* warning);
 

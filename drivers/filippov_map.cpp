@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "drivers/filippov_commands.h"
-#include "drivers/output.h"
+#include "studies/output.h"
 #include "studies/two_fold_study.h"
 
 namespace saltus::drivers {

@@ -14,7 +14,7 @@
 
 #include "continuation/worker_threads.h"
 #include "drivers/grid_mpi.h"
-#include "drivers/output.h"
+#include "studies/output.h"
 
 namespace saltus::drivers {
 

@@ -14,8 +14,8 @@
 #include "continuation/worker_threads.h"
 #include "drivers/attractor.h"
 #include "drivers/grid_runner.h"
-#include "drivers/output.h"
 #include "studies/map_study.h"
+#include "studies/output.h"
 #include "studies/periodic_orbit.h"
 
 namespace saltus::drivers {

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "drivers/grid_runner.h"
-#include "drivers/output.h"
 #include "studies/hybrid_run_file.h"
+#include "studies/output.h"
 
 namespace saltus::drivers {
 

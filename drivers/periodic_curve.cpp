@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "drivers/map_command.h"
-#include "drivers/output.h"
+#include "studies/output.h"
 #include "studies/study.h"
 #include "testfunctions/cycle_codim2.h"
 

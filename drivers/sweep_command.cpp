@@ -10,7 +10,7 @@
 #include "drivers/attractor.h"
 #include "drivers/grid_runner.h"
 #include "drivers/hybrid_commands.h"
-#include "drivers/output.h"
+#include "studies/output.h"
 #include "studies/periodic_orbit.h"
 
 namespace saltus::drivers {

@@ -25,6 +25,7 @@
 #include "continuation/flow/simulate.h"
 #include "python/convert.h"
 #include "studies/filippov_study.h"
+#include "studies/branch_files.h"
 #include "studies/hybrid_study.h"
 #include "studies/options_json.h"
 #include "studies/restart.h"
@@ -613,6 +614,22 @@ PYBIND11_MODULE(_saltus, m) {
         return out.str();
       });
 
+  m.def(
+      "_write",
+      [](const std::vector<BranchResult>& branches, const std::string& folder) {
+        if (branches.empty()) throw studies::StudyError("saltus.write: no branches to write");
+        const auto& run = branches.front().run;
+        if (!run)
+          throw studies::StudyError("saltus.write: branch '" + branches.front().name +
+                                    "' is not of a continuation run file (write a hybrid branch with to_csv)");
+        std::vector<std::string> warnings, files;
+        {
+          py::gil_scoped_release release;
+          for (const auto& f : studies::write_outputs(*run, branches, folder, &warnings)) files.push_back(f.string());
+        }
+        return py::make_tuple(files, warnings);
+      },
+      py::arg("branches"), py::arg("folder"));
   m.def(
       "_continuation",
       [](std::shared_ptr<studies::RunFile> run, py::object progress) {

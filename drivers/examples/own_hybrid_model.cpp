@@ -24,7 +24,7 @@
 #include "continuation/flow/simulate.h"
 #include "continuation/periodic/shooting.h"
 #include "continuation/pseudo_arclength.h"
-#include "drivers/output.h"
+#include "studies/output.h"
 #include "testfunctions/floquet.h"
 #include "testfunctions/fold.h"
 #include "testfunctions/grazing.h"
@@ -82,7 +82,7 @@ int main(int argc, char** argv) {
   simulation.absolute_tolerance = simulation.relative_tolerance = 1e-11;
 
   // A sweep in w: any parameter by name, each value a changed copy.
-  drivers::write_file_atomically(dir / "sweep.csv", [&](std::ostream& out) {
+  studies::write_file_atomically(dir / "sweep.csv", [&](std::ostream& out) {
     out << "w,x\n";
     for (int i = 0; i <= 40; ++i) {
       const double w = 2.0 + 0.02 * i, T = 2 * M_PI / w;
@@ -123,7 +123,7 @@ int main(int argc, char** argv) {
       continue_branch(problem, y0, options,
                       {std::make_shared<FoldTest>("LPC"), std::make_shared<PeriodDoublingTest>(),
                        std::make_shared<GrazingTest>()});
-  drivers::write_file_atomically(dir / "branch.csv", [&](std::ostream& out) { branch.write_csv(out); });
+  studies::write_file_atomically(dir / "branch.csv", [&](std::ostream& out) { branch.write_csv(out); });
   std::cout << "branch: " << branch.points.size() << " points, " << branch.message << '\n';
   for (const auto& sp : branch.special_points)
     std::cout << "  " << sp.type << " " << to_string(sp.status) << " at w = " << sp.y[2] << '\n';

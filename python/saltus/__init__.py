@@ -44,7 +44,7 @@ import os as _os
 from . import _saltus
 
 __all__ = ["System", "HybridSystem", "ContactSystem", "Branch", "SpecialPoint", "Trajectory", "load",
-           "continuation", "continue_from", "follow_ups", "restart", "find_orbit", "simulate", "sweep", "attractor_map", "lyapunov", "classify",
+           "continuation", "continue_from", "follow_ups", "restart", "write", "find_orbit", "simulate", "sweep", "attractor_map", "lyapunov", "classify",
            "extremal_points", "contact_continuation", "contact_track",
            "two_fold", "two_fold_map", "two_fold_futures", "two_fold_continuation"]
 
@@ -274,6 +274,25 @@ def restart(system, from_dir, point):
     if not isinstance(system, System):
         system = load(system)
     return _saltus._restart(system, str(from_dir), point)
+
+
+def write(branches, folder):
+    """Writes a continuation study's files into ``folder`` as ``saltus
+    continue`` does: <name>.csv per branch, summary.json (the first
+    branch's stop, every special point with its data) and the figures
+    (branch, orbits, fold_curve, curves; PNG and SVG by gnuplot, when it is
+    installed). ``branches``: the first branch of a System's continuation,
+    then any branches continued from it. Returns the files written; a
+    figure gnuplot could not draw is a warning (``warnings`` module), its
+    data files kept."""
+    if isinstance(branches, Branch):
+        branches = [branches]
+    files, warnings = _saltus._write([b._raw for b in branches], _os.fspath(folder))
+    if warnings:
+        import warnings as _warnings
+        for w in warnings:
+            _warnings.warn(w)
+    return files
 
 
 def find_orbit(system, progress=None):

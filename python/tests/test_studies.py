@@ -451,6 +451,26 @@ def test_follow_ups_are_the_command_line_s(tmp_path):
         saltus.follow_ups(saltus.continuation(saltus.load(dict(CUSP, fold_curve={"from": 3}))))
 
 
+def test_write_gives_the_command_line_s_files(tmp_path):
+    # The cusp's branch and the fold curve from its first LP
+    # (examples/cusp_fold_curve.json): saltus.write writes the files of
+    # `saltus continue` on the same run file, summary.json and every CSV
+    # byte for byte (an algebraic run: no compiled or interpreted blocks).
+    run = example("cusp_fold_curve.json")
+    first = saltus.continuation(saltus.load(run))
+    files = saltus.write([first] + saltus.follow_ups(first), tmp_path / "py")
+    subprocess.run([os.path.join(BUILD, "saltus"), "continue", run, "--out", str(tmp_path / "cli")], check=True,
+                   capture_output=True)
+    names = sorted(os.path.basename(f) for f in files)
+    assert names == sorted(os.listdir(tmp_path / "cli"))
+    for name in names:
+        if name.endswith((".csv", ".json")):
+            assert (tmp_path / "py" / name).read_bytes() == (tmp_path / "cli" / name).read_bytes(), name
+    assert "fold_curve.csv" in names and "summary.json" in names
+    with pytest.raises(ValueError, match="not of a continuation run file"):
+        saltus.write(saltus.continuation(saltus.load(IMPACT)), tmp_path / "hybrid")
+
+
 def test_hybrid_follow_ups_are_the_command_line_s_curves(tmp_path):
     # examples/user/impact_oscillator_curves.json asks for the GR and PD
     # curves in (w, F): the command line's curve_1.csv and curve_2.csv.

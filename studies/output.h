@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-namespace saltus::drivers {
+namespace saltus::studies {
 
 void write_file_atomically(const std::filesystem::path& path,
                            const std::function<void(std::ostream&)>& write);
@@ -67,4 +67,4 @@ struct Drawing {
 std::vector<std::filesystem::path> draw(const std::vector<Drawing>& drawings,
                                         const std::filesystem::path& dir, std::vector<std::string>* warnings);
 
-}  // namespace saltus::drivers
+}  // namespace saltus::studies

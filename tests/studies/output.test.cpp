@@ -1,4 +1,4 @@
-#include "drivers/output.h"
+#include "studies/output.h"
 
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -14,13 +14,13 @@
 #include <stdexcept>
 #include <vector>
 
-#include "run_cli.h"
+#include "../drivers/run_cli.h"
 
 namespace fs = std::filesystem;
-using namespace saltus::drivers;
+using namespace saltus::studies;
 using namespace saltus::testing;
 
-TEST_CASE("write_file_atomically: a writer that throws leaves no file behind", "[drivers][output]") {
+TEST_CASE("write_file_atomically: a writer that throws leaves no file behind", "[studies][output]") {
   const fs::path dir = scratch("atomic");
   fs::create_directories(dir);
   CHECK_THROWS_WITH(write_file_atomically(dir / "a.csv",
@@ -34,7 +34,7 @@ TEST_CASE("write_file_atomically: a writer that throws leaves no file behind", "
 }
 
 TEST_CASE("write_file_atomically: a file that cannot take the place leaves no temporary file",
-          "[drivers][output]") {
+          "[studies][output]") {
   // A folder where the file should go: the rename fails after the text is written.
   const fs::path dir = scratch("atomic-rename");
   fs::create_directories(dir / "sweep.journal.jsonl" / "inside");
@@ -58,7 +58,7 @@ std::string contents(const fs::path& p) {
 }
 }  // namespace
 
-TEST_CASE("draw: one gnuplot for a run's figures; a failing figure loses only itself", "[drivers][output]") {
+TEST_CASE("draw: one gnuplot for a run's figures; a failing figure loses only itself", "[studies][output]") {
   const fs::path dir = scratch("draw_batch");
   fs::create_directories(dir);
   Figure square = line_figure("square", "lines");
@@ -94,7 +94,7 @@ TEST_CASE("draw: one gnuplot for a run's figures; a failing figure loses only it
 }
 
 TEST_CASE("write_number: the characters the stream writes at that precision, by std::to_chars",
-          "[drivers][output]") {
+          "[studies][output]") {
   // trajectory.csv and the figures' .dat were written by the stream; their
   // text must not change with the faster formatting: every kind of double
   // (integers, the 17th digit, subnormals, the extremes, signed zero, inf,
@@ -133,7 +133,7 @@ TEST_CASE("write_number: the characters the stream writes at that precision, by 
     for (const double x : values) {
       std::ostringstream stream, fast;
       stream << std::setprecision(precision) << x;
-      saltus::drivers::write_number(fast, x, precision);
+      saltus::studies::write_number(fast, x, precision);
       INFO(stream.str());
       REQUIRE(fast.str() == stream.str());
     }

@@ -1,4 +1,4 @@
-#include "drivers/output.h"
+#include "studies/output.h"
 
 #include <unistd.h>
 
@@ -10,7 +10,7 @@
 #include <iomanip>
 #include <stdexcept>
 
-namespace saltus::drivers {
+namespace saltus::studies {
 
 namespace fs = std::filesystem;
 
@@ -184,4 +184,4 @@ std::vector<fs::path> draw(const Figure& figure, const fs::path& dir, const std:
   return made;
 }
 
-}  // namespace saltus::drivers
+}  // namespace saltus::studies

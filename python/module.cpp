@@ -27,6 +27,7 @@
 #include "studies/filippov_study.h"
 #include "studies/branch_files.h"
 #include "studies/hybrid_study.h"
+#include "studies/trajectory_files.h"
 #include "studies/options_json.h"
 #include "studies/restart.h"
 #include "studies/study.h"
@@ -453,13 +454,16 @@ PYBIND11_MODULE(_saltus, m) {
       py::arg("text"), py::arg("where"));
   m.def(
       "_simulate",
-      [](std::shared_ptr<studies::HybridRun> run, bool transition_matrix) {
+      [](std::shared_ptr<studies::HybridRun> run, bool transition_matrix, const std::string& out) {
         flow::Trajectory tr;
+        std::vector<std::string> warnings;
         {
           py::gil_scoped_release release;
           tr = studies::simulate(*run, transition_matrix);
+          if (!out.empty()) warnings = studies::write_trajectory(*run, tr, out);
         }
         py::dict d = trajectory_dict(tr, *run->system);
+        d["warnings"] = warnings;
         if (transition_matrix) {
           const Matrix& phi = tr.transition_matrix;
           py::array_t<double> a({phi.rows(), phi.cols()});
@@ -469,7 +473,7 @@ PYBIND11_MODULE(_saltus, m) {
         }
         return d;
       },
-      py::arg("system"), py::arg("transition_matrix") = false);
+      py::arg("system"), py::arg("transition_matrix") = false, py::arg("out") = "");
   m.def(
       "_sweep",
       [](std::shared_ptr<studies::HybridRun> run, py::object progress) {
@@ -489,13 +493,16 @@ PYBIND11_MODULE(_saltus, m) {
       py::arg("system"), py::arg("progress") = py::none());
   m.def(
       "_lyapunov",
-      [](std::shared_ptr<studies::HybridRun> run) {
+      [](std::shared_ptr<studies::HybridRun> run, const std::string& out) {
         flow::LyapunovResult r;
+        std::vector<std::string> warnings;
         {
           py::gil_scoped_release release;
           r = studies::lyapunov(*run);
+          if (!out.empty()) warnings = studies::write_lyapunov(*run, r, out);
         }
         py::dict d;
+        d["warnings"] = warnings;
         d["status"] = flow::to_string(r.status);
         d["message"] = r.message;
         d["ok"] = r.ok();
@@ -510,7 +517,7 @@ PYBIND11_MODULE(_saltus, m) {
         d["running"] = running;
         return d;
       },
-      py::arg("system"));
+      py::arg("system"), py::arg("out") = "");
   m.def(
       "_find_orbit",
       [](std::shared_ptr<studies::HybridRun> run, py::object progress) {

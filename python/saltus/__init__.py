@@ -288,10 +288,7 @@ def write(branches, folder):
     if isinstance(branches, Branch):
         branches = [branches]
     files, warnings = _saltus._write([b._raw for b in branches], _os.fspath(folder))
-    if warnings:
-        import warnings as _warnings
-        for w in warnings:
-            _warnings.warn(w)
+    _warn(warnings)
     return files
 
 
@@ -335,7 +332,14 @@ class Trajectory:
                 f"{self.status}>")
 
 
-def simulate(system, transition_matrix=False):
+def _warn(warnings):
+    if warnings:
+        import warnings as _warnings
+        for w in warnings:
+            _warnings.warn(w)
+
+
+def simulate(system, transition_matrix=False, out=None):
     """The HybridSystem's simulation as its description asks (initial state,
     "time", "transient", "simulation" options, "section"): a Trajectory. A
     failed simulation is not an exception: ``tr.ok`` is False, ``tr.message``
@@ -343,10 +347,15 @@ def simulate(system, transition_matrix=False):
     ``transition_matrix=True`` the variational equations are integrated too
     and ``tr.transition_matrix`` is Phi(t1, t0), saltations included (an
     n x n array); without, the state alone is integrated (the cheaper run)
-    and it is None."""
+    and it is None. With ``out`` (a folder) the files of ``saltus
+    simulate`` are written there too: summary.json, trajectory.csv,
+    events.csv, sections.csv and the figures (a figure gnuplot cannot draw
+    is a warning)."""
     if not isinstance(system, HybridSystem):
         system = load(system)
-    return Trajectory(_saltus._simulate(system, transition_matrix), system.states)
+    raw = _saltus._simulate(system, transition_matrix, _os.fspath(out) if out is not None else "")
+    _warn(raw.pop("warnings"))
+    return Trajectory(raw, system.states)
 
 
 def sweep(system, progress=None):
@@ -381,14 +390,18 @@ def attractor_map(system, progress=None):
     return _saltus._attractor_map(system, progress)
 
 
-def lyapunov(system):
+def lyapunov(system, out=None):
     """The Lyapunov spectrum of a HybridSystem from its initial state (its
     "lyapunov" options): a dict with "exponents" (largest first), "times" and
     "running" (the running estimates), "contraction" (what the exponents sum
-    to), "events", "status" and "message"."""
+    to), "events", "status" and "message". With ``out`` (a folder) the files
+    of ``saltus lyapunov --out`` are written there too: lyapunov.json,
+    lyapunov.csv and the figure."""
     if not isinstance(system, HybridSystem):
         system = load(system)
-    return _saltus._lyapunov(system)
+    result = _saltus._lyapunov(system, _os.fspath(out) if out is not None else "")
+    _warn(result.pop("warnings"))
+    return result
 
 
 def continue_from(branch, point, to=None, parameters=None, options=None, amplitude=0.01, name=None,

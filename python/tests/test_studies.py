@@ -471,6 +471,26 @@ def test_write_gives_the_command_line_s_files(tmp_path):
         saltus.write(saltus.continuation(saltus.load(IMPACT)), tmp_path / "hybrid")
 
 
+def test_simulate_and_lyapunov_write_the_command_line_s_files(tmp_path):
+    # The same run file through saltus.simulate(out=) / lyapunov(out=) and
+    # through `saltus simulate | lyapunov --out`: the CSVs and JSON byte for
+    # byte (both interpreted, so the same arithmetic).
+    run = example("bouncing_ball.json")
+    saltus_bin = os.path.join(BUILD, "saltus")
+    env = dict(os.environ, SALTUS_COMPILE="0")
+    for command in ("simulate", "lyapunov"):
+        subprocess.run([saltus_bin, command, run, "--out", str(tmp_path / command)], check=True,
+                       capture_output=True, env=env)
+    system = saltus.load(run)
+    tr = saltus.simulate(system, out=tmp_path / "py_simulate")
+    saltus.lyapunov(system, out=tmp_path / "py_lyapunov")
+    for command, files in (("simulate", ["summary.json", "trajectory.csv", "events.csv"]),
+                           ("lyapunov", ["lyapunov.json", "lyapunov.csv"])):
+        for name in files:
+            assert (tmp_path / f"py_{command}" / name).read_bytes() == (tmp_path / command / name).read_bytes(), name
+    assert json.loads((tmp_path / "py_simulate" / "summary.json").read_text())["events"] == len(tr.events)
+
+
 def test_hybrid_follow_ups_are_the_command_line_s_curves(tmp_path):
     # examples/user/impact_oscillator_curves.json asks for the GR and PD
     # curves in (w, F): the command line's curve_1.csv and curve_2.csv.

@@ -12,6 +12,7 @@
 #include "drivers/hybrid_commands.h"
 #include "studies/output.h"
 #include "studies/periodic_orbit.h"
+#include "studies/sweep_files.h"
 
 namespace saltus::drivers {
 
@@ -95,62 +96,6 @@ studies::SweepResult sweep_result(const HybridRun& run, const GridRun& grid) {
   return r;
 }
 
-void write_sweep_csv(const HybridRun& run, const studies::SweepResult& sweep, const fs::path& dir) {
-  const auto names = run.system->state_names();
-  write_file_atomically(dir / "sweep.csv", [&](std::ostream& o) {
-    o << run.sweep->parameter << ",t";
-    for (const auto& n : names) o << ',' << n;
-    o << '\n' << std::setprecision(15);
-    for (std::size_t k = 0; k < sweep.values.size(); ++k)
-      for (const auto& h : sweep.points[k].hits) {
-        o << sweep.values[k] << ',' << h.t;
-        for (int i = 0; i < h.x.size(); ++i) o << ',' << h.x[i];
-        o << '\n';
-      }
-  });
-}
-
-Json sweep_summary(const HybridRun& run, const studies::SweepResult& sweep) {
-  const SweepSpec& spec = *run.sweep;
-  Json summary;
-  summary["name"] = run.name;
-  summary["status"] = sweep.interrupted ? "interrupted" : "finished";
-  summary["parameter"] = spec.parameter;
-  summary["values"] = spec.steps;
-  summary["threads"] = sweep.chains;
-  int hits = 0, done = 0;
-  Json problems = Json::array();
-  for (std::size_t k = 0; k < sweep.values.size(); ++k) {
-    hits += static_cast<int>(sweep.points[k].hits.size());
-    done += sweep.done[k];
-    if (!sweep.points[k].failure.empty())
-      problems.push_back({{"value", sweep.values[k]}, {"message", sweep.points[k].failure}});
-  }
-  if (sweep.interrupted) summary["values_done"] = done;
-  summary["section_hits"] = hits;
-  summary["failures"] = problems;
-  return summary;
-}
-
-void draw_sweep(const HybridRun& run, const studies::SweepResult& sweep, const fs::path& dir,
-                std::ostream& err) {
-  const SweepSpec& spec = *run.sweep;
-  const auto names = run.system->state_names();
-  const int plot = static_cast<int>(std::find(names.begin(), names.end(), spec.plot) - names.begin());
-  Figure f{run.name + ": bifurcation diagram (section " + run.section->variable + ")",
-           spec.parameter,
-           spec.plot,
-           {},
-           {}};
-  Figure::Series s{spec.plot + " at the section", {}, "points", "pt 7 ps 0.3"};
-  for (std::size_t k = 0; k < sweep.values.size(); ++k)
-    for (const auto& h : sweep.points[k].hits) s.points.emplace_back(sweep.values[k], h.x[plot]);
-  f.series.push_back(std::move(s));
-  std::string warning;
-  draw(f, dir, "sweep", &warning);
-  if (!warning.empty()) err << "saltus sweep: warning: " << warning << '\n';
-}
-
 }  // namespace
 
 int sweep_command(const HybridRun& run, const fs::path& dir, bool json, std::ostream& out, std::ostream& err,
@@ -169,10 +114,8 @@ int sweep_command(const HybridRun& run, const fs::path& dir, bool json, std::ost
   if (!grid.writer) return grid.interrupted ? 130 : 0;  // another MPI rank: rank 0 writes
 
   const studies::SweepResult sweep = sweep_result(run, grid);
-  write_sweep_csv(run, sweep, dir);
+  for (const auto& w : write_sweep(run, sweep, dir)) err << "saltus sweep: warning: " << w << '\n';
   const Json summary = sweep_summary(run, sweep);
-  write_file_atomically(dir / "sweep.json", [&](std::ostream& o) { o << summary.dump(2) << '\n'; });
-  draw_sweep(run, sweep, dir, err);
   if (!grid.interrupted) remove_journal(dir, job.kind);
   if (json)
     out << summary.dump(2) << '\n';

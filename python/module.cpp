@@ -32,7 +32,7 @@
 #include "studies/restart.h"
 #include "studies/study.h"
 #include "studies/map_study.h"
-#include "studies/sweep_study.h"
+#include "studies/sweep_files.h"
 
 namespace py = pybind11;
 using namespace saltus;
@@ -476,13 +476,17 @@ PYBIND11_MODULE(_saltus, m) {
       py::arg("system"), py::arg("transition_matrix") = false, py::arg("out") = "");
   m.def(
       "_sweep",
-      [](std::shared_ptr<studies::HybridRun> run, py::object progress) {
+      [](std::shared_ptr<studies::HybridRun> run, py::object progress, const std::string& out) {
         check_sweep_names(*run->system);
         return observed_grid(
             std::move(progress), [&](const studies::SweepProgress& p) { return studies::sweep(*run, p); },
-            [&](const auto& r) { return sweep_dict(r, *run->system); });
+            [&](const auto& r) {
+              if (!out.empty())  // a figure gnuplot could not draw is a Python warning
+                for (const auto& w : studies::write_sweep(*run, r, out)) py::module_::import("warnings").attr("warn")(w);
+              return sweep_dict(r, *run->system);
+            });
       },
-      py::arg("system"), py::arg("progress") = py::none());
+      py::arg("system"), py::arg("progress") = py::none(), py::arg("out") = "");
   m.def(
       "_attractor_map",
       [](std::shared_ptr<studies::HybridRun> run, py::object progress) {

@@ -358,7 +358,7 @@ def simulate(system, transition_matrix=False, out=None):
     return Trajectory(raw, system.states)
 
 
-def sweep(system, progress=None):
+def sweep(system, progress=None, out=None):
     """The brute-force bifurcation diagram of a HybridSystem (its "sweep"
     keys: parameter, from, to, steps, transient, record, threads): at each
     value the section's hits after a transient, each block of values started
@@ -368,10 +368,12 @@ def sweep(system, progress=None):
     (value and message of each value that ended early), "values_done",
     "chains" and "interrupted". ``progress(done, total)`` is called after
     each value; returning False (or Ctrl-C) stops the sweep after the values
-    under way, with what was done."""
+    under way, with what was done. With ``out`` (a folder) the files of
+    ``saltus sweep`` are written there too: sweep.csv, sweep.json and the
+    diagram."""
     if not isinstance(system, HybridSystem):
         system = load(system)
-    return _saltus._sweep(system, progress)
+    return _saltus._sweep(system, progress, _os.fspath(out) if out is not None else "")
 
 
 def attractor_map(system, progress=None):

@@ -527,11 +527,14 @@ def test_sweep_is_the_command_line_s(tmp_path):
     subprocess.run([os.path.join(BUILD, "saltus"), "sweep", str(run), "--out", str(tmp_path / "cli")],
                    check=True, capture_output=True)
     expected = np.genfromtxt(tmp_path / "cli" / "sweep.csv", delimiter=",", names=True)
-    r = saltus.sweep(saltus.load(SMALL_SWEEP))
+    r = saltus.sweep(saltus.load(SMALL_SWEEP, name="run"), out=tmp_path / "py")
     assert r["parameter"] == "q1" and r["chains"] == 2 and not r["interrupted"]
     assert len(r["values"]) == 6 and r["values_done"] == 6 and r["failures"] == []
     for name in ("q1", "t", "psi1", "psi2_dot"):
         assert np.allclose(r[name], expected[name], rtol=1e-13, atol=1e-14)
+    # out= writes the command line's files: the same sweep.csv and sweep.json.
+    for name in ("sweep.csv", "sweep.json"):
+        assert (tmp_path / "py" / name).read_bytes() == (tmp_path / "cli" / name).read_bytes(), name
 
 
 def test_sweep_stopped_by_its_progress_callback_keeps_what_was_done():

@@ -21,13 +21,4 @@ namespace saltus::drivers {
 int map_command(const HybridRun& run, const std::filesystem::path& dir, bool json, std::ostream& out,
                 std::ostream& err, const GridControl& control = {});
 
-// A map record's class: "period-N", "chaotic", "escaped" or "no hits".
-std::string map_class(const Json& record, int max_period);
-
-// A map.csv of `saltus map` as figure series in the map figure's colours
-// (faded) and legend (one per class), for drawing curves over it (`saltus periodic
-// --over-map`); *x and *y get the labels of its axes. Throws RunFileError
-// naming the file when it is not a map.csv.
-std::vector<Figure::Series> map_backdrop(const std::filesystem::path& csv, std::string* x, std::string* y);
-
 }  // namespace saltus::drivers

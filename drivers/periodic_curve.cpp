@@ -5,7 +5,7 @@
 #include <map>
 #include <sstream>
 
-#include "drivers/map_command.h"
+#include "studies/map_files.h"
 #include "studies/output.h"
 #include "studies/study.h"
 #include "testfunctions/cycle_codim2.h"

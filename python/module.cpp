@@ -31,7 +31,7 @@
 #include "studies/options_json.h"
 #include "studies/restart.h"
 #include "studies/study.h"
-#include "studies/map_study.h"
+#include "studies/map_files.h"
 #include "studies/sweep_files.h"
 
 namespace py = pybind11;
@@ -489,12 +489,16 @@ PYBIND11_MODULE(_saltus, m) {
       py::arg("system"), py::arg("progress") = py::none(), py::arg("out") = "");
   m.def(
       "_attractor_map",
-      [](std::shared_ptr<studies::HybridRun> run, py::object progress) {
+      [](std::shared_ptr<studies::HybridRun> run, py::object progress, const std::string& out) {
         return observed_grid(
             std::move(progress), [&](const studies::SweepProgress& p) { return studies::attractor_map(*run, p); },
-            [&](const auto& r) { return map_dict(r, *run->map); });
+            [&](const auto& r) {
+              if (!out.empty())
+                for (const auto& w : studies::write_map(*run, r, out)) py::module_::import("warnings").attr("warn")(w);
+              return map_dict(r, *run->map);
+            });
       },
-      py::arg("system"), py::arg("progress") = py::none());
+      py::arg("system"), py::arg("progress") = py::none(), py::arg("out") = "");
   m.def(
       "_lyapunov",
       [](std::shared_ptr<studies::HybridRun> run, const std::string& out) {

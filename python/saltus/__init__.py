@@ -376,7 +376,7 @@ def sweep(system, progress=None, out=None):
     return _saltus._sweep(system, progress, _os.fspath(out) if out is not None else "")
 
 
-def attractor_map(system, progress=None):
+def attractor_map(system, progress=None, out=None):
     """The two-parameter brute-force map of a HybridSystem's attractors (its
     "map" keys; ``saltus map``'s study, with the same numbers): at each grid
     point the section's hits after a transient, classed "period-N",
@@ -389,7 +389,7 @@ def attractor_map(system, progress=None):
     "interrupted". ``progress(done, total)`` as for sweep()."""
     if not isinstance(system, HybridSystem):
         system = load(system)
-    return _saltus._attractor_map(system, progress)
+    return _saltus._attractor_map(system, progress, _os.fspath(out) if out is not None else "")
 
 
 def lyapunov(system, out=None):

@@ -595,7 +595,11 @@ def test_attractor_map_is_the_command_line_s(tmp_path):
                    check=True, capture_output=True)
     expected = np.genfromtxt(tmp_path / "cli" / "map.csv", delimiter=",", names=True, dtype=None,
                              encoding="utf-8")
-    r = saltus.attractor_map(saltus.load(description))
+    r = saltus.attractor_map(saltus.load(description), out=tmp_path / "py")
+    # out= writes the command line's files: the same map.csv and summary.json.
+    assert (tmp_path / "py" / "map.csv").read_bytes() == (tmp_path / "cli" / "map.csv").read_bytes()
+    summaries = [json.loads((tmp_path / d / "summary.json").read_text()) for d in ("py", "cli")]
+    assert [dict(s, name=None) for s in summaries[:1]] == [dict(summaries[1], name=None)]
     assert r["x_parameter"] == "w" and r["y_parameter"] == "F" and not r["interrupted"]
     assert r["period"].shape == (3, 6) and r["done"].all()
     assert [c for row in r["classes"] for c in row] == list(expected["class"])

@@ -1,6 +1,6 @@
 // `saltus periodic --over-map MAP.csv`: the two-parameter curves drawn over
 // a brute-force map of `saltus map` (drivers/periodic_curve.h,
-// map_backdrop in drivers/map_command.h), and the clear errors when the
+// map_backdrop in studies/map_files.h), and the clear errors when the
 // file is not a map of the curves' parameters.
 
 #include <catch2/catch.hpp>

@@ -27,6 +27,8 @@
 #include "studies/filippov_study.h"
 #include "studies/branch_files.h"
 #include "studies/hybrid_study.h"
+#include "studies/orbit_files.h"
+#include "studies/output.h"
 #include "studies/trajectory_files.h"
 #include "studies/options_json.h"
 #include "studies/restart.h"
@@ -633,14 +635,32 @@ PYBIND11_MODULE(_saltus, m) {
       "_write",
       [](const std::vector<BranchResult>& branches, const std::string& folder) {
         if (branches.empty()) throw studies::StudyError("saltus.write: no branches to write");
-        const auto& run = branches.front().run;
-        if (!run)
-          throw studies::StudyError("saltus.write: branch '" + branches.front().name +
-                                    "' is not of a continuation run file (write a hybrid branch with to_csv)");
+        const BranchResult& first = branches.front();
         std::vector<std::string> warnings, files;
+        if (first.hybrid && first.shooting) {  // a hybrid orbit and its branch: `saltus periodic`'s files
+          if (branches.size() > 1)
+            throw studies::StudyError("saltus.write: give a hybrid orbit's branch alone (its curves are not written)");
+          {
+            py::gil_scoped_release release;
+            const studies::HybridRun& run = *first.hybrid;
+            const studies::OrbitView view = studies::orbit_view(run, first);
+            studies::Json summary = studies::orbit_summary(run, view, first);
+            const std::filesystem::path dir(folder);
+            std::filesystem::create_directories(dir);
+            warnings = studies::draw_orbit(run, first, dir);
+            if (first.branch.points.size() > 1)
+              for (auto& w : studies::write_orbit_branch(run, view, first, {}, dir, &summary)) warnings.push_back(w);
+            studies::write_file_atomically(dir / "summary.json",
+                                           [&](std::ostream& o) { o << summary.dump(2) << '\n'; });
+            for (const auto& entry : std::filesystem::directory_iterator(dir)) files.push_back(entry.path().string());
+          }
+          return py::make_tuple(files, warnings);
+        }
+        if (!first.run)
+          throw studies::StudyError("saltus.write: branch '" + first.name + "' is not of a run file's study");
         {
           py::gil_scoped_release release;
-          for (const auto& f : studies::write_outputs(*run, branches, folder, &warnings)) files.push_back(f.string());
+          for (const auto& f : studies::write_outputs(*first.run, branches, folder, &warnings)) files.push_back(f.string());
         }
         return py::make_tuple(files, warnings);
       },

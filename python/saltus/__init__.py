@@ -282,7 +282,13 @@ def write(branches, folder):
     branch's stop, every special point with its data) and the figures
     (branch, orbits, fold_curve, curves; PNG and SVG by gnuplot, when it is
     installed). ``branches``: the first branch of a System's continuation,
-    then any branches continued from it. Returns the files written; a
+    then any branches continued from it. A HybridSystem's orbit (from
+    ``find_orbit``) or its branch (from ``continuation``), given alone, gets
+    the files of ``saltus periodic``: summary.json, the orbit's figure and,
+    for a branch, branch.csv, orbits.csv and its figure (not the curves of
+    its follow-ups, nor a sweep under it); a branch's summary describes its
+    first point, which the continuation corrected once more than the found
+    orbit (they agree to about 1e-12). Returns the files written; a
     figure gnuplot could not draw is a warning (``warnings`` module), its
     data files kept."""
     if isinstance(branches, Branch):

@@ -467,8 +467,22 @@ def test_write_gives_the_command_line_s_files(tmp_path):
         if name.endswith((".csv", ".json")):
             assert (tmp_path / "py" / name).read_bytes() == (tmp_path / "cli" / name).read_bytes(), name
     assert "fold_curve.csv" in names and "summary.json" in names
-    with pytest.raises(ValueError, match="not of a continuation run file"):
-        saltus.write(saltus.continuation(saltus.load(IMPACT)), tmp_path / "hybrid")
+    # A hybrid orbit's branch gets saltus periodic's files: the bouncing
+    # ball's orbit continued in A (examples/bouncing_ball_orbit.json).
+    run = example("bouncing_ball_orbit.json")
+    saltus.write(saltus.continuation(saltus.load(run)), tmp_path / "py_orbit")
+    subprocess.run([os.path.join(BUILD, "saltus"), "periodic", run, "--out", str(tmp_path / "cli_orbit")],
+                   check=True, capture_output=True)
+    for name in ("branch.csv", "orbits.csv"):
+        assert (tmp_path / "py_orbit" / name).read_bytes() == (tmp_path / "cli_orbit" / name).read_bytes(), name
+    # The summary's orbit is the branch's first point, which the
+    # continuation corrected once more than `saltus periodic`'s found orbit.
+    ours, cli = (json.loads((tmp_path / d / "summary.json").read_text()) for d in ("py_orbit", "cli_orbit"))
+    assert ours.keys() == cli.keys() and ours["special_points"] == cli["special_points"]
+    assert np.allclose(np.ravel(ours["multipliers"]), np.ravel(cli["multipliers"]), rtol=1e-9, atol=1e-12)
+    assert ours["period"] == pytest.approx(cli["period"], rel=1e-12)
+    with pytest.raises(ValueError, match="alone"):
+        saltus.write([saltus.continuation(saltus.load(IMPACT))] * 2, tmp_path / "hybrid")
 
 
 def test_simulate_and_lyapunov_write_the_command_line_s_files(tmp_path):

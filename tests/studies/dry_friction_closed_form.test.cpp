@@ -302,3 +302,27 @@ TEST_CASE("dry friction: saltus's branch in w up to the crossing-sliding, every 
     check_point(branch, p.y, o);
   }
 }
+
+TEST_CASE("dry friction: the orbit at F = 0.8, V = 0.2 whose stick's end the shooting stepped over",
+          "[dry_friction][studies][filippov][regression]") {
+  // At F = 0.8, w = 1.2 the orbit has two sticks (kTwoSticks); the second
+  // ends (lambda = +1) 0.045 T after it starts. The shooting checks its
+  // guards at the step ends only (continuation/periodic/shooting.cpp says
+  // why), and a stick (x' = V, integrated exactly by the Runge-Kutta steps)
+  // is crossed in one long step over which lambda rises above 1 and falls
+  // back: the period stayed stuck to its end and the search failed with
+  // "shooting: the period ends in stick, not in slip+; cut the orbit at
+  // another t0" (no max_step in the run file, as here). Now such a period
+  // is integrated again with the guards searched inside the steps.
+  const double w = 1.2, F = 0.8;
+  Json j = undamped(w, F);
+  REQUIRE_FALSE(j["simulation"].contains("max_step"));
+  const auto run = studies::load_hybrid_description(j, "two_sticks");
+  const studies::BranchResult orbit = studies::find_orbit(run);
+  INFO(orbit.branch.message);
+  REQUIRE(orbit.branch.usable());
+  const Orbit exact = solve_orbit(Regime::kTwoSticks, w, F, kV, {1.6135, 4.3258, 4.5614, 6.0274});
+  INFO(exact.invalid());
+  REQUIRE(exact.invalid().empty());
+  check_point(orbit, orbit.branch.points[0].y, exact);
+}

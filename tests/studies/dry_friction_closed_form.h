@@ -85,6 +85,10 @@
 //    invisible (dg/dt < 0): the slip+ after the crossing bends back at once
 //    and lands: kCrossing (a short slip+ then a stick) <-> kOneStick (the
 //    slip- lands directly). Extra equation g(t_c, x(t_c)) - F = 0, dg/dt < 0.
+//    (Both are "a crossing point reaches the boundary of the sliding
+//    region"; the visibility of the slip+ tangency there tells them apart,
+//    which is our reading of dBKN's types I and III. The sign of dg/dt at
+//    the point, Bifurcation::dg_dt, is what the tests record with each.)
 //  - adding-sliding (AS): on kOneStick's stick, lambda = g / F touches 1
 //    (g = F and dg/dt = -w sin w t - V = 0 at one time t_s: the exit point of
 //    the slip+ tangency is cubic). Past it the stick exits into a short

@@ -1,0 +1,328 @@
+// The forced dry-friction oscillator x'' + x = cos(w t) - F sgn(x' - V)
+// (issue 35) against its closed form (tests/studies/dry_friction_closed_form.h:
+// the period-1 orbit of each regime as a few equations in its switching
+// times, its Floquet multipliers as a product of rotations and saltation
+// matrices, its sliding bifurcations as those equations plus one defining
+// condition). The values below are those equations solved by Newton to
+// rounding; the tests check that each is the boundary between the regimes
+// it separates, and that saltus's Filippov orbits (the run file of
+// examples/user/dry_friction_sliding.json: zeta = 0, A = 1)
+// are the closed-form orbits to 1e-8, multipliers included.
+
+#include "tests/studies/dry_friction_closed_form.h"
+
+#include <catch2/catch.hpp>
+#include <fstream>
+
+#include "continuation/periodic/shooting.h"
+#include "studies/hybrid_study.h"
+
+using namespace saltus;
+using namespace saltus::testing::dry_friction;
+using studies::Json;
+
+namespace {
+
+constexpr double kV = 0.2;
+
+// Orbits of each regime at V = 0.2 from times read off a simulation (a
+// guess only: Newton gives the exact times).
+Orbit crossing_orbit(double w, double F = 0.7) {
+  return follow_orbit(Regime::kCrossing, 2.1, {0.888, 2.7705, 3.3197}, w, F, kV);
+}
+Orbit two_stick_orbit(double w, double F = 0.7) {
+  return follow_orbit(Regime::kTwoSticks, 2.35, {0.7817, 2.5320, 2.5447, 2.8212}, w, F, kV);
+}
+Orbit one_stick_orbit(double w, double F = 0.7) {
+  return follow_orbit(Regime::kOneStick, 3.0, {0.58697, 2.09323}, w, F, kV);
+}
+Orbit pure_slip_orbit(double w, double F = 0.7) { return Orbit{w, F, kV, Regime::kPureSlip, {}}; }
+
+// The time in [t_c, t_b + T] where lambda is largest on the one-stick orbit's stick.
+double largest_lambda_time(const Orbit& o) {
+  double best = -1e300, at = 0;
+  const double from = o.times[1], to = o.times[0] + o.period();
+  for (int i = 0; i <= 4000; ++i) {
+    const double t = from + (to - from) * i / 4000;
+    const double g = o.flow().g(t, o.state(t)[0]);
+    if (g > best) best = g, at = t;
+  }
+  return at;
+}
+
+// The sliding bifurcations of the period-1 orbit as w varies, V = 0.2.
+// F = 0.7: kCrossing -CS- kTwoSticks -AS- kOneStick -GS- kPureSlip;
+// F = 0.6: kCrossing -SS- kOneStick.
+Bifurcation cs_07() { return crossing_at_boundary(crossing_orbit(2.25)); }
+Bifurcation ss_06() {
+  return crossing_at_boundary(follow_orbit(Regime::kCrossing, 3.0, {0.5865, 2.09435, 2.33114}, 3.4, 0.6, kV));
+}
+Bifurcation as_07() {
+  const Orbit o = one_stick_orbit(2.5);
+  return adding_sliding(o, largest_lambda_time(o));
+}
+
+}  // namespace
+
+TEST_CASE("dry friction closed form: the recorded sliding bifurcations of the period-1 orbit",
+          "[dry_friction][closed_form]") {
+  // The reference values for the detection of sliding bifurcations on the
+  // branch in w (issue 35, Must show 1), each its equations solved to
+  // rounding; the tolerance 1e-11 covers rounding in another compiler's
+  // trigonometry (the Newton residuals are below 1e-12).
+  const Bifurcation cs = cs_07(), as = as_07(), ss = ss_06();
+  INFO("CS " << cs.w << ", AS " << as.w << ", SS " << ss.w);
+  CHECK(std::abs(cs.w - 2.26515170111482) < 1e-11);
+  CHECK(cs.dg_dt > 0);  // visible: crossing-sliding
+  CHECK(std::abs(as.w - 2.46909113451103) < 1e-11);
+  CHECK(std::abs(ss.w - 3.47318540083224) < 1e-11);
+  CHECK(ss.dg_dt < 0);  // invisible: switching-sliding
+  // GS does not depend on F: w / (w^2 - 1) = V.
+  CHECK(std::abs(grazing_sliding_w(kV) - 5.19258240356725) < 1e-13);
+  const double w = grazing_sliding_w(kV);
+  CHECK(std::abs(w / (w * w - 1) - kV) < 1e-15);
+}
+
+TEST_CASE("dry friction closed form: each bifurcation separates the regimes it is said to",
+          "[dry_friction][closed_form]") {
+  // On either side of each bifurcation (w -+ 1e-3) the orbit of the regime
+  // before and the one after are valid (all inequalities of their pieces
+  // hold), and each is invalid on the wrong side: the bifurcation values are
+  // the regime boundaries, not just roots of an equation.
+  const double d = 1e-3;
+  SECTION("CS, F = 0.7: kCrossing below, kTwoSticks above (its second stick from nothing)") {
+    const Bifurcation b = cs_07();
+    CHECK(crossing_orbit(b.w - d).invalid().empty());
+    CHECK_FALSE(crossing_orbit(b.w + d).invalid().empty());
+    const Orbit above = two_stick_orbit(b.w + d);
+    INFO(above.invalid());
+    CHECK(above.invalid().empty());
+    CHECK(above.times[2] - above.times[1] < 0.05);  // the new stick is short
+  }
+  SECTION("AS, F = 0.7: kTwoSticks below (its slip+ shrinking), kOneStick above") {
+    const Bifurcation b = as_07();
+    const Orbit below = two_stick_orbit(b.w - d);
+    INFO(below.invalid());
+    CHECK(below.invalid().empty());
+    CHECK(below.times[3] - below.times[2] < 0.1);
+    CHECK(one_stick_orbit(b.w + d).invalid().empty());
+    CHECK_FALSE(one_stick_orbit(b.w - d).invalid().empty());  // lambda above 1 on its stick
+  }
+  SECTION("SS, F = 0.6: kCrossing below (its slip+ shrinking), kOneStick above") {
+    const Bifurcation b = ss_06();
+    const Orbit below = follow_orbit(Regime::kCrossing, 3.0, {0.5865, 2.09435, 2.33114}, b.w - d, 0.6, kV);
+    INFO(below.invalid());
+    CHECK(below.invalid().empty());
+    CHECK(below.times[2] - below.times[1] < 0.05);
+    CHECK(one_stick_orbit(b.w + d, 0.6).invalid().empty());
+  }
+  SECTION("GS: kOneStick below (its stick shrinking), pure slip above") {
+    const double w = grazing_sliding_w(kV);
+    const Orbit below = one_stick_orbit(w - d);
+    INFO(below.invalid());
+    CHECK(below.invalid().empty());
+    CHECK(below.times[0] + below.period() - below.times[1] < 0.1);
+    CHECK(pure_slip_orbit(w + d).invalid().empty());
+    CHECK_FALSE(pure_slip_orbit(w - d).invalid().empty());
+  }
+}
+
+// The CS point continued in F from F = 0.7 to F (Newton at each step of
+// 0.001 from the previous point: steps of 0.01 can land on another root of
+// the same equations, whose orbit is not valid).
+Bifurcation crossing_sliding_at(double F) {
+  Bifurcation b = cs_07();
+  const int steps = static_cast<int>(std::lround(std::abs(F - 0.7) / 0.001));
+  for (int k = 1; k <= steps; ++k) b = crossing_at_boundary(0.7 + (F - 0.7) * k / steps, kV, b.w, b.times);
+  return b;
+}
+
+TEST_CASE("dry friction closed form: the crossing-sliding curve in (w, F)", "[dry_friction][closed_form]") {
+  // A two-parameter curve of one sliding bifurcation (issue 35, Must show 3),
+  // each point a regime boundary: the crossing orbit 1e-4 below it in w is
+  // valid. Below F = 0.675 its crossing orbit is no longer valid next to it:
+  // the curve nears the codimension-2 point of the next test, where its
+  // dg/dt falls through 0 (CS turning into SS).
+  const std::vector<std::pair<double, double>> curve = {{0.68, 2.66201874044919},
+                                                        {0.69, 2.49195498041986},
+                                                        {0.70, 2.26515170111482},
+                                                        {0.71, 1.92359973342574},
+                                                        {0.72, 1.62023541034076}};
+  for (const auto& [F, w] : curve) {
+    const Bifurcation b = crossing_sliding_at(F);
+    INFO("F = " << F << ": w = " << b.w);
+    CHECK(std::abs(b.w - w) < 1e-11);
+    CHECK(b.dg_dt > 0);
+    const Orbit below = solve_orbit(Regime::kCrossing, b.w - 1e-4, F, kV, b.times);
+    INFO(below.invalid());
+    CHECK(below.invalid().empty());
+  }
+}
+
+TEST_CASE("dry friction closed form: the adding-sliding curve in (w, F) ends where CS turns into SS",
+          "[dry_friction][closed_form]") {
+  // The AS point continued in F: its touching time t_s nears the landing t_c
+  // as F falls to 0.66506, the codimension-2 point where the slip- lands on
+  // the boundary g = F with dg/dt = 0, which is also where the CS curve's
+  // dg/dt changes sign (into SS). Three conditions meet there, each solved
+  // separately below.
+  const std::vector<std::pair<double, double>> curve = {
+      {0.69, 2.57621536062365}, {0.68, 2.68820430553745}, {0.67, 2.80528408951534}};
+  Bifurcation b = as_07();
+  double gap = b.times[2] - b.times[1];
+  for (const auto& [F, w] : curve) {
+    for (int k = 1; k <= 10; ++k) b = adding_sliding(F + 0.01 - 0.001 * k, kV, b.w, b.times);
+    INFO("F = " << F << ": w = " << b.w << ", t_s - t_c = " << b.times[2] - b.times[1]);
+    CHECK(std::abs(b.w - w) < 1e-11);
+    CHECK(b.times[2] - b.times[1] < gap);
+    gap = b.times[2] - b.times[1];
+    const Orbit above = solve_orbit(Regime::kOneStick, b.w + 1e-4, F, kV, {b.times[0], b.times[1]});
+    INFO(above.invalid());
+    CHECK(above.invalid().empty());
+  }
+  Bifurcation cs = crossing_sliding_at(0.665);
+  const Eigen::Vector4d p = crossing_adding_point(kV, Eigen::Vector4d(cs.w, 0.665, cs.times[0], cs.times[1]));
+  INFO("CS-SS-AS at w = " << p[0] << ", F = " << p[1]);
+  CHECK(std::abs(p[0] - 2.86510398303502) < 1e-10);
+  CHECK(std::abs(p[1] - 0.665057518348693) < 1e-11);
+  // The CS curve's dg/dt changes sign between F = 0.67 and 0.66, around it.
+  CHECK(crossing_sliding_at(0.67).dg_dt > 0);
+  CHECK(crossing_sliding_at(0.66).dg_dt < 0);
+  CHECK((p[1] > 0.66 && p[1] < 0.67));
+}
+
+// ---------------------------------------------------------------------------
+// saltus against the closed form
+
+namespace {
+
+Json undamped(double w, double F) {
+  Json j =
+      Json::parse(std::ifstream(std::string(SALTUS_SOURCE_DIR) + "/examples/user/dry_friction_sliding.json"));
+  j["parameters"] = {{"w", w}, {"F", F}, {"V", kV}, {"zeta", 0.0}, {"A", 1.0}};
+  j["periodic"].erase("parameter");
+  j["periodic"].erase("bounds");
+  return j;
+}
+
+double nearest(std::complex<double> c, const Eigen::VectorXcd& values) {
+  double d = 1e300;
+  for (int i = 0; i < values.size(); ++i) d = std::min(d, std::abs(c - values[i]));
+  return d;
+}
+
+// saltus's orbit at the point y of r against the closed form o: the state at
+// its cut t0 and both multipliers to 1e-8.
+void check_point(const studies::BranchResult& r, const Vector& y, const Orbit& o) {
+  const double t0 = studies::shooting_at(r, y)->start_time(r.problem->u(y));
+  const Eigen::Vector2d saltus(r.branch.component(y, "x"), r.branch.component(y, "v"));
+  const Eigen::Vector2d exact = o.state(t0);
+  INFO("w = " << o.w << ", t0 = " << t0 << ": saltus " << saltus.transpose() << ", closed form "
+              << exact.transpose());
+  CHECK((saltus - exact).norm() < 1e-8);
+  const Eigen::VectorXcd mu = studies::multipliers(r, y);
+  const auto exact_mu = o.multipliers();
+  INFO("multipliers: saltus " << mu.transpose() << ", closed form " << exact_mu[0] << ", " << exact_mu[1]);
+  REQUIRE(mu.size() == 2);
+  CHECK(nearest(exact_mu[0], mu) < 1e-8);
+  CHECK(nearest(exact_mu[1], mu) < 1e-8);
+}
+
+}  // namespace
+
+TEST_CASE(
+    "dry friction: saltus's Filippov orbit is the closed-form orbit in each regime, multipliers to 1e-8",
+    "[dry_friction][studies][filippov]") {
+  // Between the bifurcations: F = 0.7 at w = 2.1 (kCrossing), 2.35
+  // (kTwoSticks), 3.0 (kOneStick); F = 0.6 at w = 3.0 (kCrossing, beyond
+  // F = 0.7's CS). Each with a stick, so one multiplier 0 (exactly, up to
+  // rounding: the landing's saltation projects onto the surface).
+  struct Case {
+    double w, F;
+    Orbit orbit;
+  };
+  const Case cases[] = {
+      {2.1, 0.7, crossing_orbit(2.1)},
+      {2.35, 0.7, two_stick_orbit(2.35)},
+      {3.0, 0.7, one_stick_orbit(3.0)},
+      {3.0, 0.6, follow_orbit(Regime::kCrossing, 3.0, {0.5865, 2.09435, 2.33114}, 3.0, 0.6, kV)}};
+  for (const Case& c : cases) {
+    INFO("w = " << c.w << ", F = " << c.F);
+    REQUIRE(c.orbit.invalid().empty());
+    const auto run = studies::load_hybrid_description(undamped(c.w, c.F), "undamped");
+    const studies::BranchResult orbit = studies::find_orbit(run);
+    INFO(orbit.branch.message);
+    REQUIRE(orbit.branch.usable());
+    check_point(orbit, orbit.branch.points[0].y, c.orbit);
+    CHECK(std::abs(studies::multipliers(orbit, orbit.branch.points[0].y)[1]) < 1e-12);
+  }
+}
+
+TEST_CASE("dry friction: saltus's pure-slip orbit beyond the grazing-sliding, multipliers exp(+-i T)",
+          "[dry_friction][studies][filippov]") {
+  // Above w_GS = 5.1926 the orbit slips backwards all period, z = z_p(-1, t),
+  // neutrally stable (undamped): no transient converges to it, so the
+  // search starts on it (at t = 0: x = F + 1 / (1 - w^2), x' = 0) and
+  // Newton corrects.
+  const double w = 5.5, F = 0.7;
+  Json j = undamped(w, F);
+  j["initial"] = {{"x", F + 1 / (1 - w * w)}, {"v", 0.0}};
+  j["periodic"]["transient"] = 0;
+  const auto run = studies::load_hybrid_description(j, "pure_slip");
+  const studies::BranchResult orbit = studies::find_orbit(run);
+  INFO(orbit.branch.message);
+  REQUIRE(orbit.branch.usable());
+  const Orbit exact = pure_slip_orbit(w, F);
+  REQUIRE(exact.invalid().empty());
+  check_point(orbit, orbit.branch.points[0].y, exact);
+}
+
+TEST_CASE("dry friction: saltus's branch in w up to the crossing-sliding, every point on the closed form",
+          "[dry_friction][studies][filippov]") {
+  // The example's own branch (its run file: F = 0.7, V = 0.2, from w = 2)
+  // runs in kCrossing up to the first change of its event sequence, the CS
+  // at w = 2.26515; every point is the closed-form orbit at its w.
+  const auto run =
+      studies::load_hybrid(std::string(SALTUS_SOURCE_DIR) + "/examples/user/dry_friction_sliding.json");
+  const studies::BranchResult orbit = studies::find_orbit(run);
+  INFO(orbit.branch.message);
+  REQUIRE(orbit.branch.usable());
+  const studies::BranchResult branch = studies::continue_orbits(orbit);
+  REQUIRE(branch.branch.points.size() > 5);
+  const double last = branch.branch.component(branch.branch.points.back().y, "w");
+  INFO("the branch ends at w = " << last << ": " << branch.branch.message);
+  CHECK(last > 2.2);
+  CHECK(last < cs_07().w + 1e-3);
+  Orbit o = crossing_orbit(branch.branch.component(branch.branch.points[0].y, "w"));
+  for (const auto& p : branch.branch.points) {
+    const double w = branch.branch.component(p.y, "w");
+    if (w > cs_07().w) break;  // a point past the bifurcation, if located beyond it
+    o = solve_orbit(Regime::kCrossing, w, 0.7, kV, o.times);
+    REQUIRE(o.invalid().empty());
+    check_point(branch, p.y, o);
+  }
+}
+
+TEST_CASE("dry friction: the orbit at F = 0.8, V = 0.2 whose stick's end the shooting stepped over",
+          "[dry_friction][studies][filippov][regression]") {
+  // At F = 0.8, w = 1.2 the orbit has two sticks (kTwoSticks); the second
+  // ends (lambda = +1) 0.045 T after it starts. The shooting checks its
+  // guards at the step ends only (continuation/periodic/shooting.cpp says
+  // why), and a stick (x' = V, integrated exactly by the Runge-Kutta steps)
+  // is crossed in one long step over which lambda rises above 1 and falls
+  // back: the period stayed stuck to its end and the search failed with
+  // "shooting: the period ends in stick, not in slip+; cut the orbit at
+  // another t0" (no max_step in the run file, as here). Now such a period
+  // is integrated again with the guards searched inside the steps.
+  const double w = 1.2, F = 0.8;
+  Json j = undamped(w, F);
+  REQUIRE_FALSE(j["simulation"].contains("max_step"));
+  const auto run = studies::load_hybrid_description(j, "two_sticks");
+  const studies::BranchResult orbit = studies::find_orbit(run);
+  INFO(orbit.branch.message);
+  REQUIRE(orbit.branch.usable());
+  const Orbit exact = solve_orbit(Regime::kTwoSticks, w, F, kV, {1.6135, 4.3258, 4.5614, 6.0274});
+  INFO(exact.invalid());
+  REQUIRE(exact.invalid().empty());
+  check_point(orbit, orbit.branch.points[0].y, exact);
+}

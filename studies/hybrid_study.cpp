@@ -65,7 +65,8 @@ void classify_sliding(BranchResult* r) {
       r->branch.message.replace(8, 2, type);
     // "grazing": "continue" crosses grazings of impacting orbits (one impact
     // more or less); a sliding segment gained or lost is not followed yet.
-    if (sp.data.contains("continued") && !sp.data["continued"].get<bool>() && sp.data.contains("message"))
+    if (sp.data.contains("continued") && !sp.data["continued"].get<bool>() && sp.data.contains("message") &&
+        sp.data["message"].get<std::string>().rfind("not continued", 0) != 0)
       sp.data["message"] = "not continued: going on through a " + type +
                            " (a sliding segment gained or lost, two events) is not built";
   }
@@ -81,7 +82,7 @@ void classify_sliding(BranchResult* r) {
 
 // "grazing": "continue" on a branch of Filippov orbits: through each
 // grazing-sliding (GS) at its end, from the first orbit beyond it with one
-// sliding segment more (sliding::orbit_beyond_grazing_sliding), the branch
+// sliding segment more or less (sliding::orbit_beyond_grazing_sliding), the branch
 // continued again; up to 8 times.
 void through_grazing_sliding(BranchResult* r, const ContinuationOptions& options,
                              const std::function<TestFunctions()>& set) {
@@ -96,7 +97,7 @@ void through_grazing_sliding(BranchResult* r, const ContinuationOptions& options
     std::string why;
     if (!sliding::orbit_beyond_grazing_sliding(*r->problem, *shooting, gr.y, gr.tangent, std::abs(options.ds), &next,
                                                &why)) {
-      gr.data["message"] = why;
+      gr.data["message"] = "not continued through the grazing-sliding: " + why;
       return;
     }
     ContinuationOptions opts = options;

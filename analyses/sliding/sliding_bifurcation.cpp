@@ -236,13 +236,14 @@ bool orbit_beyond_grazing_sliding(const ContinuationProblem& problem,
     }
     before = slides(*shooting.trajectory(problem.u(y)));
   }
-  *why = "no orbit with one sliding segment more up to " + std::to_string(std::ldexp(ds, 7)) +
+  *why = "no orbit with one sliding segment more or less up to " + std::to_string(std::ldexp(ds, 7)) +
          " from the grazing-sliding on either side";
   for (double side : {1.0, -1.0})
     for (int k = 0; k < 8; ++k) {
       Vector y;
       if (!correct_at_parameter(problem, shooting, y_g + side * std::ldexp(ds, k) * tangent, &y)) continue;
-      if (slides(*shooting.trajectory(problem.u(y))) != before + 1) continue;
+      const std::size_t after = slides(*shooting.trajectory(problem.u(y)));
+      if (after != before + 1 && after + 1 != before) continue;
       *start = y;
       return true;
     }

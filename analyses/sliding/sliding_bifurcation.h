@@ -192,11 +192,13 @@ bool locate_bracketed(const ContinuationProblem& problem, const periodic::Shooti
                       Branch* branch, SpecialPoint* special, double tolerance = 1e-12);
 
 // Beyond a grazing-sliding (GS) at the orbit y_g of a branch: the first
-// orbit with one sliding segment more, at y_g + s t for s = ds, 2 ds, 4 ds,
+// orbit with one sliding segment more or less (the branch came from the side
+// without the slide, or with it: the slide's length shrinking to 0), at
+// y_g + s t for s = ds, 2 ds, 4 ds,
 // ... (t the branch's unit tangent there, then -t: beyond a non-smooth fold
 // the new orbit lies back along the branch), each corrected at its parameter
-// by damped Newton on the true flow. A GS is continuous (the new slide
-// starts with zero length), so the orbit beyond starts near y_g. False, with
+// by damped Newton on the true flow. A GS is continuous (the slide gained or
+// lost has zero length there), so the orbit beyond starts near y_g. False, with
 // the reason in `why`, when no such orbit is found.
 bool orbit_beyond_grazing_sliding(const ContinuationProblem& problem,
                                   const periodic::ShootingSystem& shooting, const Vector& y_g,

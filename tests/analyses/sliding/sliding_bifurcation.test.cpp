@@ -33,6 +33,8 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <complex>
+#include <fstream>
+#include <nlohmann/json.hpp>
 #include <unsupported/Eigen/MatrixFunctions>
 
 #include "continuation/flow/simulate.h"
@@ -255,4 +257,38 @@ TEST_CASE("sliding bifurcations: the dry-friction oscillator's switching-sliding
   CHECK(gs.data["sliding"]["contact"]["mode"] == "slip-");
   CHECK(std::abs(gs.data["sliding"]["other_side_margin"].get<double>() + 2 * F) < 1e-9);
   CHECK(gs.data["before"]["zero_multipliers"] == 1);
+}
+
+// 4. The same with "grazing": "continue": through the GS (the stick's length
+//    shrinks to 0 there) onto the pure-slip orbit below the belt speed, z_p
+//    itself (slip with lambda = -1 is linear), whose multipliers are
+//    exp(lambda_i T), lambda_i = -zeta +- i sqrt(1 - zeta^2) the eigenvalues
+//    of x'' + 2 zeta x' + x, T = 2 pi / w: no zero multiplier any more.
+TEST_CASE("sliding bifurcations: the dry-friction oscillator's branch continued through its grazing-sliding",
+          "[sliding][filippov][dry-friction]") {
+  auto json = nlohmann::ordered_json::parse(
+      std::ifstream(std::string(SALTUS_SOURCE_DIR) + "/examples/user/dry_friction_oscillator.json"));
+  json["periodic"]["grazing"] = "continue";
+  const auto run = studies::load_hybrid_description(json, "dry_friction_oscillator");
+  const double zeta = run->system->parameter("zeta");
+  const studies::BranchResult branch = studies::continue_orbits(studies::find_orbit(run));
+  INFO(branch.branch.message);
+  const SpecialPoint* gs = nullptr;
+  for (const auto& sp : branch.branch.special_points)
+    if (sp.type == "GS") gs = &sp;
+  REQUIRE(gs);
+  INFO(gs->data.dump());
+  CHECK(gs->data["continued"] == true);
+  CHECK(gs->data["sequence_before"] == "slip- -> stick; stick -> slip-");
+  CHECK(gs->data["sequence_after"] == "none");
+  CHECK(gs->data["before"]["zero_multipliers"] == 1);
+  CHECK(gs->data["after"]["zero_multipliers"] == 0);
+  const double w = gs->data["after"]["parameter"].get<double>(), T = 2 * M_PI / w;
+  const std::complex<double> exact = std::exp(std::complex<double>(-zeta, std::sqrt(1 - zeta * zeta)) * T);
+  for (const auto& m : gs->data["after"]["multipliers"]) {
+    const std::complex<double> mu(m[0].get<double>(), m[1].get<double>());
+    CHECK(std::min(std::abs(mu - exact), std::abs(mu - std::conj(exact))) < 1e-8);
+  }
+  // On to the bound w = 2.5.
+  CHECK(branch.branch.component(branch.branch.points.back().y, "w") == Approx(2.5).margin(1e-12));
 }

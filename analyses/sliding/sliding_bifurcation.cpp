@@ -150,7 +150,7 @@ bool CrossingSlidingTest::describe(const PointContext& point, SpecialPoint* spec
 }
 
 std::string grazing_type(const periodic::ShootingSystem& shooting, const Vector& u,
-                         nlohmann::ordered_json* why, double rate_tolerance) {
+                         nlohmann::ordered_json* why, double touch_tolerance, double rate_tolerance) {
   const flow::HybridSystem& system = *shooting.hybrid();
   std::string type = "GR";
   // The contact: the smallest guard minimum of a one-sided segment on Sigma.
@@ -158,21 +158,20 @@ std::string grazing_type(const periodic::ShootingSystem& shooting, const Vector&
   const GuardMinimum* touch = nullptr;
   for (const GuardMinimum& g : m.minima)
     if (g.guard >= 0 && one_sided(g.mode) && (!touch || g.value < touch->value)) touch = &g;
-  double distance = std::numeric_limits<double>::infinity();
+  const bool touching = touch && touch->value <= touch_tolerance;
   if (touch) {
     // The other side's field at the touch: into Sigma (H- > 0 below, H+ < 0 above) puts it on
     // the boundary of the sliding region.
     const int other = touch->mode == kPlusMode ? kMinusMode : kPlusMode;
     double phi = 0.0, delta = 0.0;
     boundary_values(system, other, touch->t, touch->x, &phi, &delta);
-    distance = touch->value;
     if (why) {
       (*why)["contact"] = {{"mode", system.mode_name(touch->mode)}, {"t", touch->t}, {"h", touch->value}};
       (*why)["other_side_margin"] = phi;  // < 0: the other field holds the orbit on Sigma there
     }
-    if (phi < 0) type = "GS";
+    if (touching && phi < 0) type = "GS";
   }
-  // An exit whose rate vanishes (a cusp), when no touch is nearer.
+  // An exit whose rate vanishes (a cusp), when the orbit touches Sigma nowhere else.
   const auto tr = shooting.trajectory(u);
   for (const Exit& e : exits(system, *tr)) {
     Vector f, g;
@@ -181,7 +180,7 @@ std::string grazing_type(const periodic::ShootingSystem& shooting, const Vector&
     system.guard_gradient(kSlidingMode, exit_guard(e.to), e.t, e.x, &g, &g_t);
     const double scale = f.norm() * g.norm() + std::abs(g_t);
     if (why) (*why)["exit_rates"].push_back(e.rate);
-    if (scale > 0 && e.rate < rate_tolerance * scale && !(distance < rate_tolerance)) type = "AS";
+    if (!touching && scale > 0 && e.rate < rate_tolerance * scale) type = "AS";
   }
   return type;
 }

@@ -171,12 +171,16 @@ class CrossingSlidingTest : public TestFunction {
 };
 
 // The type of a grazing (GR) located on a branch of Filippov orbits, from
-// the orbit at the point u: "GS" when its contact (the nearest guard minimum
-// of F+ or F- on Sigma) is on the boundary of the sliding region, "AS" when
-// instead one of its exits from sliding has phi_AS within `rate_tolerance`
-// of 0 (relative to |F_s| |grad H|), else "GR". `why` gets the quantities.
+// the orbit at the point u: "GS" when it touches Sigma (a guard minimum of a
+// segment of F+ or F- within `touch_tolerance` of h = 0: the grazing
+// system's solution has it to ~1e-11) at the boundary of the sliding region
+// (the other side's field pointing into Sigma); "AS" when it touches Sigma
+// nowhere and one of its exits from sliding has phi_AS within
+// `rate_tolerance` of 0 (relative to |F_s| |grad H|); else "GR" (an ordinary
+// grazing, two crossings appearing). `why` gets the quantities.
 std::string grazing_type(const periodic::ShootingSystem& shooting, const Vector& u,
-                         nlohmann::ordered_json* why, double rate_tolerance = 1e-3);
+                         nlohmann::ordered_json* why, double touch_tolerance = 1e-6,
+                         double rate_tolerance = 1e-3);
 
 // A CS or SS the engine only bracketed (the corrector failed inside the
 // bracket: near an SS, the orbit's excursion on the crossing side is too

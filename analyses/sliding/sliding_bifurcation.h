@@ -4,13 +4,13 @@
 // orbit meets the boundary of the sliding region, located and classified
 // into the four types of di Bernardo, Kowalczyk & Nordmark ("Bifurcations of
 // dynamical systems with sliding: derivation of normal-form mappings",
-// Physica D 170 (2002) 175-205, where the four cases are defined; "Sliding
+// Physica D 170, 2002, where the four cases are defined; "Sliding
 // bifurcations: a novel mechanism for the sudden onset of chaos in dry
-// friction oscillators", Int. J. Bifurcation and Chaos 13 (2003)
-// 2935-2948) and of di Bernardo, Budd, Champneys & Kowalczyk,
+// friction oscillators", Int. J. Bifurcation and Chaos 13, 2003) and of
+// di Bernardo, Budd, Champneys & Kowalczyk,
 // Piecewise-smooth Dynamical Systems (Springer 2008), ch. 8. The geometry
 // that tells the four apart is that of Jeffrey & Hogan ("The geometry of
-// generic sliding bifurcations", SIAM Review 53 (2011) 505-525): each is an
+// generic sliding bifurcations", SIAM Review 53, 2011): each is an
 // orbit through a fold (or a cusp) of one side's field on Sigma. The
 // section and equation numbers of those texts are not quoted here (we could
 // not check them against the printed pages); the defining conditions are

@@ -115,6 +115,7 @@ std::vector<HybridModel> make_table() {
     return functor<StickSlipFlow>(s).initial_mode(x);
   };
   stick_slip.check_start = check_filippov_start<StickSlipFlow>;
+  stick_slip.filippov = true;
   table.push_back(stick_slip);
 
   HybridModel wheel;
@@ -128,6 +129,7 @@ std::vector<HybridModel> make_table() {
     return functor<filippov::FilippovFlow<WheelTurntable>>(s).initial_mode(x);
   };
   wheel.check_start = check_filippov_start<filippov::FilippovFlow<WheelTurntable>>;
+  wheel.filippov = true;
   table.push_back(wheel);
   return table;
 }
@@ -213,6 +215,7 @@ HybridModel expression_hybrid_model(const Json& run) {
       return functor<Flow>(s).initial_mode(x, t);
     };
     model.check_start = check_filippov_start<Flow>;
+    model.filippov = true;
     // A forced system's orbits have the forcing's period: without it the
     // shooting would treat t as absent (an autonomous orbit of a wrong system).
     if (functor<Flow>(*system).forced() && run.contains("periodic") && !run.contains("forcing_period"))

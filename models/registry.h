@@ -30,6 +30,10 @@ struct HybridModel {
   // The forcing period, an expression of the parameters ("2*pi/omega");
   // empty: autonomous.
   std::string forcing_period;
+  // The system is a Filippov flow (models/filippov_hybrid.h: modes F+, F-,
+  // sliding, escaping, two-fold in that order), whose branches of orbits
+  // have sliding bifurcations (analyses/sliding/sliding_bifurcation.h).
+  bool filippov = false;
   // The start mode from the state (at the start time t: a forced system's
   // side of its switching surface depends on it) when the run gives none;
   // empty: mode 0.

@@ -187,6 +187,7 @@ class HybridRunReader {
     if (json.contains("transient")) run.transient = number(json["transient"], path, "transient");
     if (!(run.transient >= 0)) fail(path, "'transient' must be >= 0");
     run.modes = model->mode_count;
+    run.filippov = model->filippov;
     try {
       if (json.contains("mode")) {
         const std::string mode = string(json["mode"], path, "mode");

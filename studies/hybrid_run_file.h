@@ -112,6 +112,7 @@ struct HybridRun {
   std::string name;
   std::string description;
   std::string model;  // the registered model's name (models/registry.h)
+  bool filippov = false;  // a Filippov flow (models/registry.h, HybridModel::filippov)
   std::shared_ptr<const flow::HybridSystem> system;
   int mode = 0;
   int modes = 1;  // the system's modes are 0 .. modes - 1

@@ -1,5 +1,7 @@
 #include "studies/hybrid_study.h"
 
+#include "analyses/sliding/sliding_bifurcation.h"
+
 #include "studies/detail.h"
 #include "studies/periodic_orbit.h"
 #include "testfunctions/floquet.h"
@@ -39,6 +41,91 @@ flow::LyapunovResult lyapunov(const HybridRun& run) {
 }
 
 namespace {
+
+// On a branch of Filippov orbits: each grazing (GR) that is a grazing- or
+// adding-sliding relabelled GS or AS (the quantities that tell it in its
+// data, "sliding"), and the sides of every sliding bifurcation described.
+void classify_sliding(BranchResult* r) {
+  for (SpecialPoint& sp : r->branch.special_points) {
+    if (sp.type != "GR" || sp.index < 0) continue;
+    nlohmann::ordered_json why;
+    const Vector u = r->problem->u(sp.y);
+    std::string type = "GR";
+    try {
+      type = sliding::grazing_type(*shooting_at(*r, sp.y), u, &why);
+    } catch (const std::exception& e) {
+      why["message"] = e.what();
+    }
+    sp.data["sliding"] = why;
+    if (type == "GR") continue;
+    sp.type = type;
+    sp.data["kind"] = type == "GS" ? "grazing-sliding" : "adding-sliding";
+    r->branch.points[sp.index].label = type;
+    if (r->branch.message.rfind("reached GR ", 0) == 0 && &sp == &r->branch.special_points.back())
+      r->branch.message.replace(8, 2, type);
+    // "grazing": "continue" crosses grazings of impacting orbits (one impact
+    // more or less); a sliding segment gained or lost is not followed yet.
+    if (sp.data.contains("continued") && !sp.data["continued"].get<bool>() && sp.data.contains("message") &&
+        sp.data["message"].get<std::string>().rfind("not continued", 0) != 0)
+      sp.data["message"] = "not continued: going on through a " + type +
+                           " (a sliding segment gained or lost, two events) is not built";
+  }
+  for (SpecialPoint& sp : r->branch.special_points) {
+    if (sp.type != "CS" && sp.type != "SS") continue;
+    // The point's label is the test's type (CS) until its describe() told an SS.
+    if (sp.index >= 0) r->branch.points[sp.index].label = sp.type;
+    if (sp.status == EventStatus::kBracketed)
+      sliding::locate_bracketed(*r->problem, *shooting_at(*r, sp.y), &r->branch, &sp);
+  }
+  sliding::describe_sliding_sides(*r->problem, *r->shooting, &r->branch);
+}
+
+// "grazing": "continue" on a branch of Filippov orbits: through each
+// grazing-sliding (GS) at its end, from the first orbit beyond it with one
+// sliding segment more or less (sliding::orbit_beyond_grazing_sliding), the branch
+// continued again; up to 8 times.
+void through_grazing_sliding(BranchResult* r, const ContinuationOptions& options,
+                             const std::function<TestFunctions()>& set) {
+  Branch& b = r->branch;
+  for (int crossing = 0; crossing < 8; ++crossing) {
+    if (b.stop_reason != StopReason::kUserStop || b.special_points.empty()) return;
+    SpecialPoint& gr = b.special_points.back();
+    if (gr.type != "GR" || gr.data.value("continued", true)) return;
+    const auto shooting = shooting_at(*r, gr.y);
+    if (sliding::grazing_type(*shooting, r->problem->u(gr.y), nullptr) != "GS") return;
+    Vector next;
+    std::string why;
+    if (!sliding::orbit_beyond_grazing_sliding(*r->problem, *shooting, gr.y, gr.tangent, std::abs(options.ds), &next,
+                                               &why)) {
+      gr.data["message"] = "not continued through the grazing-sliding: " + why;
+      return;
+    }
+    ContinuationOptions opts = options;
+    opts.direction = next[next.size() - 1] >= gr.y[gr.y.size() - 1] ? 1 : -1;
+    grazing::ThroughGrazing more = grazing::continue_through_grazing(*r->problem, next, opts, set, true);
+    if (more.branch.points.empty()) return;
+    const int offset = static_cast<int>(b.points.size());
+    gr.data["continued"] = true;
+    gr.data.erase("message");
+    const std::string before = gr.data.value("sequence_before", "");
+    gr.data["sequence_after"] = more.sequences.front();
+    if (!r->sequences.empty()) r->sequences.back() = before + " -> " + more.sequences.front();
+    for (auto& p : more.branch.points) b.points.push_back(std::move(p));
+    for (auto sp : more.branch.special_points) {
+      sp.index += offset;
+      b.special_points.push_back(std::move(sp));
+    }
+    for (auto& sq : more.sequences) r->sequences.push_back(std::move(sq));
+    for (auto c : more.crossings) {
+      c.index += offset;
+      if (c.before_index >= 0) c.before_index += offset;
+      if (c.after_index >= 0) c.after_index += offset;
+      r->grazings.push_back(std::move(c));
+    }
+    b.stop_reason = more.branch.stop_reason;
+    b.message = more.branch.message;
+  }
+}
 
 // A hybrid result named `name` over the run's shooting start.
 BranchResult over(std::shared_ptr<const HybridRun> run, const ShootingStart& start, const std::string& name) {
@@ -114,10 +201,17 @@ BranchResult continue_orbits(const BranchResult& orbit, const Progress& progress
         &r, [&r](const Vector& y) { return detail::stepped_over(*shooting_at(r, y), r.problem->u(y)); });
     return r;
   }
-  const TestFunctions tests = r.tests;
-  const auto set = [&tests] {
+  // A Filippov orbit's branch also locates where an arrival at Sigma meets
+  // the boundary of the sliding region (CS, SS: analyses/sliding/), and
+  // goes on through it (the orbit and its multipliers are continuous there);
+  // its grazing test counts the events so that a CS or SS is no grazing.
+  TestFunctions tests = r.tests;
+  if (run.filippov) tests.push_back(std::make_shared<sliding::CrossingSlidingTest>());
+  const bool filippov = run.filippov;
+  const auto set = [&tests, filippov] {
     TestFunctions t = tests;
-    t.push_back(std::make_shared<GrazingTest>());
+    t.push_back(filippov ? std::make_shared<GrazingTest>(sliding::sliding_event_count)
+                         : std::make_shared<GrazingTest>());
     return t;
   };
   grazing::ThroughGrazing through =
@@ -126,6 +220,8 @@ BranchResult continue_orbits(const BranchResult& orbit, const Progress& progress
   r.sequences = std::move(through.sequences);
   r.grazings = std::move(through.crossings);
   r.tests = set();
+  if (run.filippov && spec.grazing_continue) through_grazing_sliding(&r, options, set);
+  if (run.filippov) classify_sliding(&r);
   return r;
 }
 

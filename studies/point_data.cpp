@@ -24,7 +24,7 @@ Eigen::VectorXcd multipliers_of(const periodic::ShootingSystem& shooting, const 
 // of the orbit without the contact, which the GR point carries.
 bool grazing_multipliers(const BranchResult& result, const Vector& y, Eigen::VectorXcd* mu) {
   for (const auto& sp : result.branch.special_points)
-    if (sp.type == "GR" && sp.y.size() == y.size() && sp.y == y && sp.data.contains("smooth_side_multipliers")) {
+    if ((sp.type == "GR" || sp.type == "GS" || sp.type == "AS") && sp.y.size() == y.size() && sp.y == y && sp.data.contains("smooth_side_multipliers")) {
       const auto& list = sp.data["smooth_side_multipliers"];
       mu->resize(static_cast<Eigen::Index>(list.size()));
       for (std::size_t i = 0; i < list.size(); ++i)

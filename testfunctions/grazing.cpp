@@ -179,10 +179,12 @@ double GrazingTest::value(const PointContext& point) const {
   const GuardMinima m = guard_minima(*shooting, point.problem.u(point.y));
   if (m.status != flow::SimulationStatus::kFinished && m.status != flow::SimulationStatus::kGrazing)
     throw std::runtime_error("grazing test: the orbit could not be simulated: " + m.message);
+  const std::size_t events =
+      count_ ? count_(*shooting->hybrid(), *shooting->trajectory(point.problem.u(point.y))) : m.events;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (!reference_events_) reference_events_ = m.events;
-    if (m.events != *reference_events_ || m.status == flow::SimulationStatus::kGrazing) return -1.0;
+    if (!reference_events_) reference_events_ = events;
+    if (events != *reference_events_ || m.status == flow::SimulationStatus::kGrazing) return -1.0;
   }
   double value = m.minima.empty() ? 1.0 : m.smallest().value;
   const auto* hybrid = shooting->hybrid().get();

@@ -640,7 +640,9 @@ def test_forced_filippov_branch_is_the_command_line_s(tmp_path):
     assert orbits.usable and len(orbits) == len(cli)
     assert np.max(np.abs(orbits["w"] - cli["w"])) < 1e-12
     assert np.max(np.abs(orbits["x"] - cli["x"])) < 1e-12
-    multipliers = orbits.point("GR1").data["multipliers"]
+    # The first special point: the switching-sliding where the orbit's
+    # excursion above the belt speed vanishes (analyses/sliding/).
+    multipliers = orbits.point("SS1").data["multipliers"]
     assert min(abs(m) for m in multipliers) < 1e-12
 
 

@@ -2,14 +2,14 @@
 // simulation as JSON, for bench/peer/siconos_compare.sh to set beside Siconos
 // (bench/peer/siconos_impacts.cpp), which integrates the same model.
 //
-//   saltus_peer_impacts FILE [--tol 1e-10] [--t1 T] [--max-events N] [--repeat K]
+//   saltus_peer_impacts FILE [--tol 1e-10] [--t1 T] [--max-events N] [--repeat K] [--max-step H]
 //
 // The run file is read as `saltus simulate` reads it (studies::load_hybrid:
 // a user model's expressions, a built-in model's parameters) and simulated
 // from its initial state with its own simulation options (max_step
-// included) except: abs = rel = tol, no variational equations (the default of
-// `saltus simulate`), no output grid and no per-step records (Siconos records
-// nothing but the events either), at most N events.
+// included, unless --max-step: H > 0 that bound, 0 none) except: abs = rel = tol (--tol 0: the run file's),
+// no variational equations (the default of `saltus simulate`), no output grid and no per-step records
+// (Siconos records nothing but the events either), at most N events.
 //
 // Each of the K repetitions is one flow::simulate (the first a warm-up, not
 // timed, when K > 1). Output: {"tool", "tolerance", "status", "sim_time",
@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <ctime>
 #include <iostream>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -45,7 +46,7 @@ int main(int argc, char** argv) {
     std::cerr << "usage: saltus_peer_impacts FILE [--tol T] [--t1 T] [--max-events N] [--repeat K]\n";
     return 2;
   }
-  double tol = 1e-10, t1 = -1.0;
+  double tol = 1e-10, t1 = -1.0, max_step = -1.0;
   int max_events = 0, repeat = 3;
   for (int i = 2; i + 1 < argc; i += 2) {
     const std::string key = argv[i];
@@ -58,6 +59,8 @@ int main(int argc, char** argv) {
       max_events = static_cast<int>(value);
     else if (key == "--repeat")
       repeat = std::max(1, static_cast<int>(value));
+    else if (key == "--max-step")
+      max_step = value;
     else {
       std::cerr << "unknown option " << key << "\n";
       return 2;
@@ -66,11 +69,13 @@ int main(int argc, char** argv) {
   try {
     const auto run = studies::load_hybrid(argv[1]);
     flow::SimulationOptions options = run->simulation;
-    options.absolute_tolerance = options.relative_tolerance = tol;
+    if (tol > 0.0) options.absolute_tolerance = options.relative_tolerance = tol;
     options.variational = false;
     options.output_interval = 0.0;
     options.record_steps = false;
     if (max_events > 0) options.max_events = max_events;
+    if (max_step == 0.0) options.max_step = std::numeric_limits<double>::infinity();
+    if (max_step > 0.0) options.max_step = max_step;
     const double end = t1 > 0.0 ? t1 : run->t1;
 
     flow::Trajectory tr;

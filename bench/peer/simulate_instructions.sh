@@ -2,7 +2,7 @@
 # What `saltus simulate` pays for the variational equations (issue 37 item 3):
 # instructions (valgrind --tool=callgrind, deterministic) of the whole
 # process and of studies::simulate inside it, on the impact oscillator's run
-# file and the chaotic bouncing ball, with --transition-matrix (the state and
+# file and the bouncing balls (chaotic and Zeno), with --transition-matrix (the state and
 # Phi, what every run paid before issue 37) and without (the default since);
 # then the impact oscillator's run file against the same model written as a
 # C++ functor (bench/simulate.cpp), inside flow::simulate, on the state alone,
@@ -38,7 +38,7 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2fx", a / b }'; }
 
 echo "| saltus simulate ... --no-figures | whole process, Phi / state | ratio | inside studies::simulate, Phi / state | ratio |"
 echo "| --- | --- | --- | --- | --- |"
-for file in examples/user/impact_oscillator.json examples/bouncing_ball_chaotic.json; do
+for file in examples/user/impact_oscillator.json examples/bouncing_ball_chaotic.json examples/bouncing_ball.json; do
   run=("$BUILD/saltus" simulate "$ROOT/$file" --out "$OUT/run" --no-figures)
   "${run[@]}" >/dev/null
   whole_phi=$(instructions "" "${run[@]}" --transition-matrix)

@@ -43,6 +43,9 @@ nlohmann::ordered_json summarize(const RunFile& run, const std::vector<NamedBran
   j["stop_reason"] = to_string(first.stop_reason);
   j["message"] = first.message;
   j["points"] = first.points.size();
+  if (run.expressions)
+    j["expressions"] = {{"evaluated", run.expressions->compiled ? "compiled" : "interpreted"},
+                        {"note", run.expressions->note}};
   if (run.restart) j["restart"] = {{"from", run.restart->dir.string()}, {"point", run.restart->label}};
   auto& specials = j["special_points"] = nlohmann::ordered_json::array();
   auto& list = j["branches"] = nlohmann::ordered_json::array();

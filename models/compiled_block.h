@@ -39,8 +39,8 @@
 // when it is done, and the next run (or the next load of the same
 // expressions in a Python session) loads it. The compiled program is the
 // interpreter's bit for bit (see How), so a run's results do not depend on
-// which it used; compile_blocks() reports which (CompileReport), and a run
-// file's summary.json says it ("expressions"). Why not switch to the
+// which it used; compile_blocks() reports which (CompileReport), and the
+// summary.json of `saltus continue` says it ("expressions"). Why not switch to the
 // compiled code in the middle of the run that started the compile: the
 // compile takes 1.5 to 5 s of CPU, a study like examples/lorenz.json 0.1 s,
 // so only runs longer than the compile would gain (20 to 35% of their
@@ -57,8 +57,8 @@
 // Failure. A background compile that fails leaves the command and the
 // compiler's output in failed-<key>.log in the cache; later runs of the same
 // expressions are interpreted, report it (CompileReport::failed, the note
-// names the log; `saltus` prints it as a warning) and do not retry until the
-// log is deleted. Without a compiler (or a cache directory) the blocks keep
+// names the log; `saltus continue` prints it as a warning) and do not retry
+// until the log is deleted. Without a compiler (or a cache directory) the blocks keep
 // the interpreter, with the same values, and that is not a failure.
 //
 // Environment:

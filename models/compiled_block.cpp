@@ -382,10 +382,9 @@ CompileReport compile_blocks(const std::vector<ExpressionBlock*>& blocks, Compil
     if (t.dir.empty()) return interpreted("no cache directory (set SALTUS_CACHE_DIR): interpreted");
     if (fs::exists(t.object)) {
       if (load(t.object, blocks)) return {true, false, "compiled (" + t.object.string() + ")"};
-      return interpreted("the cached " + t.object.string() +
-                             " does not load: interpreted (delete it to compile "
-                             "again)",
-                         true);
+      return interpreted(
+          "the cached " + t.object.string() + " does not load (delete it to compile again): interpreted",
+          true);
     }
     if (!runnable(t.compiler)) return interpreted("no C++ compiler (" + t.compiler + "): interpreted");
     if (mode == CompileMode::kWait) {

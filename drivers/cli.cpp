@@ -81,6 +81,7 @@ int continue_command(const std::string& file, const std::string& out_dir,
   const std::filesystem::path dir =
       out_dir.empty() ? std::filesystem::path("out") / run.name : std::filesystem::path(out_dir);
   std::vector<std::string> warnings;
+  if (run.expressions && run.expressions->failed) warnings.push_back(run.expressions->note);
   const auto files = write_outputs(run, branches, dir, &warnings);
   for (const auto& w : warnings) err << "saltus continue: warning: " << w << '\n';
   if (json) {

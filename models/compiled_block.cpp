@@ -7,13 +7,16 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <system_error>
@@ -140,72 +143,293 @@ fs::path prelude(const fs::path& dir, const std::string& compiler, std::uint64_t
   return ready;
 }
 
-// The shared object of `source` in the cache, compiled if it is not there.
-fs::path shared_object(const std::string& source) {
-  const fs::path dir = cache_directory();
-  if (dir.empty()) return {};
-  std::string compiler = environment("SALTUS_CXX");
-  if (compiler.empty()) compiler = SALTUS_CXX_COMPILER;
+// Where the object of one source lives, and what compiles it.
+struct Target {
+  fs::path dir;               // the cache
+  std::string compiler, hex;  // hex: the source's key (file names)
+  std::uint64_t key = 0;      // headers, flags, versions (the prelude's, with the compiler)
+  fs::path object;            // dir/blocks-<hex>.so
+  fs::path failed() const { return dir / ("failed-" + hex + ".log"); }
+  fs::path pending() const { return dir / ("pending-" + hex); }
+};
+
+Target target_of(const std::string& source) {
+  Target t;
+  t.dir = cache_directory();
+  t.compiler = environment("SALTUS_CXX");
+  if (t.compiler.empty()) t.compiler = SALTUS_CXX_COMPILER;
   std::uint64_t key = fnv1a(kPrelude);
   for (int i = 0; i < detail::kEmbeddedHeaderCount; ++i)
     key = fnv1a(detail::kEmbeddedHeaders[i][1], fnv1a(detail::kEmbeddedHeaders[i][0], key));
   key = fnv1a(SALTUS_VERSION, key);
   for (const char* flag : kFlags) key = fnv1a(flag, key);
-  key = fnv1a(SALTUS_EIGEN_INCLUDE, fnv1a(CERES_VERSION_STRING, key));
-  const std::string hex = hex_of(fnv1a(source, key));
-  const fs::path object = dir / (std::string("blocks-") + hex + ".so");
-  if (fs::exists(object)) return object;
-  const fs::path headers = prelude(dir, compiler, fnv1a(compiler, key));  // a compiler's own
+  t.key = fnv1a(SALTUS_EIGEN_INCLUDE, fnv1a(CERES_VERSION_STRING, key));
+  t.hex = hex_of(fnv1a(source, t.key));
+  if (!t.dir.empty()) t.object = t.dir / (std::string("blocks-") + t.hex + ".so");
+  return t;
+}
+
+// A compiler to run: a path that is executable, or a name found in PATH.
+bool runnable(const std::string& program) {
+  if (program.find('/') != std::string::npos) return access(program.c_str(), X_OK) == 0;
+  const std::string path = environment("PATH");
+  for (std::size_t begin = 0; begin <= path.size();) {
+    const std::size_t end = std::min(path.find(':', begin), path.size());
+    const fs::path candidate = fs::path(path.substr(begin, end - begin)) / program;
+    if (access(candidate.c_str(), X_OK) == 0) return true;
+    begin = end + 1;
+  }
+  return false;
+}
+
+// A work directory of this call's own in the cache (threads of one process too).
+fs::path work_directory(const Target& t) {
+  static std::atomic<int> builds{0};
+  return t.dir /
+         (std::string("build-") + t.hex + "-" + std::to_string(getpid()) + "-" + std::to_string(builds++));
+}
+
+// The object of `source` compiled now (SALTUS_COMPILE=wait), if it is not there.
+fs::path compile_now(const Target& t, const std::string& source) {
+  if (fs::exists(t.object)) return t.object;
+  const fs::path headers = prelude(t.dir, t.compiler, fnv1a(t.compiler, t.key));  // a compiler's own
 
   // Compile in a directory of this call's own, then rename into place:
   // atomic, so processes compiling the same blocks at once (MPI ranks) never
   // load a half-written object.
-  static std::atomic<int> builds{0};  // threads of one process too
-  const fs::path work =
-      dir / (std::string("build-") + hex + "-" + std::to_string(getpid()) + "-" + std::to_string(builds++));
+  const fs::path work = work_directory(t);
   write(work / "blocks.cpp", source);
-  std::vector<std::string> argv{compiler};
+  std::vector<std::string> argv{t.compiler};
   argv.insert(argv.end(), std::begin(kFlags), std::end(kFlags));
   argv.insert(argv.end(), {"-I", headers.string(), "-isystem", SALTUS_EIGEN_INCLUDE,
                            (work / "blocks.cpp").string(), "-o", (work / "blocks.so").string()});
   const bool compiled = run(argv, work / "compile.log");
   std::error_code ignored;
-  if (compiled)
-    fs::rename(work / "blocks.so", object, ignored);
-  else
-    fs::copy_file(work / "compile.log", dir / "last_failure.log", fs::copy_options::overwrite_existing,
+  if (compiled) {
+    fs::rename(work / "blocks.so", t.object, ignored);
+    fs::remove(t.failed(), ignored);  // an earlier background failure is over
+  } else {
+    fs::copy_file(work / "compile.log", t.dir / "last_failure.log", fs::copy_options::overwrite_existing,
                   ignored);
+  }
   fs::remove_all(work, ignored);
-  return compiled && fs::exists(object) ? object : fs::path();
+  return compiled && fs::exists(t.object) ? t.object : fs::path();
 }
+
+// A word for the shell, single-quoted.
+std::string quoted(const std::string& word) {
+  std::string q = "'";
+  for (const char c : word) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+// Claims the compile of t for this process: creates t.pending() (O_EXCL, so
+// of concurrent runs of one new run file only one compiles). A claim older
+// than kStaleClaim (a compile killed on the way) is taken over.
+constexpr auto kStaleClaim = std::chrono::minutes(10);
+bool claim(const Target& t) {
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    const int fd = open(t.pending().c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd >= 0) {
+      const std::string pid = std::to_string(getpid()) + "\n";
+      [[maybe_unused]] const auto written = ::write(fd, pid.data(), pid.size());
+      close(fd);
+      return true;
+    }
+    if (errno != EEXIST) throw std::system_error(errno, std::generic_category(), t.pending().string());
+    std::error_code error;
+    const auto stamp = fs::last_write_time(t.pending(), error);
+    if (error || fs::file_time_type::clock::now() - stamp < kStaleClaim) return false;
+    fs::remove(t.pending(), error);
+  }
+  return false;
+}
+
+// The processes compiling in the background that this process started.
+std::mutex background_mutex;
+std::vector<pid_t> background;
+
+// Reaps the background compiles that have finished (no zombies in a long
+// process: a notebook editing its expressions).
+void reap_finished() {
+  const std::lock_guard<std::mutex> lock(background_mutex);
+  std::erase_if(background, [](pid_t pid) {
+    int status = 0;
+    return waitpid(pid, &status, WNOHANG) != 0;  // done, or not ours any more
+  });
+}
+
+// Starts compiling `source` into t.object in a detached process (/bin/sh
+// running a script in a work directory of the cache): the prelude if the
+// cache has none, then the blocks, renamed into place (atomic: no run ever
+// loads a half-written object); on failure the command and the compiler's
+// output in t.failed(), which the next run reports. Its own session, with
+// /dev/null for its standard streams and no other descriptor of ours (a
+// pipe the caller reads, a figure program's stdin, stays ours alone), at a
+// lower priority than the run it serves. The pid of the shell, or -1.
+pid_t start_background_compile(const Target& t, const std::string& source) {
+  const fs::path work = work_directory(t);
+  write(work / "blocks.cpp", source);
+  const std::uint64_t prelude_key = fnv1a(t.compiler, t.key);
+  const fs::path ready = t.dir / ("prelude-" + hex_of(prelude_key));
+  const bool make_prelude = !fs::exists(ready / "prelude.h");
+  if (make_prelude) {
+    for (int i = 0; i < detail::kEmbeddedHeaderCount; ++i)
+      write(work / "prelude" / detail::kEmbeddedHeaders[i][0], detail::kEmbeddedHeaders[i][1]);
+    write(work / "prelude" / "prelude.h", kPrelude);
+  }
+  std::string flags, shared_flags;
+  for (const char* flag : kFlags) {
+    shared_flags += std::string(" ") + flag;
+    if (std::string_view(flag) != "-shared") flags += std::string(" ") + flag;
+  }
+  const std::string cxx = "$N " + quoted(t.compiler), eigen = quoted(SALTUS_EIGEN_INCLUDE);
+  const std::string w = quoted(work.string()), p = quoted((work / "prelude").string()),
+                    r = quoted(ready.string());
+  std::string script =
+      "# Generated by saltus (models/compiled_block.cpp): a run file's expression blocks compiled\n"
+      "# in the background into the cache, for the runs after the one that started it.\n"
+      "N=; command -v nice >/dev/null 2>&1 && N='nice -n 10'\n"
+      "cd " +
+      w + " || exit 1\n";
+  if (make_prelude)
+    script += "if " + cxx + flags + " -x c++-header -I " + p + " -isystem " + eigen + " " + p +
+              "/prelude.h -o " + p + "/prelude.h.gch >" + p + "/compile.log 2>&1; then :; fi\n" + "mv -T " +
+              p + " " + r + " 2>/dev/null  # fails when another run was first: theirs serves\n";
+  // The compile's words: echoed into its log (the command as run), then run.
+  const std::string words = quoted(t.compiler) + shared_flags + " -I \"$headers\" -isystem " + eigen + " " +
+                            w + "/blocks.cpp -o " + w + "/blocks.so";
+  script +=
+      "headers=" + r + "; [ -e " + r + "/prelude.h ] || headers=" + p + "\n" + "echo command: $N " + words +
+      " >compile.log\n" + "if $N " + words + " >>compile.log 2>&1 && mv -f " + w + "/blocks.so " +
+      quoted(t.object.string()) + "; then rm -f " + quoted(t.failed().string()) +
+      "\nelse\n"
+      "  { echo \"saltus: compiling a run file's expressions failed; they run interpreted, with the same "
+      "results.\"; cat compile.log; } >failed.log\n  mv -f failed.log " +
+      quoted(t.failed().string()) + "\nfi\nrm -f " + quoted(t.pending().string()) + "\ncd / && rm -rf " + w +
+      "\n";
+  write(work / "compile.sh", script);
+
+  const std::string shell = "/bin/sh", file = (work / "compile.sh").string();
+  char* argv[] = {const_cast<char*>(shell.c_str()), const_cast<char*>(file.c_str()), nullptr};
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  for (int fd = 0; fd < 3; ++fd)
+    posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0);
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))
+  posix_spawn_file_actions_addclosefrom_np(&actions, 3);
+#endif
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSID);
+  pid_t pid = -1;
+  const int spawned = posix_spawn(&pid, shell.c_str(), &actions, &attributes, argv, environ);
+  posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attributes);
+  if (spawned != 0) {
+    std::error_code ignored;
+    fs::remove_all(work, ignored);
+    return -1;
+  }
+  const std::lock_guard<std::mutex> lock(background_mutex);
+  background.push_back(pid);
+  return pid;
+}
+
+// The blocks plugged into the object's functions; false if it does not load.
+bool load(const fs::path& object, const std::vector<ExpressionBlock*>& blocks) {
+  void* handle = dlopen(object.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!handle) return false;
+  const std::shared_ptr<const void> library(handle, [](const void* h) { dlclose(const_cast<void*>(h)); });
+  std::vector<ExpressionBlock::Compiled> compiled(blocks.size());
+  for (std::size_t i = 0; i < blocks.size(); ++i) {
+    const std::string name = "saltus_block" + std::to_string(i) + "_";
+    auto& c = compiled[i];
+    c.on_double = reinterpret_cast<decltype(c.on_double)>(dlsym(handle, (name + "double").c_str()));
+    c.on_taylor1 = reinterpret_cast<decltype(c.on_taylor1)>(dlsym(handle, (name + "Taylor1").c_str()));
+    c.on_taylor2 = reinterpret_cast<decltype(c.on_taylor2)>(dlsym(handle, (name + "Taylor2").c_str()));
+    c.on_jet = reinterpret_cast<decltype(c.on_jet)>(dlsym(handle, (name + "Jet").c_str()));
+    c.all_on_jet = reinterpret_cast<decltype(c.all_on_jet)>(dlsym(handle, (name + "all_Jet").c_str()));
+    if (!c.on_double || !c.on_taylor1 || !c.on_taylor2 || !c.on_jet || !c.all_on_jet) return false;
+    c.library = library;
+  }
+  for (std::size_t i = 0; i < blocks.size(); ++i) blocks[i]->attach(std::move(compiled[i]));
+  return true;
+}
+
+CompileReport interpreted(std::string note, bool failed = false) { return {false, failed, std::move(note)}; }
 
 }  // namespace
 
-bool compile_blocks(const std::vector<ExpressionBlock*>& blocks) {
-  if (blocks.empty() || environment("SALTUS_COMPILE") == "0") return false;
+CompileMode compile_mode() {
+  const std::string mode = environment("SALTUS_COMPILE");
+  if (mode == "0") return CompileMode::kOff;
+  if (mode == "wait") return CompileMode::kWait;
+  return CompileMode::kBackground;
+}
+
+CompileReport compile_blocks(const std::vector<ExpressionBlock*>& blocks) {
+  return compile_blocks(blocks, compile_mode());
+}
+
+CompileReport compile_blocks(const std::vector<ExpressionBlock*>& blocks, CompileMode mode) {
+  if (blocks.empty()) return interpreted("");
+  if (mode == CompileMode::kOff) return interpreted("SALTUS_COMPILE=0: the expressions are interpreted");
   try {
-    const fs::path object = shared_object(source_of(blocks));
-    if (object.empty()) return false;
-    void* handle = dlopen(object.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (!handle) return false;
-    const std::shared_ptr<const void> library(handle, [](const void* h) { dlclose(const_cast<void*>(h)); });
-    std::vector<ExpressionBlock::Compiled> compiled(blocks.size());
-    for (std::size_t i = 0; i < blocks.size(); ++i) {
-      const std::string name = "saltus_block" + std::to_string(i) + "_";
-      auto& c = compiled[i];
-      c.on_double = reinterpret_cast<decltype(c.on_double)>(dlsym(handle, (name + "double").c_str()));
-      c.on_taylor1 = reinterpret_cast<decltype(c.on_taylor1)>(dlsym(handle, (name + "Taylor1").c_str()));
-      c.on_taylor2 = reinterpret_cast<decltype(c.on_taylor2)>(dlsym(handle, (name + "Taylor2").c_str()));
-      c.on_jet = reinterpret_cast<decltype(c.on_jet)>(dlsym(handle, (name + "Jet").c_str()));
-      c.all_on_jet = reinterpret_cast<decltype(c.all_on_jet)>(dlsym(handle, (name + "all_Jet").c_str()));
-      if (!c.on_double || !c.on_taylor1 || !c.on_taylor2 || !c.on_jet || !c.all_on_jet) return false;
-      c.library = library;
+    reap_finished();
+    const std::string source = source_of(blocks);
+    const Target t = target_of(source);
+    if (t.dir.empty()) return interpreted("no cache directory (set SALTUS_CACHE_DIR): interpreted");
+    if (fs::exists(t.object)) {
+      if (load(t.object, blocks)) return {true, false, "compiled (" + t.object.string() + ")"};
+      return interpreted(
+          "the cached " + t.object.string() + " does not load (delete it to compile again): interpreted",
+          true);
     }
-    for (std::size_t i = 0; i < blocks.size(); ++i) blocks[i]->attach(std::move(compiled[i]));
-    return true;
-  } catch (const std::exception&) {
-    return false;  // the file system (no cache directory, a full disk): the interpreter
+    if (!runnable(t.compiler)) return interpreted("no C++ compiler (" + t.compiler + "): interpreted");
+    if (mode == CompileMode::kWait) {
+      const fs::path object = compile_now(t, source);
+      if (!object.empty() && load(object, blocks)) return {true, false, "compiled (" + object.string() + ")"};
+      return interpreted(
+          "the compiler failed (see " + (t.dir / "last_failure.log").string() + "): interpreted", true);
+    }
+    if (fs::exists(t.failed()))
+      return interpreted("an earlier compile of these expressions failed (see " + t.failed().string() +
+                             "; delete it to try again): interpreted, with the same results",
+                         true);
+    fs::create_directories(t.dir);
+    if (!claim(t))
+      return interpreted("interpreted while another run compiles them (" + t.pending().string() + ")");
+    pid_t pid = -1;
+    try {
+      pid = start_background_compile(t, source);
+    } catch (const std::exception&) {  // its work directory not written: the claim is not kept
+    }
+    if (pid < 0) {
+      std::error_code ignored;
+      fs::remove(t.pending(), ignored);
+      return interpreted("the background compile did not start: interpreted", true);
+    }
+    return interpreted("interpreted while they compile in the background (process " + std::to_string(pid) +
+                       ", into " + t.object.string() + "); later runs load them");
+  } catch (const std::exception& e) {
+    // The file system (a full disk, a cache we may not write): the interpreter.
+    return interpreted(std::string("the cache failed (") + e.what() + "): interpreted", true);
   }
+}
+
+int wait_for_background_compiles() {
+  std::vector<pid_t> pids;
+  {
+    const std::lock_guard<std::mutex> lock(background_mutex);
+    pids.swap(background);
+  }
+  for (const pid_t pid : pids) {
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+  }
+  return static_cast<int>(pids.size());
 }
 
 }  // namespace saltus::models

@@ -37,7 +37,7 @@ std::shared_ptr<System> make_expression_system(const std::vector<std::string>& u
 
 std::shared_ptr<flow::AutoDiffHybrid<ExpressionOde>> make_expression_ode(
     const std::vector<std::string>& unknowns, const std::vector<std::string>& parameters,
-    const std::vector<double>& values, const std::vector<std::string>& rates) {
+    const std::vector<double>& values, const std::vector<std::string>& rates, CompileReport* report) {
   if (unknowns.empty()) throw std::invalid_argument("the ODE has no unknowns");
   if (rates.size() != unknowns.size())
     throw std::invalid_argument(std::to_string(rates.size()) + " equations for " +
@@ -72,7 +72,9 @@ std::shared_ptr<flow::AutoDiffHybrid<ExpressionOde>> make_expression_ode(
   std::vector<bool> plain(names.size(), false);
   for (std::size_t i = 0; i < parameters.size(); ++i) plain[unknowns.size() + i] = true;
   spec->block = ExpressionBlock(static_cast<int>(names.size()), Definitions{}, outputs, plain);
-  compile_blocks({&spec->block});  // else the interpreter, with the same values
+  // Else the interpreter, with the same values.
+  CompileReport compiled = compile_blocks({&spec->block});
+  if (report) *report = std::move(compiled);
   ExpressionOde ode{std::move(spec), {}};
   ode.p.assign(values.begin(), values.end());
   return flow::make_hybrid(std::move(ode));

@@ -20,6 +20,7 @@
 #include "models/expression_block.h"
 
 namespace saltus::models {
+struct CompileReport;  // models/compiled_block.h
 
 struct ExpressionProblem {
   std::vector<std::string> unknowns;
@@ -181,7 +182,8 @@ struct ExpressionOdeInState {
 // names time).
 std::shared_ptr<flow::AutoDiffHybrid<ExpressionOde>> make_expression_ode(
     const std::vector<std::string>& unknowns, const std::vector<std::string>& parameters,
-    const std::vector<double>& values, const std::vector<std::string>& rates);
+    const std::vector<double>& values, const std::vector<std::string>& rates,
+    CompileReport* report = nullptr);  // what models/compiled_block.h did with the rates
 
 }  // namespace saltus::models
 

@@ -24,8 +24,10 @@ const char* const kMechanicalExpressionHelp = R"(Your own mechanical system (ins
   contact ("contact wall", "contact 1 2", ...). Impacts follow the generalized Newton law and
   motion along active constraints the index-1 DAE (continuation/flow/mechanical.h).
   Speed: the expressions are compiled once with the C++ compiler that built saltus and cached by
-  content (in $SALTUS_CACHE_DIR, else ~/.cache/saltus); without a compiler, or with SALTUS_COMPILE=0,
-  they are interpreted, with the same results (models/compiled_block.h).)";
+  content (in $SALTUS_CACHE_DIR, else ~/.cache/saltus), in the background: the first run of new
+  expressions does not wait for it and is interpreted (SALTUS_COMPILE=wait: it waits); without a
+  compiler, or with SALTUS_COMPILE=0, they are interpreted; the results are the same bit for bit
+  either way, and summary.json's "expressions" says which ran (models/compiled_block.h).)";
 
 namespace {
 
@@ -57,7 +59,7 @@ std::vector<std::string> MechanicalSpec::names() const {
 }
 
 std::shared_ptr<flow::AutoDiffHybrid<flow::Mechanical<ExpressionMechanical>>> make_expression_mechanical(
-    const nlohmann::ordered_json& run) {
+    const nlohmann::ordered_json& run, CompileReport* report) {
   auto spec = std::make_shared<MechanicalSpec>();
   Names seen;
   spec->coordinates =
@@ -161,7 +163,8 @@ std::shared_ptr<flow::AutoDiffHybrid<flow::Mechanical<ExpressionMechanical>>> ma
   // content), else the register loop: the same values either way.
   std::vector<ExpressionBlock*> blocks{&spec->dynamics, &spec->mass_alone};
   for (auto& block : spec->constraint_blocks) blocks.push_back(&block);
-  compile_blocks(blocks);
+  CompileReport compiled = compile_blocks(blocks);
+  if (report) *report = std::move(compiled);
 
   ExpressionMechanical model{spec, {}, values};
   model.p.assign(values.begin(), values.end());

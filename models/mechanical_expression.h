@@ -28,6 +28,7 @@
 #include "models/expression_block.h"
 
 namespace saltus::models {
+struct CompileReport;  // models/compiled_block.h
 
 struct MechanicalSpec {
   struct Constraint {
@@ -162,7 +163,8 @@ using ExpressionMechanical = ExpressionMechanicalT<double>;
 // size or one that uses velocities, a constraint that does not depend on q,
 // a restitution outside [0, 1], a name used twice, an unknown name.
 std::shared_ptr<flow::AutoDiffHybrid<flow::Mechanical<ExpressionMechanical>>> make_expression_mechanical(
-    const nlohmann::ordered_json& run);
+    const nlohmann::ordered_json& run,
+    CompileReport* report = nullptr);  // what models/compiled_block.h did with its blocks
 
 extern const char* const kMechanicalExpressionHelp;
 

@@ -399,7 +399,18 @@ PYBIND11_MODULE(_saltus, m) {
                              })
       .def_property_readonly("continuation_parameter",
                              [](const studies::RunFile& r) { return r.continuation_parameters.at(0); })
+      .def_property_readonly("expressions",
+                             [](const studies::RunFile& r) -> py::object {
+                               if (!r.expressions) return py::none();
+                               py::dict d;
+                               d["evaluated"] = r.expressions->compiled ? "compiled" : "interpreted";
+                               d["note"] = r.expressions->note;
+                               return d;
+                             })
       .def("__repr__", [](const studies::RunFile& r) { return "<saltus.System '" + r.name + "'>"; });
+  m.def("wait_for_compiles", &models::wait_for_background_compiles,
+        "Waits until the background compiles of run-file expressions this process started are done "
+        "(models/compiled_block.h); returns how many there were.");
 
   m.def(
       "_load_path",

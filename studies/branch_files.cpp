@@ -22,9 +22,16 @@ nlohmann::ordered_json summarize(const RunFile& run, const std::vector<NamedBran
   j["stop_reason"] = to_string(first.stop_reason);
   j["message"] = first.message;
   j["points"] = first.points.size();
+  if (run.expressions)
+    j["expressions"] = {{"evaluated", run.expressions->compiled ? "compiled" : "interpreted"},
+                        {"note", run.expressions->note}};
   if (run.restart) j["restart"] = {{"from", run.restart->dir.string()}, {"point", run.restart->label}};
-  auto& specials = j["special_points"] = nlohmann::ordered_json::array();
-  auto& list = j["branches"] = nlohmann::ordered_json::array();
+  // The references after both keys are in: an ordered_json keeps its keys in
+  // a vector, and a key added later moves the ones before it.
+  j["special_points"] = nlohmann::ordered_json::array();
+  j["branches"] = nlohmann::ordered_json::array();
+  auto& specials = j["special_points"];
+  auto& list = j["branches"];
   for (const auto& nb : branches) {
     nlohmann::ordered_json b = {{"name", nb.name}, {"file", nb.name + ".csv"}};
     b.update(nb.branch.summary());

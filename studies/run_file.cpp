@@ -178,9 +178,11 @@ void read_system(const Json& json, const std::filesystem::path& path, const Json
       for (const auto& name : parameters) check_identifier(name, path, "parameters");
       try {
         // The values follow (read_values); read_periodic puts them in.
-        *flow_system =
-            models::make_expression_ode(unknowns, parameters, std::vector<double>(parameters.size(), 0.0),
-                                        run->equations = expression_texts(json["equations"], path, "equations"));
+        run->expressions.emplace();
+        *flow_system = models::make_expression_ode(unknowns, parameters,
+                                                   std::vector<double>(parameters.size(), 0.0),
+                                                   run->equations = expression_texts(json["equations"], path, "equations"),
+                                                   &*run->expressions);
       } catch (const std::invalid_argument& e) {
         fail(path, e.what());
       }
@@ -190,7 +192,8 @@ void read_system(const Json& json, const std::filesystem::path& path, const Json
       if (json.contains(key))
         fail(path, std::string("'") + key + "' and 'coordinates' both define the system: give one of them");
     try {
-      const auto own = models::make_expression_mechanical(json);
+      run->expressions.emplace();
+      const auto own = models::make_expression_mechanical(json, &*run->expressions);
       mechanical_system(own->functor().model, path, run, names);
     } catch (const std::invalid_argument& e) {
       fail(path, e.what());

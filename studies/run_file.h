@@ -17,6 +17,7 @@
 #include "continuation/periodic/shooting.h"
 #include "continuation/system.h"
 #include "studies/json_input.h"
+#include "models/compiled_block.h"
 #include "models/expression.h"
 
 namespace saltus::studies {
@@ -91,6 +92,10 @@ struct RunFile {
   Plot plot;
   std::optional<PeriodicRun> periodic;
   std::optional<HopfCycles> hopf_cycles;
+  // Compiled or interpreted expressions (models/compiled_block.h), for a
+  // system whose expressions saltus compiles (rates, a mechanical system):
+  // the results are the same bit for bit either way; summary.json says which.
+  std::optional<models::CompileReport> expressions;
   // Set by `saltus continue --from DIR --point LABEL` (studies/restart.h):
   // the first branch is this saved point alone, and only the follow-ups
   // that start from a point of its kind run, from it.

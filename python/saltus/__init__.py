@@ -44,13 +44,18 @@ import os as _os
 from . import _saltus
 
 __all__ = ["System", "HybridSystem", "ContactSystem", "Branch", "SpecialPoint", "Trajectory", "load",
-           "continuation", "continue_from", "follow_ups", "restart", "write", "find_orbit", "simulate", "sweep", "attractor_map", "lyapunov", "classify",
-           "extremal_points", "contact_continuation", "contact_track",
-           "two_fold", "two_fold_map", "two_fold_futures", "two_fold_continuation"]
+           "continuation", "continue_from", "follow_ups", "restart", "write", "find_orbit", "simulate", "sweep",
+           "attractor_map", "lyapunov", "classify", "extremal_points", "contact_continuation", "contact_track",
+           "two_fold", "two_fold_map", "two_fold_futures", "two_fold_continuation", "wait_for_compiles"]
 
 System = _saltus.System
 HybridSystem = _saltus.HybridSystem
 ContactSystem = _saltus.ContactSystem
+# A run file's expressions compile in the background the first time they are
+# loaded (the first study interpreted, with the same results); a session or
+# test that must not leave a compile running waits for them here
+# (models/compiled_block.h; SALTUS_COMPILE=wait compiles in the foreground).
+wait_for_compiles = _saltus.wait_for_compiles
 
 
 def _kind(description):

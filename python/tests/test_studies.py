@@ -135,6 +135,29 @@ def test_lorenz_cascade_PDs_equal_the_command_line(tmp_path):
     assert min(abs(m + 1) for m in mu) < 1e-6
 
 
+def test_edited_expressions_run_interpreted_while_they_compile_then_compiled_with_the_same_branch(
+        tmp_path, monkeypatch):
+    # A notebook's edit: new expressions (and an empty cache) do not wait for
+    # the compiler; the first study is interpreted while they compile in the
+    # background, the next load after saltus.wait_for_compiles() runs the
+    # compiled blocks, and the branch is the same to the last bit.
+    monkeypatch.setenv("SALTUS_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("SALTUS_COMPILE", raising=False)
+    lorenz = json.load(open(example("lorenz.json")))
+    lorenz["equations"][0] = "sigma*(y - x)*1"  # the edit
+    lorenz["continuation"]["max_points"] = 40
+    first = saltus.load(lorenz)
+    assert first.expressions["evaluated"] == "interpreted", first.expressions["note"]
+    interpreted = saltus.continuation(first)
+    assert saltus.wait_for_compiles() == 1
+    again = saltus.load(lorenz)
+    assert again.expressions["evaluated"] == "compiled", again.expressions["note"]
+    compiled = saltus.continuation(again)
+    assert len(interpreted) == len(compiled) > 30
+    for key in ("rho", "T", "x"):
+        assert np.array_equal(interpreted[key], compiled[key])
+
+
 def test_PD_curve_of_lorenz_orbits_has_a_multiplier_minus_one_along_it():
     # An independent check of each curve point: the orbit at its (rho, sigma),
     # found afresh as a one-point branch, has a Floquet multiplier -1.

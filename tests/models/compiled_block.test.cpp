@@ -22,9 +22,11 @@ namespace {
 
 namespace fs = std::filesystem;
 using saltus::models::compile_blocks;
+using saltus::models::CompileMode;
 using saltus::models::Definitions;
 using saltus::models::Expression;
 using saltus::models::ExpressionBlock;
+using saltus::models::wait_for_background_compiles;
 using Taylor1 = saltus::series::Taylor<double, 1>;
 using Taylor2 = saltus::series::Taylor<double, 2>;
 using Jet = ExpressionBlock::CompiledJet;
@@ -187,7 +189,7 @@ TEMPLATE_TEST_CASE("compiled expression block: the register loop's values bit fo
                    "[models][expression][compiled]", double, Taylor1, Taylor2, Jet) {
   const ScopedEnvironment cache("SALTUS_CACHE_DIR",
                                 fs::path(SALTUS_BINARY_DIR) / "compiled-block-tests" / "cache");
-  const ScopedEnvironment compiler("SALTUS_CXX", std::nullopt), enabled("SALTUS_COMPILE", std::nullopt);
+  const ScopedEnvironment compiler("SALTUS_CXX", std::nullopt), enabled("SALTUS_COMPILE", "wait");
   const Block interpreted(kEveryOpcode);
   ExpressionBlock compiled = interpreted.block;
   REQUIRE(compile_blocks({&compiled}));  // the compiler that built saltus is here
@@ -227,7 +229,7 @@ TEST_CASE("compiled expression block: without a compiler, the register loop (sil
 // compiler; other expressions need one.
 TEST_CASE("compiled expression block: cached by content", "[models][expression][compiled]") {
   const std::string dir = fresh_cache("content");
-  const ScopedEnvironment cache("SALTUS_CACHE_DIR", dir), enabled("SALTUS_COMPILE", std::nullopt);
+  const ScopedEnvironment cache("SALTUS_CACHE_DIR", dir), enabled("SALTUS_COMPILE", "wait");
   Block first(kEveryOpcode), same(kEveryOpcode), other({"x*y + a"});
   {
     const ScopedEnvironment compiler("SALTUS_CXX", std::nullopt);
@@ -261,7 +263,7 @@ TEST_CASE("compiled expression block: the run-file pendulum's trajectory is the 
     options.variational = false;
     return saltus::flow::simulate(*system, 0, 0.0, x0, 20.0, options);
   };
-  const auto compiled = simulate("1"), interpreted = simulate("0");
+  const auto compiled = simulate("wait"), interpreted = simulate("0");
   REQUIRE(compiled.ok());
   REQUIRE(interpreted.ok());
   CHECK(shared_objects(dir) == 1);  // the run file's blocks were compiled
@@ -272,4 +274,81 @@ TEST_CASE("compiled expression block: the run-file pendulum's trajectory is the 
     CHECK(compiled.events[i].mode_after == interpreted.events[i].mode_after);
   }
   CHECK(compiled.x_end == interpreted.x_end);
+}
+
+namespace {
+
+// The names in the cache directory that start with `prefix`.
+int entries(const std::string& dir, const std::string& prefix) {
+  int count = 0;
+  for (const auto& entry : fs::directory_iterator(dir))
+    count += entry.path().filename().string().rfind(prefix, 0) == 0;
+  return count;
+}
+
+}  // namespace
+
+// Issue 37: new blocks do not wait for the compiler. The first call starts the
+// compile in a background process and leaves the blocks interpreted; a
+// second run of the same blocks meanwhile does not start another (the
+// pending claim); once the background process is done the object is in the
+// cache, with no work directory or claim left, and the next call loads it,
+// whose values are the interpreter's bit for bit.
+TEST_CASE("compiled expression block: new blocks run interpreted while they compile in the background",
+          "[models][expression][compiled][background]") {
+  const std::string dir = fresh_cache("background");
+  const ScopedEnvironment cache("SALTUS_CACHE_DIR", dir), compiler("SALTUS_CXX", std::nullopt);
+  const Block interpreted(kEveryOpcode);
+  ExpressionBlock first = interpreted.block, second = interpreted.block, later = interpreted.block;
+  const auto started = compile_blocks({&first}, CompileMode::kBackground);
+  INFO(started.note);
+  CHECK_FALSE(started.compiled);
+  CHECK_FALSE(started.failed);
+  CHECK_FALSE(first.is_compiled());
+  CHECK(started.note.find("background") != std::string::npos);
+  const auto meanwhile = compile_blocks({&second}, CompileMode::kBackground);
+  CHECK_FALSE(meanwhile.compiled);
+  CHECK(meanwhile.note.find("another run compiles them") != std::string::npos);
+  CHECK(wait_for_background_compiles() == 1);  // one compile for the two
+  CHECK(shared_objects(dir) == 1);
+  CHECK(entries(dir, "pending-") == 0);
+  CHECK(entries(dir, "build-") == 0);
+  CHECK(entries(dir, "failed-") == 0);
+  const auto loaded = compile_blocks({&later}, CompileMode::kBackground);
+  CHECK(loaded.compiled);
+  REQUIRE(later.is_compiled());
+  check_same<double>(later, interpreted.block, 50);
+  check_same<Jet>(later, interpreted.block, 50);
+  check_same<Taylor2>(later, interpreted.block, 50);
+}
+
+// A background compile that fails is not lost: the command and the compiler's
+// output are in failed-<key>.log in the cache, and the next run of the same
+// blocks reports it (failed, its note naming the log) and does not retry
+// until the log is deleted. /bin/false is a compiler that runs and fails.
+TEST_CASE("compiled expression block: a failing background compile is reported by the next run",
+          "[models][expression][compiled][background]") {
+  const std::string dir = fresh_cache("background-failure");
+  const ScopedEnvironment cache("SALTUS_CACHE_DIR", dir), compiler("SALTUS_CXX", "/bin/false");
+  const Block interpreted(kEveryOpcode);
+  ExpressionBlock first = interpreted.block, next = interpreted.block;
+  const auto started = compile_blocks({&first}, CompileMode::kBackground);
+  CHECK_FALSE(started.compiled);
+  CHECK_FALSE(started.failed);  // not known yet
+  CHECK(wait_for_background_compiles() == 1);
+  CHECK(shared_objects(dir) == 0);
+  REQUIRE(entries(dir, "failed-") == 1);
+  const auto reported = compile_blocks({&next}, CompileMode::kBackground);
+  INFO(reported.note);
+  CHECK_FALSE(reported.compiled);
+  CHECK(reported.failed);
+  const auto at = reported.note.find(dir + "/failed-");
+  REQUIRE(at != std::string::npos);
+  const std::string log = reported.note.substr(at, reported.note.find(';', at) - at);
+  std::ifstream in(log);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  CHECK(text.find("command:") != std::string::npos);
+  CHECK(text.find("/bin/false") != std::string::npos);
+  CHECK(wait_for_background_compiles() == 0);  // no retry
+  check_same<double>(next, interpreted.block, 20);
 }

@@ -411,7 +411,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   } catch (const CLI::ParseError& e) {
     return cli.app.exit(e, out, err);
   }
-  set_figures(!cli.args.no_figures);  // drivers/output.h: every command's figures, for this run
+  set_figures(!cli.args.no_figures);  // studies/output.h: every command's figures, for this run
   try {
     return cli.run(out, err);
   } catch (const std::exception& e) {

@@ -13,12 +13,6 @@ namespace saltus::drivers {
 
 namespace fs = std::filesystem;
 
-namespace {
-
-const studies::KeyTable& keys() { return studies::extremal_run_file().keys; }
-
-}  // namespace
-
 const std::string& extremal_continue_help() {
   static const std::string help = studies::run_file_help(studies::extremal_run_file());
   return help;

@@ -1,7 +1,7 @@
 // `saltus extremal track`: every extremal point followed along a prescribed
 // relative motion (x(t), y(t), phi(t)) by track_contacts()
-// (analyses/contact/track.h); this file reads the "track" object, calls it
-// and writes the track, its figures and the summary. Declared in
+// (analyses/contact/track.h) in the study studies::track_contact; this file
+// writes the track, its figures and the summary. Declared in
 // drivers/extremal_continue.h.
 
 #include <algorithm>

@@ -83,9 +83,11 @@ void bind_contact(py::module_& m) {
           s = studies::continue_contact(*run);
         }
         py::dict d = to_python(s.summary);
-        d["branches"] = branches_list(s.result.branches);
-        d["fold_curves"] = branches_list(s.result.fold_curves);
-        d["cusp_curves"] = branches_list(s.result.cusp_curves);
+        // Beside the summary's "branches" (all of them, as the command line's):
+        // each kind's branches with their arrays.
+        d["branch_arrays"] = branches_list(s.result.branches);
+        d["fold_curve_arrays"] = branches_list(s.result.fold_curves);
+        d["cusp_curve_arrays"] = branches_list(s.result.cusp_curves);
         return d;
       },
       py::arg("system"));

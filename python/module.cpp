@@ -494,8 +494,13 @@ PYBIND11_MODULE(_saltus, m) {
         return observed_grid(
             std::move(progress), [&](const studies::SweepProgress& p) { return studies::sweep(*run, p); },
             [&](const auto& r) {
-              if (!out.empty())  // a figure gnuplot could not draw is a Python warning
-                for (const auto& w : studies::write_sweep(*run, r, out)) py::module_::import("warnings").attr("warn")(w);
+              std::vector<std::string> warnings;
+              if (!out.empty()) {
+                py::gil_scoped_release release;
+                warnings = studies::write_sweep(*run, r, out);
+              }
+              for (const auto& w : warnings)  // a figure gnuplot could not draw
+                py::module_::import("warnings").attr("warn")(w, py::module_::import("builtins").attr("UserWarning"), 3);
               return sweep_dict(r, *run->system);
             });
       },
@@ -506,8 +511,13 @@ PYBIND11_MODULE(_saltus, m) {
         return observed_grid(
             std::move(progress), [&](const studies::SweepProgress& p) { return studies::attractor_map(*run, p); },
             [&](const auto& r) {
-              if (!out.empty())
-                for (const auto& w : studies::write_map(*run, r, out)) py::module_::import("warnings").attr("warn")(w);
+              std::vector<std::string> warnings;
+              if (!out.empty()) {
+                py::gil_scoped_release release;
+                warnings = studies::write_map(*run, r, out);
+              }
+              for (const auto& w : warnings)  // a figure gnuplot could not draw
+                py::module_::import("warnings").attr("warn")(w, py::module_::import("builtins").attr("UserWarning"), 3);
               return map_dict(r, *run->map);
             });
       },

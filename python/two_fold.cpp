@@ -94,11 +94,18 @@ void bind_two_fold(py::module_& m) {
         const studies::FilippovRun run = read(source, where);
         const FuturesOptions options = studies::futures_options(run, samples);
         studies::FuturesStudy s;
+        std::string failure;
         {
           py::gil_scoped_release release;
-          s = studies::two_fold_futures(run, options);
+          try {
+            s = studies::two_fold_futures(run, options);
+          } catch (const studies::StudyError& e) {  // not located, not case 1: a result, not an error
+            failure = e.what();
+          }
         }
+        if (!failure.empty()) return py::dict(py::arg("name") = run.name, py::arg("ok") = false, py::arg("message") = failure);
         py::dict d = to_python(s.summary);
+        d["ok"] = true;
         d["states"] = run.states;
         py::list approaches, futures;
         for (std::size_t i = 0; i < s.result.approaches.size(); ++i) {
@@ -126,11 +133,18 @@ void bind_two_fold(py::module_& m) {
         const studies::FilippovRun run = read(source, where);
         const TwoFoldContinuationOptions options = studies::two_fold_continuation_options(run);
         TwoFoldContinuation c;
+        std::string failure;
         {
           py::gil_scoped_release release;
-          c = studies::continue_two_fold(run, options);
+          try {
+            c = studies::continue_two_fold(run, options);
+          } catch (const studies::StudyError& e) {  // the start not located: a result, not an error
+            failure = e.what();
+          }
         }
+        if (!failure.empty()) return py::dict(py::arg("name") = run.name, py::arg("ok") = false, py::arg("message") = failure);
         py::dict d = to_python(studies::two_fold_continuation_json(run, c));
+        d["ok"] = true;
         py::dict columns;
         const py::array_t<double> a = points_array(c.branch);
         for (std::size_t j = 0; j < c.branch.names.size(); ++j)

@@ -6,7 +6,7 @@
 // deaths classified ("track"). Each reads its object of the contact run
 // file (the keys of studies/option_tables.h's extremal table), runs, and
 // gives its result with a JSON summary; `saltus extremal continue | track`
-// and Python write and draw them.
+// write and draw them, Python returns them as arrays.
 
 #include <array>
 #include <optional>

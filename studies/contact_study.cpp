@@ -213,7 +213,7 @@ ExtremalRun parse_extremal_run(const Json& json, const fs::path& path) {
   check_run_name(run.name, path);
   if (json.contains("description")) run.description = string(json["description"], path, "description");
   if (json.contains("note")) run.note = string(json["note"], path, "note");
-  // Read by `extremal continue` / `extremal track` (drivers/extremal_continue.cpp).
+  // Read by `extremal continue` / `extremal track` (studies/contact_branches.cpp).
   if (json.contains("continue")) run.continue_json = json["continue"];
   if (json.contains("track")) run.track_json = json["track"];
 

@@ -1,6 +1,6 @@
 #pragma once
 // Contact geometry as a study (Damerau & Low 2016; analyses/contact/): a
-// contact run file (`saltus extremal`, its keys in drivers/extremal_commands.h)
+// contact run file (`saltus extremal`, its keys in studies/option_tables_extremal.cpp)
 // read into the two curves and the degenerate point, its classification
 // (Lyapunov coefficients c_n, c_nm, codimension, transversality matrix,
 // Tschirnhaus normal form) and the extremal points at a pose, as data.
@@ -30,7 +30,7 @@ struct ExtremalRun {
   ContactClassificationOptions options;
   double box = 0.3;    // default half-width of the solutions search, in s1 and s2
   int grid = 64;       // Newton starts per side in the solutions search
-  Json continue_json;  // the optional "continue" object as given (drivers/extremal_continue.h reads it)
+  Json continue_json;  // the optional "continue" object as given (studies/contact_branches.h reads it)
   Json track_json;     // the optional "track" object as given
 };
 

@@ -1,7 +1,7 @@
 // The key table of the extremal run file (`saltus extremal classify`,
 // `solutions`, `continue`, `track`; studies/contact_study.cpp reads its
-// bodies, point and options, drivers/extremal_continue.cpp and
-// drivers/extremal_track.cpp its "continue" and "track"). A body's own keys
+// bodies, point and options, studies/contact_branches.cpp
+// its "continue" and "track"). A body's own keys
 // depend on its type (studies/contact_study.cpp, see examples/extremal/).
 
 #include "studies/option_tables.h"

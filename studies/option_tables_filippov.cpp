@@ -1,6 +1,6 @@
 // The key table of the Filippov run file (`saltus filippov twofold`,
 // `futures`, `map`, `continue`; studies/filippov_study.cpp reads the system
-// and the guess, drivers/filippov_*.cpp the "futures", "map" and
+// and the guess, studies/two_fold_study.cpp the "futures", "map" and
 // "continuation" objects). Defaults come from the option structs
 // (analyses/two_fold/futures.h, map.h), written once; the ranges are the
 // ones their check() enforces, held together by tests/studies/option_tables.test.cpp.

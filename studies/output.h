@@ -24,7 +24,7 @@ void write_file_atomically(const std::filesystem::path& path,
 void write_number(std::ostream& out, double x, int precision);
 
 // Whether the commands draw their figures (default true). `--no-figures`
-// sets it false for the run: draw() and render_gnuplot() then write nothing
+// sets it false for the run: draw() (and the command line's render_gnuplot) then write nothing
 // (no .png, .svg, nor the .dat and .gp files gnuplot would read) and start
 // no gnuplot, so a run's time is its study's and the results (CSV, JSON)
 // alone are written. The command line sets it on every run (run_cli).

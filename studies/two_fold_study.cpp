@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
+#include <utility>
 
 #include "continuation/newton.h"
 #include "studies/option_tables.h"
@@ -17,16 +19,30 @@ void need_two_fold_guess(const FilippovRun& run, const char* what) {
   if (run.states.size() < 3) fail(run.path, "'states': a two-fold needs at least 3 states");
 }
 
+void need_wheel(const FilippovRun& run) {
+  if (run.own)
+    fail(run.path,
+         "'filippov': the two-fold map designs the wheel's two-fold by its closed forms (10)-(11) at each "
+         "grid point: it needs \"model\": \"wheel_turntable\" (for your own system's two-fold use `saltus "
+         "filippov continue`, or saltus.two_fold_continuation in Python)");
+}
+
+// The run file's design point {r, omega}, checked before the grid runs.
+std::optional<std::pair<double, double>> design_point(const FilippovRun& run) {
+  if (!run.json.contains("two_fold_at")) return std::nullopt;
+  const Json& at = run.json["two_fold_at"];
+  if (!at.is_object()) fail(run.path, "'two_fold_at' must be {\"r\": r*, \"omega\": omega*}");
+  return std::make_pair(number(at.value("r", Json()), run.path, "two_fold_at.r"),
+                        number(at.value("omega", Json()), run.path, "two_fold_at.omega"));
+}
+
 }  // namespace
 
 // ---- Fig. 4
 
 TwoFoldMapOptions two_fold_map_options(const FilippovRun& run, int threads) {
   const std::filesystem::path& file = run.path;
-  if (run.own)
-    fail(file,
-         "'filippov': the two-fold map designs the wheel's two-fold by its closed forms (10)-(11) at each "
-         "grid point: it needs \"model\": \"wheel_turntable\" (continue your own system's two-fold instead)");
+  need_wheel(run);
   const Json m = run.json.value("map", Json::object());
   only_keys(m, keys_under(keys(), "map."), file, "map.");
   TwoFoldMapOptions o;
@@ -50,11 +66,14 @@ TwoFoldMapOptions two_fold_map_options(const FilippovRun& run, int threads) {
   if (threads < 0) fail(file, "threads = " + std::to_string(threads) + " must be >= 0 (0: all cores)");
   if (threads > 0) o.threads = threads;
   if (const std::string bad = o.check(); !bad.empty()) fail(file, "'map': " + bad);
+  design_point(run);
   return o;
 }
 
 TwoFoldMapStudy two_fold_map(const FilippovRun& run, TwoFoldMapOptions options,
                              std::function<void(int, int)> progress) {
+  need_wheel(run);
+  const auto point = design_point(run);
   options.progress = std::move(progress);
   TwoFoldMapStudy s;
   try {
@@ -73,11 +92,8 @@ TwoFoldMapStudy two_fold_map(const FilippovRun& run, TwoFoldMapOptions options,
   j["exists"] = s.map.exists;
   j["case1"] = s.map.case1;
   // The run file's design point, classified exactly (not on the grid).
-  if (run.json.contains("two_fold_at")) {
-    const Json& at = run.json["two_fold_at"];
-    if (!at.is_object()) fail(run.path, "'two_fold_at' must be {\"r\": r*, \"omega\": omega*}");
-    const double r = number(at.value("r", Json()), run.path, "two_fold_at.r");
-    const double omega = number(at.value("omega", Json()), run.path, "two_fold_at.omega");
+  if (point) {
+    const auto [r, omega] = *point;
     const TwoFoldMapPoint p = two_fold_map_point(run.wheel, r, omega, options);
     j["two_fold_at"] = {{"r", r},
                         {"omega", omega},
@@ -161,8 +177,8 @@ FuturesStudy two_fold_futures(const FilippovRun& run, const FuturesOptions& opti
       s.result = sample_futures(model, located.x, options, {}, run.barrier);
       if (!s.result.ok) error = s.result.message;
     });
-  } catch (const std::invalid_argument& e) {
-    error = e.what();
+  } catch (const std::invalid_argument& e) {  // bad options or a model the analysis refuses: input
+    fail(run.path, e.what());
   }
   if (!error.empty()) throw StudyError(run.path.string() + ": " + error);
   s.summary = futures_json(run, s.x_star, s.result);
@@ -227,6 +243,7 @@ std::optional<Vector> on_surface(const M& model, const Vector& xs, const SigmaAx
 
 std::vector<SigmaPoint> sigma_regions(const FilippovRun& run, const Vector& x_star, const SigmaAxes& a,
                                       const std::array<double, 4>& window, int n) {
+  if (n < 2) throw StudyError("sigma_regions: the grid needs n >= 2 points a side, got " + std::to_string(n));
   const auto [x_lo, x_hi, y_lo, y_hi] = window;
   std::vector<SigmaPoint> grid;
   grid.reserve(static_cast<std::size_t>(n) * n);
@@ -286,8 +303,8 @@ TwoFoldContinuation continue_two_fold(const FilippovRun& run, const TwoFoldConti
   try {
     c = visit_model(run,
                     [&](const auto& model) { return saltus::continue_two_fold(model, run.guess, options); });
-  } catch (const std::invalid_argument& e) {
-    throw StudyError(run.path.string() + ": " + e.what());
+  } catch (const std::invalid_argument& e) {  // bad options: input
+    fail(run.path, e.what());
   }
   if (!c.ok) throw StudyError(run.path.string() + ": " + c.message);
   return c;

@@ -7,7 +7,7 @@
 // its options from the run file's section ("map", "futures",
 // "continuation": the keys of studies/option_tables_filippov.cpp), runs,
 // and gives its result with a JSON summary: the `saltus filippov` commands
-// and Python write and draw them.
+// write and draw them, Python returns them as arrays.
 #include <filesystem>
 #include <functional>
 #include <optional>

@@ -77,6 +77,22 @@ _LOADERS = {
 }
 
 
+def _description(source, name):
+    """A dict description as JSON text, and the name errors give it."""
+    where = name or str(source.get("name", "study"))
+    try:
+        return _json.dumps(source, allow_nan=False), where
+    except (TypeError, ValueError) as e:
+        raise ValueError(f"run description {where}: not JSON data ({e})") from None
+
+
+def _existing(source):
+    path = _os.fspath(source)
+    if not _os.path.exists(path):
+        raise ValueError(f"run file {path}: no such file")
+    return path
+
+
 def load(source, name=None):
     """A system and its study from a run file (a path) or a dict of its keys.
 
@@ -88,15 +104,9 @@ def load(source, name=None):
     (default: its "name" key). Raises ValueError naming the key when the
     description is invalid."""
     if isinstance(source, dict):
-        where = name or str(source.get("name", "study"))
-        try:
-            text = _json.dumps(source, allow_nan=False)
-        except (TypeError, ValueError) as e:
-            raise ValueError(f"run description {where}: not JSON data ({e})") from None
+        text, where = _description(source, name)
         return _LOADERS[_kind(source)][1](text, where)
-    path = _os.fspath(source)
-    if not _os.path.exists(path):
-        raise ValueError(f"run file {path}: no such file")
+    path = _existing(source)
     try:
         with open(path) as f:
             kind = _kind(_json.load(f))
@@ -347,7 +357,7 @@ def _warn(warnings):
     if warnings:
         import warnings as _warnings
         for w in warnings:
-            _warnings.warn(w)
+            _warnings.warn(w, stacklevel=3)  # at the caller of the saltus function
 
 
 def simulate(system, transition_matrix=False, out=None):
@@ -397,7 +407,9 @@ def attractor_map(system, progress=None, out=None):
     arrays "period" (0 when not periodic), "distinct_hits", "events",
     "lyapunov" (the largest exponent with "lyapunov": true, else NaN) and
     "done", "classes" (a list of rows of class names), "failures" and
-    "interrupted". ``progress(done, total)`` as for sweep()."""
+    "interrupted". ``progress(done, total)`` as for sweep(). With ``out``
+    (a folder) the files of ``saltus map`` are written there too: map.csv,
+    summary.json and the map's figure."""
     if not isinstance(system, HybridSystem):
         system = load(system)
     return _saltus._attractor_map(system, progress, _os.fspath(out) if out is not None else "")
@@ -458,6 +470,14 @@ def extremal_points(system, x, y, phi, box=None):
     return _saltus._extremal_points(system, x, y, phi, box or 0.0)
 
 
+def _contact(system):
+    if not isinstance(system, ContactSystem):
+        system = load(system)
+    if not isinstance(system, ContactSystem):
+        raise ValueError(f"{system.name}: not a contact run file (saltus extremal: 'curve1', 'curve2', 'point')")
+    return system
+
+
 def contact_continuation(system):
     """A ContactSystem's extremal points followed through pose space (its
     run file's "continue": a branch in one pose parameter with its folds,
@@ -465,11 +485,10 @@ def contact_continuation(system):
     swallowtails), each located point classified (Damerau & Low 2016). A
     dict as ``saltus extremal continue --json`` prints it ("folds",
     "cusps", "swallowtails", each with "point" and "classification"), with
-    "branches", "fold_curves" and "cusp_curves": each a dict of its summary
-    and "columns", the arrays s1, s2, x, y, phi (and the curve's) by name."""
-    if not isinstance(system, ContactSystem):
-        system = load(system)
-    return _saltus._contact_continuation(system)
+    "branch_arrays", "fold_curve_arrays" and "cusp_curve_arrays": each a
+    list of dicts, a branch's summary with "columns", its components (s1,
+    s2 and the pose parameters it varies) as arrays by name."""
+    return _saltus._contact_continuation(_contact(system))
 
 
 def contact_track(system):
@@ -478,24 +497,14 @@ def contact_track(system):
     track --json`` prints it ("events": each birth or death with its time,
     point, counts before and after and classification), with "pieces": one
     (n, 3) array of (t, s1, s2) rows per tracked piece."""
-    if not isinstance(system, ContactSystem):
-        system = load(system)
-    return _saltus._contact_track(system)
+    return _saltus._contact_track(_contact(system))
 
 
 def _filippov(call, source, name, *args):
     # A saltus filippov run file: a path, or a dict of its keys.
     if isinstance(source, dict):
-        where = name or str(source.get("name", "study"))
-        try:
-            text = _json.dumps(source, allow_nan=False)
-        except (TypeError, ValueError) as e:
-            raise ValueError(f"run description {where}: not JSON data ({e})") from None
-        return call(text, where, *args)
-    path = _os.fspath(source)
-    if not _os.path.exists(path):
-        raise ValueError(f"run file {path}: no such file")
-    return call(path, "", *args)
+        return call(*_description(source, name), *args)
+    return call(_existing(source), "", *args)
 
 
 def two_fold(source, name=None):
@@ -509,7 +518,7 @@ def two_fold(source, name=None):
     return _filippov(_saltus._two_fold, source, name)
 
 
-def two_fold_map(source, threads=None, name=None):
+def two_fold_map(source, *, threads=None, name=None):
     """Szalai & Jeffrey's Fig. 4 for the wheel on a turntable: over the
     run file's "map" grid of designed (r*, omega*), where the two-fold is
     case 1 (non-deterministic). A dict as ``saltus filippov map --json``
@@ -522,7 +531,7 @@ def two_fold_map(source, threads=None, name=None):
     return _filippov(_saltus._two_fold_map, source, name, threads or 0)
 
 
-def two_fold_futures(source, samples=None, name=None):
+def two_fold_futures(source, *, samples=None, name=None):
     """Szalai & Jeffrey's Fig. 5: sliding orbits into the run file's
     case-1 two-fold and a sample of its non-deterministic futures out of
     it. A dict as ``saltus filippov futures --json`` prints it, each
@@ -530,16 +539,19 @@ def two_fold_futures(source, samples=None, name=None):
     dict with "kind": sliding, escaping, slip+ or slip-, "t" and "x", an
     array of the states by row), with "states" and "axes" (the two states a
     picture of the switching surface is drawn over, and the one solved for
-    on it). ``samples`` overrides the run file's (default 16). Raises
-    ValueError when the two-fold is not located or not case 1."""
+    on it). ``samples`` overrides the run file's (default 16). "ok" is
+    False, with "message" saying why, when the two-fold is not located or
+    not case 1 (a result, not an exception; bad input raises ValueError)."""
     return _filippov(_saltus._two_fold_futures, source, name, samples or 0)
 
 
-def two_fold_continuation(source, name=None):
+def two_fold_continuation(source, *, name=None):
     """The run file's two-fold continued in one constant ("continuation":
     its "parameter" and the continuation keys), with the boundaries of its
     cases located. A dict as ``saltus filippov continue --json`` prints it
-    ("parameter", "boundaries": test, value, x, before and after), with
-    "columns": the curve's states and parameter as arrays by name, and
-    "cases": the case at each point."""
+    ("parameter", "points", "message", "boundaries": each with "test", the
+    parameter's value under its name, "x", "status", "precision", "before"
+    and "after"), with "columns": the curve's states and parameter as arrays
+    by name, and "cases": the case at each point. "ok" is False, with
+    "message", when the two-fold cannot be located from the guess."""
     return _filippov(_saltus._two_fold_continuation, source, name)

@@ -34,14 +34,14 @@ def test_continuation_is_the_command_line_s_and_meets_the_swallowtail(tmp_path):
     # (s1, s2, x, y, phi) = (0, 0, 0, 1/4, 0) (the paper's eq. (45)).
     c = saltus.contact_continuation(example("ex445_continue"))
     expected = cli_json("continue", example("ex445_continue"), tmp_path)
-    assert without(c, "branches", "fold_curves", "cusp_curves") == without(expected, "branches")
-    assert [without(b, "columns") for b in c["branches"] + c["fold_curves"] + c["cusp_curves"]] == \
-        expected["branches"]
+    arrays = ("branch_arrays", "fold_curve_arrays", "cusp_curve_arrays")
+    assert without(c, *arrays) == expected
+    assert [without(b, "columns") for k in arrays for b in c[k]] == expected["branches"]
     (sw,) = c["swallowtails"]
     assert math.dist([sw["located"][k] for k in ("s1", "s2", "x", "y", "phi")], [0, 0, 0, 0.25, 0]) < 1e-8
     assert sw["classification"]["codimension"] == 3
     # Each cusp lies on the fold curve it was located on (within its step, ds_max = 0.02).
-    fold = c["fold_curves"]
+    fold = c["fold_curve_arrays"]
     for cusp in c["cusps"]:
         gaps = [np.min(np.hypot(f["columns"]["x"] - cusp["point"]["x"], f["columns"]["y"] - cusp["point"]["y"]))
                 for f in fold]
@@ -63,6 +63,8 @@ def test_track_is_the_command_line_s_with_the_birth_and_death(tmp_path):
 
 
 def test_a_missing_object_names_the_key():
+    with pytest.raises(ValueError, match="not a contact run file"):
+        saltus.contact_track(os.path.join(ROOT, "examples", "cusp.json"))
     with pytest.raises(ValueError, match="'continue' is missing"):
         saltus.contact_continuation(example("ex444"))
     with pytest.raises(ValueError, match="track.t"):

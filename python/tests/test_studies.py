@@ -511,7 +511,7 @@ def test_write_gives_the_command_line_s_files(tmp_path):
 def test_simulate_and_lyapunov_write_the_command_line_s_files(tmp_path):
     # The same run file through saltus.simulate(out=) / lyapunov(out=) and
     # through `saltus simulate | lyapunov --out`: the CSVs and JSON byte for
-    # byte (both interpreted, so the same arithmetic).
+    # byte (the built-in bouncing ball: one code path for both).
     run = example("bouncing_ball.json")
     saltus_bin = os.path.join(BUILD, "saltus")
     env = dict(os.environ, SALTUS_COMPILE="0")

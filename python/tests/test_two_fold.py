@@ -44,6 +44,7 @@ def test_futures_are_the_command_line_s_and_start_at_the_two_fold(tmp_path):
         for s, t in zip(fu["segments"], fu["segments"][1:]):
             assert s["t"][-1] == pytest.approx(t["t"][0])
     assert f["axes"] == ("r", "omega", "v")
+    assert f.pop("ok") is True
     summary = {k: v for k, v in f.items() if k not in ("states", "axes")}
     summary["approaches"] = [{k: v for k, v in a.items() if k != "path"} for a in f["approaches"]]
     summary["futures"] = [dict(fu, segments=len(fu["segments"])) for fu in f["futures"]]
@@ -53,6 +54,7 @@ def test_futures_are_the_command_line_s_and_start_at_the_two_fold(tmp_path):
 def test_continuation_and_map_are_the_command_line_s(tmp_path):
     description = wheel(continuation={"parameter": "k2", "max_points": 40})
     c = saltus.two_fold_continuation(description, name="wheel")
+    assert c.pop("ok") is True
     path = tmp_path / "wheel.json"
     path.write_text(json.dumps(description))
     expected = cli_json("continue", str(path), "--out", str(tmp_path / "c"))
@@ -84,6 +86,13 @@ def test_errors_name_the_key_and_figures_draw():
         saltus.two_fold_continuation(wheel(continuation={"parameter": "spring"}), name="wheel")
     with pytest.raises(ValueError, match="futures.samples"):
         saltus.two_fold_futures(wheel(futures={"samples": 0}), name="wheel")
+    # A two-fold that is not case 1 has no non-deterministic futures: a result, not an exception.
+    case3 = {"model": "wheel_turntable", "tyre": "sticking", "two_fold_at": {"r": 0.3, "omega": -0.8},
+             "guess": {"r": 0.3, "v": -0.04, "omega": -0.8}}
+    f = saltus.two_fold_futures(case3, name="case3")
+    assert f["ok"] is False and "not a case-1 two-fold" in f["message"]
+    with pytest.raises(TypeError):
+        saltus.two_fold_map(wheel(), "wheel")  # threads and name are keywords
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt

@@ -71,11 +71,6 @@ TEST_CASE("map: distinct section hits within the tolerance, angles modulo 2 pi",
   for (int k = 0; k < 50; ++k) spread.push_back(v1(k));
   CHECK(distinct_hits(spread, {false}, 1e-4, 9) == 9);
   CHECK(distinct_hits({}, {false}, 1e-4, 9) == 0);
-
-  CHECK(saltus::studies::map_class(2, false, 8) == "period-2");
-  CHECK(saltus::studies::map_class(9, false, 8) == "chaotic");
-  CHECK(saltus::studies::map_class(0, false, 8) == "no hits");
-  CHECK(saltus::studies::map_class(1, true, 8) == "escaped");
 }
 
 TEST_CASE("saltus map: the impact oscillator's grazing line and its period doubling", "[map][cli]") {

@@ -54,3 +54,10 @@ TEST_CASE("map study: the command line's classes and events at every grid point"
   }
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("map_class: period-N up to max_period, then chaotic; a failure escaped", "[map][studies]") {
+  CHECK(saltus::studies::map_class(2, false, 8) == "period-2");
+  CHECK(saltus::studies::map_class(9, false, 8) == "chaotic");
+  CHECK(saltus::studies::map_class(0, false, 8) == "no hits");
+  CHECK(saltus::studies::map_class(1, true, 8) == "escaped");
+}

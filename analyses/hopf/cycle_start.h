@@ -12,6 +12,10 @@
 // of q turned so that its largest component is real: errors O(epsilon^2)
 // in x, which a Newton iteration at fixed p removes.
 
+#include <memory>
+
+#include "continuation/continuation_problem.h"
+#include "continuation/periodic/shooting.h"
 #include "continuation/system.h"
 
 namespace saltus {
@@ -32,5 +36,26 @@ struct CycleGuess {
 // side the cycles are), or a pair that does not cross (mu' = 0).
 CycleGuess cycle_near_hopf(const System& equations, const Vector& u_hopf, int parameter, double amplitude,
                            double l1_zero = 1e-8);
+
+// The branch of cycles born at a Hopf point, ready to continue: the guess
+// above as the start of an autonomous shooting problem (its phase plane
+// through the guess) over `flow`, the rates F as a hybrid system whose last
+// q states are the parameters (p' = 0), with the continued parameter free.
+// Large systems go matrix-free by the options' size rule
+// (ShootingOptions::linear_solver). Continue from y0 = (x, T, p_k) in
+// `direction` (ContinuationOptions::direction: away from the Hopf point).
+struct HopfCycleStart {
+  CycleGuess guess;
+  std::shared_ptr<const periodic::ShootingSystem> shooting;
+  std::shared_ptr<const ContinuationProblem> problem;
+  Vector y0;
+  int direction = 1;
+};
+
+// Throws as cycle_near_hopf, and std::invalid_argument when `flow` is not
+// of dimension n + q.
+HopfCycleStart hopf_cycle_start(const System& equations, std::shared_ptr<const flow::HybridSystem> flow,
+                                const Vector& u_hopf, int parameter, double amplitude,
+                                periodic::ShootingOptions options);
 
 }  // namespace saltus

@@ -34,8 +34,11 @@ struct CycleGuess {
 // naming the reason when there is no cycle to start: l1 below l1_zero in
 // magnitude (a degenerate Hopf point: the cubic terms do not decide on which
 // side the cycles are), or a pair that does not cross (mu' = 0).
+// omega > 0 (the HB's frequency, as located): on a sparse system the Hopf
+// data then come from the sparse path of hopf_point (testfunctions/hopf.h),
+// not a dense eigensolver (34 s at the Brusselator's 1000 unknowns).
 CycleGuess cycle_near_hopf(const System& equations, const Vector& u_hopf, int parameter, double amplitude,
-                           double l1_zero = 1e-8);
+                           double l1_zero = 1e-8, double omega = 0.0);
 
 // The branch of cycles born at a Hopf point, ready to continue: the guess
 // above as the start of an autonomous shooting problem (its phase plane
@@ -56,6 +59,6 @@ struct HopfCycleStart {
 // of dimension n + q.
 HopfCycleStart hopf_cycle_start(const System& equations, std::shared_ptr<const flow::HybridSystem> flow,
                                 const Vector& u_hopf, int parameter, double amplitude,
-                                periodic::ShootingOptions options);
+                                periodic::ShootingOptions options, double omega = 0.0);
 
 }  // namespace saltus

@@ -84,7 +84,11 @@ void BM_BrusselatorCycles(benchmark::State& state) {
   HopfCycleStart start;
   const std::clock_t started = std::clock();
   for (auto _ : state) {
-    start = hopf_cycle_start(*equations, models::brusselator_1d_flow(n), u_hopf, 1, 0.05, {}, omega);
+    // Matrix-free at every size (automatic from 256 states: n = 500 would
+    // be anyway).
+    periodic::ShootingOptions shooting;
+    shooting.linear_solver = periodic::ShootingLinearSolver::kMatrixFree;
+    start = hopf_cycle_start(*equations, models::brusselator_1d_flow(n), u_hopf, 1, 0.05, shooting, omega);
     ContinuationOptions options;
     options.ds = 0.1;
     options.ds_max = 0.5;

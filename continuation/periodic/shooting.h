@@ -103,18 +103,24 @@ struct ShootingOptions {
   double cut_margin = 0.05;
   // The continuation's linear systems (System::matrix_free): kAuto goes
   // matrix-free from matrix_free_from states (x[, T]) when the hybrid
-  // system has a tangent-lifted form (flow::tangent_liftable_v), as
-  // find_orbit does (find_orbit.h has the measurements behind 64). Then the
+  // system has a tangent-lifted form (flow::tangent_liftable_v). Later than
+  // find_orbit's 64: a branch also pays the tangent's GMRES solve and the
+  // leading multipliers by Arnoldi, which cost most where they cluster in
+  // modulus. On the impact chain (`saltus periodic` through studies::
+  // find_orbit, one corrected point and its multipliers) matrix-free took
+  // 419, 1232 and 3205 ms at 64, 128 and 256 states, dense 249, 868 and
+  // 3255 (docs/performance.md). Then the
   // corrector and the tangent are GMRES solves of the bordered system
   // [J; t^T] (continuation/linear_solver.h), J d one lifted period each,
   // and the PD and NS tests read the `multipliers` Floquet multipliers of
   // largest modulus by Arnoldi (leading_multipliers()) instead of the
   // dense monodromy.
   ShootingLinearSolver linear_solver = ShootingLinearSolver::kAuto;
-  int matrix_free_from = 64;
+  int matrix_free_from = 256;
   // Matrix-free: the multipliers computed at a point (largest modulus), and
-  // Arnoldi's subspace for them (0: max(2 multipliers + 1, 20), at most n;
-  // a system whose leading multipliers cluster needs more: ArnoldiOptions).
+  // Arnoldi's subspace for them (0: max(2 multipliers + 1, 20), at most n,
+  // and where that does not converge ArnoldiOptions' default, up to 0.3 n:
+  // leading multipliers that cluster in modulus need it).
   int multipliers = 8;
   int arnoldi_subspace = 0;
   std::string check() const;  // empty when valid, else names the bad field

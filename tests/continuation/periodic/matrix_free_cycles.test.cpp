@@ -190,3 +190,22 @@ TEST_CASE("Brusselator cycles: the first ones follow the Hopf normal form", "[ma
   }
   CHECK(dp.back() > 10 * dp.front());
 }
+
+TEST_CASE("Brusselator cycles: the switch to matrix-free is by size", "[matrix_free_cycles]") {
+  // 2 n + 1 = 25 states (x, T): dense by default (from 256), matrix-free
+  // from a lower threshold; kDense holds at any size.
+  const auto equations = make_system(model());
+  periodic::ShootingOptions options;
+  CHECK_FALSE(hopf_cycle_start(*equations, models::brusselator_1d_flow(kN), hopf_u(), 1, 0.02, options)
+                  .shooting->matrix_free());
+  options.matrix_free_from = 25;
+  CHECK(hopf_cycle_start(*equations, models::brusselator_1d_flow(kN), hopf_u(), 1, 0.02, options)
+            .shooting->matrix_free());
+  options.matrix_free_from = 26;
+  CHECK_FALSE(hopf_cycle_start(*equations, models::brusselator_1d_flow(kN), hopf_u(), 1, 0.02, options)
+                  .shooting->matrix_free());
+  options.matrix_free_from = 1;
+  options.linear_solver = periodic::ShootingLinearSolver::kDense;
+  CHECK_FALSE(hopf_cycle_start(*equations, models::brusselator_1d_flow(kN), hopf_u(), 1, 0.02, options)
+                  .shooting->matrix_free());
+}

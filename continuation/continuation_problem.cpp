@@ -91,6 +91,12 @@ Vector ContinuationProblem::residual_alone(const Vector& y) const {
                        [this](const double* uu, double* f) { system_->residual_alone(uu, f); });
 }
 
+Vector ContinuationProblem::jacobian_times(const Vector& y, const Vector& dy) const {
+  if (!extras_.empty())
+    throw std::logic_error("jacobian_times: a problem with extra equations is not matrix-free");
+  return system_->jacobian_times(u(y), embed(dy));
+}
+
 Matrix ContinuationProblem::jacobian(const Vector& y) const {
   const int n = state_size();
   const Vector uu = u(y);

@@ -54,6 +54,10 @@ class ContinuationProblem {
   double accuracy() const { return system_->accuracy(); }  // System::accuracy
   Matrix jacobian(const Vector& y) const;                  // m x (m + 1)
   bool is_sparse() const { return system_->is_sparse(); }
+  // System::matrix_free, without extra equations (their gradients are dense).
+  bool matrix_free() const { return extras_.empty() && system_->matrix_free(); }
+  // G_y dy by System::jacobian_times (matrix_free problems), size m.
+  Vector jacobian_times(const Vector& y, const Vector& dy) const;
   SparseMatrix sparse_jacobian(const Vector& y) const;
   // The second derivative of the base equations F in directions a, b of y-space:
   // F_yy[a, b] (size n). Branch switching uses it.

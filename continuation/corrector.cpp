@@ -10,6 +10,8 @@ namespace saltus {
 
 bool factor_bordered(const ContinuationProblem& problem, const Vector& y, const Vector& r,
                      BorderedJacobian* jacobian) {
+  if (problem.matrix_free())
+    return jacobian->factor([&problem, y](const Vector& dy) { return problem.jacobian_times(y, dy); }, r);
   if (problem.is_sparse()) return jacobian->factor(problem.sparse_jacobian(y), r, problem.state_size());
   return jacobian->factor(problem.jacobian(y), r);
 }
@@ -82,7 +84,15 @@ Correction newton_from(const ContinuationProblem& problem, const Vector& y0, con
   // converges linearly, at a rate about the first step's size times the
   // curvature; when a step shrinks by less than half (a far predictor), the
   // Jacobian is factored afresh at the iterate: Newton's step from there.
-  const bool chord = options.chord && problem.prefers_chord();
+  // Matrix-free (ContinuationProblem::matrix_free): Newton, each step by
+  // GMRES at the iterate (a product costs the same at any point, so a
+  // chord's fixed Jacobian saves nothing and converges slower), to the
+  // forcing term eta = |h|_inf / (1 + |y|_inf) in [1e-10, 1e-3] (Dembo,
+  // Eisenstat & Steihaug 1982: eta = O(|h|) keeps Newton's quadratic
+  // convergence; continuation/periodic/newton_krylov.h), the residuals
+  // computed alone (no variational equations).
+  const bool matrix_free = problem.matrix_free();
+  const bool chord = !matrix_free && options.chord && problem.prefers_chord();
   bool factored = false;
   // Broyden's G_y (known given): updated from the last residual and step.
   const int m = problem.equations();
@@ -94,8 +104,8 @@ Correction newton_from(const ContinuationProblem& problem, const Vector& y0, con
     // In chord mode every residual is computed alone: residuals of one kind
     // (two integrations of the same period differ at the tolerance, which
     // near convergence is as large as the steps).
-    const Vector h = chord ? bordered_residual_alone(problem, result.y, y_pred, r)
-                           : bordered_residual(problem, result.y, y_pred, r);
+    const Vector h = chord || matrix_free ? bordered_residual_alone(problem, result.y, y_pred, r)
+                                          : bordered_residual(problem, result.y, y_pred, r);
     result.residual_norm = h.head(problem.equations()).lpNorm<Eigen::Infinity>();
     if (!finite(h)) {
       result.message = "the residual is not finite at the Newton iterate";
@@ -136,7 +146,17 @@ Correction newton_from(const ContinuationProblem& problem, const Vector& y0, con
       }
       factored = true;
     }
-    const Vector delta = jacobian.solve(h);
+    if (matrix_free) jacobian.set_tolerance(std::clamp(h.lpNorm<Eigen::Infinity>() / scale, 1e-10, 1e-3));
+    Vector delta;
+    try {
+      delta = jacobian.solve(h);
+    } catch (const std::runtime_error& e) {  // GMRES short of its tolerance (matrix-free)
+      if (!matrix_free) throw;
+      jacobian.set_tolerance(1e-10);
+      result.message = std::string("the Newton step: ") + e.what();
+      return result;
+    }
+    if (matrix_free) jacobian.set_tolerance(1e-10);  // the tangent's, next
     const double step = delta.lpNorm<Eigen::Infinity>();
     // Newton steps that grow after the first two mean divergence: give up
     // early so the step controller can cut ds.

@@ -3,12 +3,119 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <sstream>
 #include <stdexcept>
+#include <unsupported/Eigen/IterativeSolvers>
+
+namespace saltus::detail {
+class BorderedOperator;
+}  // namespace saltus::detail
+
+namespace Eigen::internal {
+template <>
+struct traits<saltus::detail::BorderedOperator> : public traits<Eigen::SparseMatrix<double>> {};
+}  // namespace Eigen::internal
+
+namespace saltus::detail {
+
+// A = [G_y; r^T] by its products, for Eigen's GMRES: the matrix-free
+// wrapper of Eigen's documentation ("Matrix-free solvers"), an EigenBase
+// whose product with a vector is A x.
+class BorderedOperator : public Eigen::EigenBase<BorderedOperator> {
+ public:
+  using Scalar = double;
+  using RealScalar = double;
+  using StorageIndex = int;
+  enum { ColsAtCompileTime = Eigen::Dynamic, MaxColsAtCompileTime = Eigen::Dynamic, IsRowMajor = false };
+
+  BorderedOperator(const std::function<Vector(const Vector&)>& G_y_times, const Vector& r, int* products)
+      : G_y_times_(G_y_times), r_(r), products_(products) {}
+  Eigen::Index rows() const { return r_.size(); }
+  Eigen::Index cols() const { return r_.size(); }
+
+  template <class Rhs>
+  Eigen::Product<BorderedOperator, Rhs, Eigen::AliasFreeProduct> operator*(
+      const Eigen::MatrixBase<Rhs>& x) const {
+    return Eigen::Product<BorderedOperator, Rhs, Eigen::AliasFreeProduct>(*this, x.derived());
+  }
+
+  Vector times(const Vector& x) const {
+    Vector out(rows());
+    if (!(x.squaredNorm() > 0)) return out.setZero();  // GMRES's first residual asks A 0
+    out.head(rows() - 1) = G_y_times_(x);
+    out[rows() - 1] = r_.dot(x);
+    ++*products_;
+    return out;
+  }
+
+ private:
+  const std::function<Vector(const Vector&)>& G_y_times_;
+  const Vector& r_;
+  int* products_;
+};
+
+}  // namespace saltus::detail
+
+namespace Eigen::internal {
+
+template <class Rhs>
+struct generic_product_impl<saltus::detail::BorderedOperator, Rhs, SparseShape, DenseShape, GemvProduct>
+    : generic_product_impl_base<saltus::detail::BorderedOperator, Rhs,
+                                generic_product_impl<saltus::detail::BorderedOperator, Rhs>> {
+  using Scalar = typename Product<saltus::detail::BorderedOperator, Rhs>::Scalar;
+  template <class Dest>
+  static void scaleAndAddTo(Dest& dst, const saltus::detail::BorderedOperator& lhs, const Rhs& rhs,
+                            const Scalar& alpha) {
+    dst.noalias() += alpha * lhs.times(rhs);
+  }
+};
+
+}  // namespace Eigen::internal
 
 namespace saltus {
 
+bool BorderedJacobian::factor(std::function<Vector(const Vector&)> G_y_times, const Vector& r) {
+  sparse_ = false;
+  G_y_times_ = std::move(G_y_times);
+  r_ = r;
+  products_ = 0;
+  determinant_ = std::numeric_limits<double>::quiet_NaN();
+  return true;
+}
+
+void BorderedJacobian::set_max_iterations(int iterations, int restart) {
+  if (iterations < 1 || restart < 1)
+    throw std::invalid_argument("GMRES iterations = " + std::to_string(iterations) +
+                                " and restart = " + std::to_string(restart) + " must be >= 1");
+  max_iterations_ = iterations;
+  restart_ = restart;
+}
+
+Vector BorderedJacobian::solve_matrix_free(const Vector& b) const {
+  failure_.clear();
+  if (!(b.squaredNorm() > 0)) return Vector::Zero(b.size());
+  const detail::BorderedOperator A(G_y_times_, r_, &products_);
+  Eigen::GMRES<detail::BorderedOperator, Eigen::IdentityPreconditioner> gmres;
+  gmres.setTolerance(tolerance_);
+  gmres.setMaxIterations(max_iterations_);
+  gmres.set_restart(restart_);
+  gmres.compute(A);
+  Vector x = gmres.solve(b);
+  // A solve short of its tolerance but within a tenth of |b| still gives a
+  // descent direction (the Newton step); a hundredfold miss is a failure.
+  if (!x.allFinite() || gmres.info() == Eigen::NumericalIssue || !(gmres.error() <= 100 * tolerance_)) {
+    std::ostringstream msg;
+    msg << "GMRES reached |A x - b| / |b| = " << gmres.error() << " in " << gmres.iterations()
+        << " iterations (asked: " << tolerance_ << ")";
+    failure_ = msg.str();
+    throw std::runtime_error(failure_);
+  }
+  return x;
+}
+
 bool BorderedJacobian::factor(const Matrix& J, const Vector& r) {
   sparse_ = false;
+  G_y_times_ = nullptr;
   Matrix A(J.rows() + 1, J.cols());
   A.topRows(J.rows()) = J;
   A.bottomRows(1) = r.transpose();
@@ -28,6 +135,7 @@ double saturated_determinant(double sign, double log_abs) {
 
 bool BorderedJacobian::factor(const SparseMatrix& J, const Vector& r, int n) {
   sparse_ = true;
+  G_y_times_ = nullptr;
   const int N = static_cast<int>(J.cols());
   const int k = N - n;  // bordering columns; rows: m - n of J plus r
   // Split J into F_x and the dense borders.
@@ -130,6 +238,7 @@ Matrix BorderedJacobian::solve_state(const Matrix& B) const {
 }
 
 Vector BorderedJacobian::solve(const Vector& b) const {
+  if (matrix_free()) return solve_matrix_free(b);
   if (!sparse_) return dense_.solve(b);
   if (!blocked_) return whole_lu_->solve(b);
   Vector x = solve_blocks(b);

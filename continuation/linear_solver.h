@@ -17,9 +17,21 @@
 // the sparse LU of A. Reusing one
 // BorderedJacobian for a sequence of factorizations keeps the fill-reducing
 // ordering of F_x while its sparsity pattern stays the same.
+//
+// Matrix-free (a large shooting problem, System::matrix_free): G_y is
+// known only by its products G_y v, each one direction through one period
+// (forming it would cost n directions through every step). A is then never
+// formed or factored: solve() runs GMRES (Saad & Schultz 1986; Eigen's
+// unsupported IterativeSolvers, restarted, no preconditioner) on the
+// products [G_y v; r . v], to the relative residual set by
+// set_tolerance() (the corrector's forcing term, continuation/corrector.cpp;
+// 1e-10 by default: the tangent). determinant() is NaN there (unknown: a
+// branch-point test sees no sign change).
 
 #include <Eigen/SparseLU>
+#include <functional>
 #include <memory>
+#include <string>
 
 #include "continuation/system.h"
 
@@ -31,6 +43,18 @@ class BorderedJacobian {
   bool factor(const Matrix& J, const Vector& r);
   // n: the size of the sparse state block F_x (the leading n x n of J).
   bool factor(const SparseMatrix& J, const Vector& r, int n);
+  // Matrix-free: A = [G_y; r^T] by its products, G_y_times(v) = G_y v
+  // (v of size r.size(), G_y v of size r.size() - 1). Always true.
+  bool factor(std::function<Vector(const Vector&)> G_y_times, const Vector& r);
+  bool matrix_free() const { return static_cast<bool>(G_y_times_); }
+  // Matrix-free: the relative residual |A x - b| <= tolerance |b| the next
+  // solves reach, the Krylov iterations they may take, and what they took.
+  void set_tolerance(double tolerance) { tolerance_ = tolerance; }
+  void set_max_iterations(int iterations, int restart);
+  int products() const { return products_; }               // G_y products since factor()
+  const std::string& failure() const { return failure_; }  // the last solve's, "" when it converged
+  // Throws std::runtime_error (matrix-free) when GMRES does not reach the
+  // tolerance (failure() says how far it got).
   Vector solve(const Vector& b) const;
   // A itself, from its dense factors (dense path only).
   Matrix dense_matrix() const { return dense_.reconstructedMatrix(); }
@@ -63,6 +87,14 @@ class BorderedJacobian {
   Matrix C_, R_, D_, X_;               // X = F_x^{-1} C
   Eigen::PartialPivLU<Matrix> schur_;  // of D - R X
   double determinant_ = 0.0;
+  // Matrix-free.
+  std::function<Vector(const Vector&)> G_y_times_;
+  Vector r_;
+  double tolerance_ = 1e-10;
+  int max_iterations_ = 300, restart_ = 100;
+  mutable int products_ = 0;
+  mutable std::string failure_;
+  Vector solve_matrix_free(const Vector& b) const;
 };
 
 }  // namespace saltus

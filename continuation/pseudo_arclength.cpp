@@ -21,7 +21,12 @@ bool tangent_at(const ContinuationProblem& problem, const Vector& y, const Vecto
   if (!factor_bordered(problem, y, r, jacobian)) return false;
   Vector e = Vector::Zero(problem.size());
   e[problem.size() - 1] = 1.0;
-  *tangent = jacobian->solve(e);
+  try {
+    *tangent = jacobian->solve(e);
+  } catch (const std::runtime_error&) {  // matrix-free: GMRES short of its tolerance
+    if (!jacobian->matrix_free()) throw;
+    return false;
+  }
   const double norm = tangent->norm();
   if (!(norm > 0.0) || !std::isfinite(norm)) return false;
   *tangent /= norm;
@@ -190,7 +195,7 @@ std::optional<SpecialPoint> reach_bound(const ContinuationProblem& problem, cons
 Vector initial_tangent(const ContinuationProblem& problem, const Vector& y, int direction) {
   const int n = problem.state_size();
   Vector t;
-  if (problem.is_sparse()) {
+  if (problem.is_sparse() || problem.matrix_free()) {
     // [G_y; e_p^T] t = e_last: fine unless the start is a fold in p.
     BorderedJacobian jacobian;
     Vector e = Vector::Zero(problem.size());
@@ -267,7 +272,8 @@ Branch continue_branch(const ContinuationProblem& problem, const Vector& y_start
     fix[n] = 1.0;
     const auto start_at = [&](const Vector& from) {
       Correction c = correct(problem, from, fix, options);
-      if (!c.converged && !problem.is_sparse()) c = correct_damped(problem, from, fix, options);
+      if (!c.converged && !problem.is_sparse() && !problem.matrix_free())
+        c = correct_damped(problem, from, fix, options);
       return c;
     };
     // A start that cannot be corrected where the system cuts it (an orbit
@@ -392,7 +398,8 @@ Branch continue_branch(const ContinuationProblem& problem, const Vector& y_start
   newton_options.chord = false;
   // Dense chord problems (shooting): the Jacobian at the last point, from
   // which the next corrector starts by a Broyden update (corrector.h).
-  const bool broyden = options.chord && problem.prefers_chord() && !problem.is_sparse();
+  const bool broyden =
+      options.chord && problem.prefers_chord() && !problem.is_sparse() && !problem.matrix_free();
   std::optional<KnownJacobian> known;
   Matrix G_before;        // G_y at the regular point before known's (none yet)
   Vector tangent_before;  // at the regular point before the last (none yet)
@@ -537,7 +544,8 @@ Branch continue_branch(const ContinuationProblem& problem, const Vector& y_start
       }
       // A chord corrector converges linearly: from the same predictor error
       // it takes about two iterations more than Newton.
-      const int easy = options.easy_iterations + (options.chord && problem.prefers_chord() ? 2 : 0);
+      const int easy = options.easy_iterations +
+                       (options.chord && problem.prefers_chord() && !problem.matrix_free() ? 2 : 0);
       if (c.iterations <= easy) ds = std::min(ds * options.step_growth, options.ds_max);
     }
   } catch (const std::exception& e) {

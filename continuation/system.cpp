@@ -21,6 +21,8 @@ void System::sparse_jacobian(const double* u, SparseMatrix* J) const {
   *J = dense.sparseView();
 }
 
+Vector System::jacobian_times(const Vector& u, const Vector& d) const { return jacobian(u) * d; }
+
 void System::derivatives_along(const double*, const double*, int, Matrix*) const {
   throw std::logic_error("this system gives no higher derivatives (derivatives_along)");
 }

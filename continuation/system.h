@@ -44,6 +44,16 @@ class System {
   // sparse_jacobian() is the fast path for large n.
   virtual bool is_sparse() const { return false; }
   virtual void sparse_jacobian(const double* u, SparseMatrix* J) const;
+  // True when the Jacobian is too costly to form and the engine should
+  // solve its linear systems by GMRES on products jacobian_times() instead
+  // (a shooting problem of many states, continuation/periodic/shooting.h:
+  // J costs n directions through every step of the period, a product one
+  // direction). Along a branch of such a system the engine then never calls
+  // jacobian(), and computes residuals by residual_alone().
+  virtual bool matrix_free() const { return false; }
+  // J d = dF/du d, d of size n + q; exact (to the integration tolerance for
+  // a flow). The default forms J.
+  virtual Vector jacobian_times(const Vector& u, const Vector& d) const;
   // H = d/du (dF/du . d): the second derivative contracted with a direction d
   // (size n + q), n x (n + q). Needed by fold curves, cusp tests and branch
   // switching. Exact (nested jets).

@@ -13,6 +13,13 @@ namespace {
 
 Eigen::VectorXcd multipliers_of(const periodic::ShootingSystem& shooting, const Branch& branch, const Vector& y,
                                 std::complex<double>* trivial) {
+  if (shooting.matrix_free()) {
+    // A large system: the leading multipliers by Arnoldi (ShootingSystem::
+    // leading_multipliers), the monodromy never formed.
+    const Eigen::VectorXcd mu = shooting.leading_multipliers(u_of(branch, y));
+    std::complex<double> ignored;
+    return shooting.options().autonomous ? periodic::without_trivial(mu, trivial ? trivial : &ignored) : mu;
+  }
   const Matrix M = shooting.monodromy(u_of(branch, y));
   std::complex<double> ignored;
   if (shooting.options().autonomous) return periodic::nontrivial_multipliers(M, trivial ? trivial : &ignored);

@@ -27,6 +27,10 @@ Matrix monodromy(const PointContext& point) {
 // read as an NS. The test runs over the other multipliers only.
 Eigen::VectorXcd ns_multipliers(const PointContext& point) {
   const auto* shooting = dynamic_cast<const periodic::ShootingSystem*>(&point.problem.system());
+  if (shooting && shooting->matrix_free()) {  // the leading ones (floquet.h)
+    const Eigen::VectorXcd mu = shooting->leading_multipliers(point.problem.u(point.y));
+    return shooting->options().autonomous ? periodic::without_trivial(mu) : mu;
+  }
   const Matrix M = monodromy(point);
   return shooting && shooting->options().autonomous
              ? periodic::nontrivial_multipliers(M)
@@ -35,6 +39,12 @@ Eigen::VectorXcd ns_multipliers(const PointContext& point) {
 }  // namespace
 
 double PeriodDoublingTest::value(const PointContext& point) const {
+  const auto* shooting = dynamic_cast<const periodic::ShootingSystem*>(&point.problem.system());
+  if (shooting && shooting->matrix_free()) {  // the leading multipliers (floquet.h)
+    std::complex<double> product = 1.0;
+    for (const auto& mu : shooting->leading_multipliers(point.problem.u(point.y))) product *= 1.0 + mu;
+    return product.real();  // real: the factors come in conjugate pairs
+  }
   const Matrix M = monodromy(point);
   return (M + Matrix::Identity(M.rows(), M.cols())).determinant();
 }

@@ -34,6 +34,18 @@
 //     so that |mu_i| = 1 there; a real pair is a neutral saddle and is not
 //     reported (as HopfTest drops the neutral saddles of equilibria).
 
+//
+// Large shooting problems (periodic::ShootingSystem::matrix_free(): the
+// monodromy matrix is never formed) read the few multipliers of largest
+// modulus instead, by Arnoldi (ShootingSystem::leading_multipliers): PD is
+// then prod (1 + mu_i) and NS the product over their pairs, over those
+// multipliers alone. The ones left out lie inside the circle of the
+// smallest one kept; while that is inside the unit circle the factors they
+// would add do not change sign along the branch (1 + mu > 0 for a real mu
+// in (-1, 1), |1 + mu|^2 > 0 for a pair; likewise the pairs' products stay
+// off 1), so the zeros are the same: only the value's scale differs from
+// the dense test's.
+
 #include "continuation/test_function.h"
 
 namespace saltus {

@@ -23,10 +23,9 @@
 
 namespace saltus::periodic {
 
-// kAuto: by size (above); kDense, kMatrixFree force one (kMatrixFree on a
-// system without a tangent lift, or on a System that is not a
-// ShootingSystem, throws std::invalid_argument).
-enum class ShootingLinearSolver { kAuto, kDense, kMatrixFree };
+// ShootingLinearSolver (shooting.h): kAuto by size (above); kDense,
+// kMatrixFree force one (kMatrixFree on a system without a tangent lift, or
+// on a System that is not a ShootingSystem, throws std::invalid_argument).
 
 struct OrbitSearchOptions {
   int max_iterations = 30;           // Newton iterations

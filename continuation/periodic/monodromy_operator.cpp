@@ -39,13 +39,21 @@ Vector MonodromyOperator::apply(const Vector& v) const {
   if (v.size() != n_)
     throw std::invalid_argument("monodromy operator: a direction of size " + std::to_string(v.size()) +
                                 ", the operator's is " + std::to_string(n_));
+  Vector w = Vector::Zero(n_ + q_);
+  w.head(n_) = v;
+  return apply_state_and_parameters(w);
+}
+
+Vector MonodromyOperator::apply_state_and_parameters(const Vector& w) const {
   const int dim = n_ + q_;
-  const double norm = v.norm();
+  if (w.size() != dim)
+    throw std::invalid_argument("monodromy operator: a direction (x, p) of size " + std::to_string(w.size()) +
+                                ", the operator's is " + std::to_string(dim));
+  const double norm = w.norm();
   if (!(norm > 0)) return Vector::Zero(n_);  // GMRES's first residual asks M 0
   Vector start(2 * dim);
   start.head(dim) = z0_;
-  start.tail(dim).setZero();
-  start.segment(dim, n_) = v / norm;
+  start.tail(dim) = w / norm;
   const int mode = shooting_.options().mode;
   const flow::Trajectory tr = flow::simulate(*lifted_, mode, t0_, start, t1_, simulation_);
   ++products_;

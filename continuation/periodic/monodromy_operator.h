@@ -42,6 +42,10 @@ class MonodromyOperator {
   int size() const { return n_; }  // n: the states, without T and the parameters
   // M v (v of size n).
   Vector apply(const Vector& v) const;
+  // Phi_xx v + Phi_xp dp for w = (v, dp) of size n + q: the shooting
+  // Jacobian's state and parameter columns in one lifted period
+  // (ShootingSystem::jacobian_times).
+  Vector apply_state_and_parameters(const Vector& w) const;
   // The field at the end of the period, f(phi(t0 + T; x)): the autonomous
   // bordering's T column (from the first product, or one period of the
   // state alone when there was none).

@@ -7,6 +7,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "continuation/periodic/monodromy_operator.h"
+
 namespace saltus::periodic {
 
 std::string ShootingOptions::check() const {
@@ -23,6 +25,13 @@ std::string ShootingOptions::check() const {
     why << "cut_margin = " << cut_margin << " must be in [0, 0.25] (0: the cut never moves)";
   else if (!(stepping_tolerance >= 0.0 && stepping_tolerance < 1.0))
     why << "stepping_tolerance = " << stepping_tolerance << " must be in [0, 1) (0: the simulation's)";
+  else if (matrix_free_from < 1)
+    why << "matrix_free_from = " << matrix_free_from << " must be >= 1";
+  else if (multipliers < 1)
+    why << "multipliers = " << multipliers << " must be >= 1";
+  else if (arnoldi_subspace != 0 && arnoldi_subspace < multipliers + 2)
+    why << "arnoldi_subspace = " << arnoldi_subspace
+        << " must be 0 (automatic) or >= multipliers + 2 = " << multipliers + 2;
   else
     why << simulation.check();
   return why.str();
@@ -56,6 +65,20 @@ ShootingSystem::ShootingSystem(std::shared_ptr<const flow::HybridSystem> system,
           "autonomous shooting: the field vanishes at the reference point (an equilibrium)");
   }
   cuts_.emplace_back(options_.period_of ? options_.phase : options_.t0, options_.mode);
+  // Matrix-free by size (ShootingOptions::linear_solver).
+  if (options_.linear_solver != ShootingLinearSolver::kDense) {
+    bool liftable = false;
+    try {
+      liftable = system_->tangent_lifted() != nullptr;
+    } catch (const std::logic_error&) {
+    }
+    if (options_.linear_solver == ShootingLinearSolver::kMatrixFree && !liftable)
+      throw std::invalid_argument(
+          "shooting: matrix-free continuation needs a system with a tangent-lifted form "
+          "(flow::tangent_liftable_v); use the dense linear solver");
+    matrix_free_ = liftable && (options_.linear_solver == ShootingLinearSolver::kMatrixFree ||
+                                state_size() >= options_.matrix_free_from);
+  }
 }
 
 double ShootingSystem::cut_key(double t0, const Vector& u) const {
@@ -301,6 +324,82 @@ void ShootingSystem::jacobian(const double* u, Matrix* J) const {
   }
 }
 
+Vector ShootingSystem::jacobian_times(const Vector& u, const Vector& d) const {
+  if (d.size() != size())
+    throw std::invalid_argument("shooting: a direction of size " + std::to_string(d.size()) +
+                                ", the system's is " + std::to_string(size()));
+  const int m = state_size();
+  Vector out = Vector::Zero(m);
+  if (!(d.squaredNorm() > 0)) return out;
+  const MonodromyOperator monodromy(*this, u);
+  // w = (dx, dp) through the period: Phi_xx dx + Phi_xp dp.
+  Vector w(n_ + q_);
+  w << d.head(n_), d.tail(q_);
+  double dt1 = 0.0;  // the end's motion, (phase + 1) dT/dp . dp (period_of)
+  if (!options_.autonomous && options_.period_of) {
+    // As jacobian(): a later start is the perturbation -f(t0) dt0 that Phi_xx carries.
+    Vector f_start, dT_dp;
+    options_.period_of(u.tail(q_), &dT_dp);
+    const double dT = dT_dp.dot(d.tail(q_));
+    system_->field(options_.mode, start_time(u), hybrid_state(u), &f_start);
+    w.head(n_) -= options_.phase * dT * f_start.head(n_);
+    dt1 = (options_.phase + 1.0) * dT;
+  }
+  out.head(n_) = monodromy.apply_state_and_parameters(w) - d.head(n_);
+  if (options_.autonomous) {
+    out.head(n_) += monodromy.end_field() * d[n_];  // d phi_T / dT
+    out[n_] = phase_normal().dot(d.head(n_));
+  } else if (dt1 != 0.0) {
+    out.head(n_) += monodromy.end_field() * dt1;
+  }
+  return out;
+}
+
+Eigen::VectorXcd ShootingSystem::leading_multipliers(const Vector& u) const {
+  {
+    std::lock_guard<std::mutex> lock(leading_->mutex);
+    for (const auto& [at, mu] : leading_->entries)
+      if (at.size() == u.size() && at == u) return mu;
+  }
+  Eigen::VectorXcd mu;
+  if (matrix_free_) {
+    const MonodromyOperator monodromy(*this, u);
+    ArnoldiOptions arnoldi;
+    arnoldi.count = options_.multipliers;
+    arnoldi.subspace = options_.arnoldi_subspace > 0 ? options_.arnoldi_subspace
+                                                     : std::max(2 * options_.multipliers + 1, 20);
+    if (options_.arnoldi_subspace == 0) arnoldi.max_restarts = 20;  // then the larger subspace
+    ArnoldiMultipliers a = arnoldi_multipliers(monodromy, arnoldi);
+    if (!a.converged && options_.arnoldi_subspace == 0) {
+      arnoldi.max_restarts = ArnoldiOptions().max_restarts;
+      // Leading multipliers that cluster in modulus (the impact chain's long
+      // waves: ArnoldiOptions) need a larger subspace: its default rule.
+      arnoldi.subspace = 0;
+      a = arnoldi_multipliers(monodromy, arnoldi);
+    }
+    if (!a.converged)
+      throw std::runtime_error("the leading Floquet multipliers did not converge: " + a.message);
+    mu = a.multipliers;
+  } else {
+    mu = floquet_multipliers(monodromy(u));
+  }
+  // A complex multiplier whose conjugate is cut off at the end is left out:
+  // the tests' products are then real.
+  int count = std::min<int>(options_.multipliers, static_cast<int>(mu.size()));
+  if (count > 0) {
+    const std::complex<double> last = mu[count - 1];
+    bool paired = !(std::abs(last.imag()) > 1e-12 * std::abs(last));  // real: nothing to pair
+    for (int i = 0; i + 1 < count && !paired; ++i)
+      paired = std::abs(mu[i] - std::conj(last)) <= 1e-8 * std::abs(last);
+    if (!paired) --count;
+  }
+  mu.conservativeResize(count);
+  std::lock_guard<std::mutex> lock(leading_->mutex);
+  leading_->entries.emplace_back(u, mu);
+  if (leading_->entries.size() > 8) leading_->entries.pop_front();
+  return mu;
+}
+
 void ShootingSystem::second_derivative(const double*, const double*, Matrix*) const {
   throw std::logic_error(
       "second derivatives of a shooting map are not available: fold curves and branch switching of periodic "
@@ -321,7 +420,9 @@ ShootingSystem::ShootingSystem(const ShootingSystem& coarse, Refined)
       f_ref_(coarse.f_ref_),
       options_(coarse.options_),
       cuts_(coarse.cuts_),
-      monodromies_(coarse.monodromies_) {
+      monodromies_(coarse.monodromies_),
+      matrix_free_(coarse.matrix_free_),
+      leading_(coarse.leading_) {
   options_.stepping_tolerance = 0.0;  // the simulation's tolerance throughout
 }
 
@@ -346,7 +447,11 @@ Matrix ShootingSystem::monodromy(const Vector& u) const {
 }
 
 Eigen::VectorXcd nontrivial_multipliers(const Matrix& monodromy, std::complex<double>* trivial) {
-  const Eigen::VectorXcd mu = floquet_multipliers(monodromy);
+  return without_trivial(floquet_multipliers(monodromy), trivial);
+}
+
+Eigen::VectorXcd without_trivial(const Eigen::VectorXcd& mu, std::complex<double>* trivial) {
+  if (mu.size() == 0) return mu;
   int k = 0;
   for (int i = 1; i < mu.size(); ++i)
     if (std::abs(mu[i] - 1.0) < std::abs(mu[k] - 1.0)) k = i;

@@ -66,6 +66,15 @@
 
 namespace saltus::periodic {
 
+// How shooting's linear systems are solved: kDense forms the Jacobian from
+// the variational equations (n directions through every step of the
+// period); kMatrixFree solves them by GMRES on products J d, one direction
+// through one period each (continuation/periodic/monodromy_operator.h,
+// newton_krylov.h); kAuto chooses by size (ShootingOptions::
+// matrix_free_from, OrbitSearchOptions::matrix_free_from). kMatrixFree on
+// a system without a tangent lift throws std::invalid_argument.
+enum class ShootingLinearSolver { kAuto, kDense, kMatrixFree };
+
 struct ShootingOptions {
   bool autonomous = false;  // the period is an unknown (state component "T")
   double t0 = 0.0;          // the time (phase) at which the orbit is cut
@@ -92,6 +101,28 @@ struct ShootingOptions {
   // cut_margin T of it (a fraction of the period, in [0, 0.25]; 0: the
   // cut never moves).
   double cut_margin = 0.05;
+  // The continuation's linear systems (System::matrix_free): kAuto goes
+  // matrix-free from matrix_free_from states (x[, T]) when the hybrid
+  // system has a tangent-lifted form (flow::tangent_liftable_v). Later than
+  // find_orbit's 64: a branch also pays the tangent's GMRES solve and the
+  // leading multipliers by Arnoldi, which cost most where they cluster in
+  // modulus. On the impact chain (`saltus periodic` through studies::
+  // find_orbit, one corrected point and its multipliers) matrix-free took
+  // 419, 1232 and 3205 ms at 64, 128 and 256 states, dense 249, 868 and
+  // 3255 (docs/performance.md). Then the
+  // corrector and the tangent are GMRES solves of the bordered system
+  // [J; t^T] (continuation/linear_solver.h), J d one lifted period each,
+  // and the PD and NS tests read the `multipliers` Floquet multipliers of
+  // largest modulus by Arnoldi (leading_multipliers()) instead of the
+  // dense monodromy.
+  ShootingLinearSolver linear_solver = ShootingLinearSolver::kAuto;
+  int matrix_free_from = 256;
+  // Matrix-free: the multipliers computed at a point (largest modulus), and
+  // Arnoldi's subspace for them (0: max(2 multipliers + 1, 20), at most n,
+  // and where that does not converge ArnoldiOptions' default, up to 0.3 n:
+  // leading multipliers that cluster in modulus need it).
+  int multipliers = 8;
+  int arnoldi_subspace = 0;
   std::string check() const;  // empty when valid, else names the bad field
 };
 
@@ -117,6 +148,17 @@ class ShootingSystem : public System {
   void residual_alone(const double* u, double* f) const override;
   bool prefers_chord() const override { return true; }
   void jacobian(const double* u, Matrix* J) const override;
+  // Matrix-free (ShootingOptions::linear_solver, decided at construction):
+  // J d by one tangent-lifted period from (x, p) in the direction d (the
+  // saltations of the events included), never forming J.
+  bool matrix_free() const override { return matrix_free_; }
+  Vector jacobian_times(const Vector& u, const Vector& d) const override;
+  // The options.multipliers Floquet multipliers of largest modulus at u, by
+  // Arnoldi on the monodromy operator (matrix-free), largest first, a
+  // complex pair never split; cached by u (the PD and NS tests of a point
+  // share one run). Dense systems: the eigenvalues of monodromy(u), as many.
+  // Throws std::runtime_error when the period cannot be simulated.
+  Eigen::VectorXcd leading_multipliers(const Vector& u) const;
   // Second derivatives of the flow are not available: fold curves and branch
   // switching of periodic orbits throw std::logic_error.
   void second_derivative(const double* u, const double* d, Matrix* H) const override;
@@ -196,6 +238,13 @@ class ShootingSystem : public System {
     std::deque<Entry> entries;
   };
   std::shared_ptr<Monodromies> monodromies_ = std::make_shared<Monodromies>();
+  bool matrix_free_ = false;
+  // leading_multipliers(), the last few by u (shared with the refined copies).
+  struct Leading {
+    std::mutex mutex;
+    std::deque<std::pair<Vector, Eigen::VectorXcd>> entries;
+  };
+  std::shared_ptr<Leading> leading_ = std::make_shared<Leading>();
 };
 
 // Eigenvalues of the monodromy matrix, largest modulus first.
@@ -204,5 +253,8 @@ Eigen::VectorXcd floquet_multipliers(const Matrix& monodromy);
 // An autonomous orbit's multipliers with the trivial one (closest to 1,
 // along the flow) taken out and returned apart.
 Eigen::VectorXcd nontrivial_multipliers(const Matrix& monodromy, std::complex<double>* trivial = nullptr);
+// The same on multipliers already computed (the leading ones of a
+// matrix-free system): all but the one closest to 1, which goes to trivial.
+Eigen::VectorXcd without_trivial(const Eigen::VectorXcd& mu, std::complex<double>* trivial = nullptr);
 
 }  // namespace saltus::periodic

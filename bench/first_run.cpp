@@ -10,8 +10,9 @@
 //   LorenzFirstRun/cached        the rates compiled, loaded from a warm cache
 // The goal: empty_cache within 2x interpreted (CPU), cached as before. CPU of
 // the process (all its threads), medians of interleaved repetitions:
-//   ./build/bench/saltus_bench --benchmark_filter=LorenzFirstRun \
+//   ./build/bench/saltus_bench --benchmark_filter=LorenzFirstRun
 //     --benchmark_repetitions=10 --benchmark_enable_random_interleaving=true
+// (one command line)
 
 #include <benchmark/benchmark.h>
 

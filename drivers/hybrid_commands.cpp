@@ -24,14 +24,6 @@ namespace saltus::drivers {
 
 namespace fs = std::filesystem;
 
-namespace {
-
-int index_of(const std::vector<std::string>& names, const std::string& name) {
-  return static_cast<int>(std::find(names.begin(), names.end(), name) - names.begin());
-}
-
-}  // namespace
-
 int simulate_command(const HybridRun& run, const fs::path& dir, bool json, std::ostream& out,
                      std::ostream& err, bool transition_matrix) {
   const flow::HybridSystem& system = *run.system;

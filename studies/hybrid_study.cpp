@@ -1,5 +1,8 @@
 #include "studies/hybrid_study.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include "analyses/sliding/sliding_bifurcation.h"
 
 #include "studies/detail.h"
@@ -45,6 +48,39 @@ namespace {
 // On a branch of Filippov orbits: each grazing (GR) that is a grazing- or
 // adding-sliding relabelled GS or AS (the quantities that tell it in its
 // data, "sliding"), and the sides of every sliding bifurcation described.
+// A GR whose point is the zero of the CS test is that CS (or SS), seen
+// first by the grazing test: the F+ orbit leaving the crossing x_c is
+// tangent to Sigma there (H+(x_c) = 0, the bifurcation's condition (S1)),
+// and when that slip lands back in the sliding region later in the period,
+// sliding_event_count changes at the CS itself (a crossing followed by a
+// landing becomes a slide start followed by another). The test: phi_CS at
+// the point is below 1e-6 of its value at the branch point before
+// (scale-free: the GR was located by bisection in s to ~1e-10, so phi_CS is
+// ~1e-10 of its one-step change there, while a grazing elsewhere on the
+// orbit leaves phi_CS at its size). Returns "CS" or "SS" (by the drift
+// (S2) at the arrival), with the arrival in `why`; else "".
+std::string crossing_sliding_at_grazing(const BranchResult& r, const SpecialPoint& sp, const Vector& u,
+                                        nlohmann::ordered_json* why) {
+  const auto& names = r.branch.test_names;
+  const auto it = std::find(names.begin(), names.end(), "CS");
+  if (it == names.end() || sp.index < 1) return "";
+  const std::size_t k = static_cast<std::size_t>(it - names.begin());
+  const auto& here = r.branch.points[sp.index].tests;
+  const auto& before = r.branch.points[sp.index - 1].tests;
+  if (k >= here.size() || k >= before.size() || !(std::abs(here[k]) <= 1e-6 * std::abs(before[k]))) return "";
+  const periodic::ShootingSystem& shooting = *shooting_at(r, sp.y);
+  const auto tr = shooting.trajectory(u);
+  const auto list = sliding::arrivals(*shooting.hybrid(), *tr);
+  const auto a = std::min_element(list.begin(), list.end(), [](const auto& p, const auto& q) {
+    return std::abs(p.margin) < std::abs(q.margin);
+  });
+  if (a == list.end()) return "";
+  (*why)["margin"] = a->margin;  // phi_CS at the point
+  (*why)["margin_before"] = before[k];
+  (*why)["drift"] = a->drift;  // delta: > 0 visible fold (CS), < 0 invisible (SS)
+  return a->drift > 0 ? "CS" : "SS";
+}
+
 void classify_sliding(BranchResult* r) {
   for (SpecialPoint& sp : r->branch.special_points) {
     if (sp.type != "GR" || sp.index < 0) continue;
@@ -53,13 +89,21 @@ void classify_sliding(BranchResult* r) {
     std::string type = "GR";
     try {
       type = sliding::grazing_type(*shooting_at(*r, sp.y), u, &why);
+      if (type == "GR") {
+        if (const std::string cs = crossing_sliding_at_grazing(*r, sp, u, &why); !cs.empty()) {
+          type = cs;
+          sp.status = EventStatus::kLocated;  // where phi_CS vanishes, to the GR's bracket
+          sp.data["kind"] = type == "CS" ? "crossing-sliding" : "switching-sliding";
+          sp.data["located_by"] = "the grazing test: the F+ orbit leaving the crossing is tangent to Sigma";
+        }
+      }
     } catch (const std::exception& e) {
       why["message"] = e.what();
     }
     sp.data["sliding"] = why;
     if (type == "GR") continue;
     sp.type = type;
-    sp.data["kind"] = type == "GS" ? "grazing-sliding" : "adding-sliding";
+    if (type == "GS" || type == "AS") sp.data["kind"] = type == "GS" ? "grazing-sliding" : "adding-sliding";
     r->branch.points[sp.index].label = type;
     if (r->branch.message.rfind("reached GR ", 0) == 0 && &sp == &r->branch.special_points.back())
       r->branch.message.replace(8, 2, type);

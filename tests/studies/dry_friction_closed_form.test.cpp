@@ -301,6 +301,15 @@ TEST_CASE("dry friction: saltus's branch in w up to the crossing-sliding, every 
     REQUIRE(o.invalid().empty());
     check_point(branch, p.y, o);
   }
+  // The branch ends at its crossing-sliding, labelled CS (issue 35, Must
+  // show 1): the crossing of x' = V upwards reaches the boundary of the
+  // sliding region there, a visible fold (the closed form's dg/dt > 0).
+  REQUIRE_FALSE(branch.branch.special_points.empty());
+  const SpecialPoint& end = branch.branch.special_points.back();
+  INFO(end.type << " " << to_string(end.status) << " " << end.data.dump());
+  CHECK(end.type == "CS");
+  CHECK(end.status == EventStatus::kLocated);
+  CHECK(std::abs(branch.branch.component(end.y, "w") - cs_07().w) < 1e-8);
 }
 
 TEST_CASE("dry friction: the orbit at F = 0.8, V = 0.2 whose stick's end the shooting stepped over",

@@ -25,6 +25,7 @@
 #include "drivers/studies.h"
 #include "models/compiled_block.h"
 #include "studies/run_file.h"
+#include "tests/scoped_environment.h"
 
 using namespace saltus;
 
@@ -38,27 +39,7 @@ namespace fs = std::filesystem;
 // background compile outlives the program. The ones below set their own.
 [[maybe_unused]] const bool kForeground = [] { return setenv("SALTUS_COMPILE", "wait", 0) == 0; }();
 
-// An environment variable set (or unset: nullopt) for one scope.
-class Environment {
- public:
-  Environment(const char* name, std::optional<std::string> value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old;
-    if (value)
-      setenv(name, value->c_str(), 1);
-    else
-      unsetenv(name);
-  }
-  ~Environment() {
-    if (old_)
-      setenv(name_, old_->c_str(), 1);
-    else
-      unsetenv(name_);
-  }
-
- private:
-  const char* name_;
-  std::optional<std::string> old_;
-};
+using Environment = saltus::testing::ScopedEnvironment;
 
 std::size_t lorenz_study(benchmark::State& state, const char* expected) {
   const drivers::RunFile run = drivers::read_run_file(SALTUS_SOURCE_DIR "/examples/lorenz.json");

@@ -14,33 +14,14 @@
 
 #include "models/compiled_block.h"
 #include "run_cli.h"
+#include "tests/scoped_environment.h"
 
 namespace fs = std::filesystem;
 using namespace saltus::testing;
 
 namespace {
 
-// An environment variable set (or unset: nullopt) for one scope.
-class Environment {
- public:
-  Environment(const char* name, std::optional<std::string> value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old;
-    if (value)
-      setenv(name, value->c_str(), 1);
-    else
-      unsetenv(name);
-  }
-  ~Environment() {
-    if (old_)
-      setenv(name_, old_->c_str(), 1);
-    else
-      unsetenv(name_);
-  }
-
- private:
-  const char* name_;
-  std::optional<std::string> old_;
-};
+using Environment = saltus::testing::ScopedEnvironment;
 
 // `saltus continue examples/lorenz.json` into out, without figures.
 Run lorenz(const fs::path& out) {

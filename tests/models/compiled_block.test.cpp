@@ -17,6 +17,7 @@
 #include "continuation/flow/simulate.h"
 #include "continuation/taylor.h"
 #include "models/mechanical_expression.h"
+#include "tests/scoped_environment.h"
 
 namespace {
 
@@ -31,27 +32,7 @@ using Taylor1 = saltus::series::Taylor<double, 1>;
 using Taylor2 = saltus::series::Taylor<double, 2>;
 using Jet = ExpressionBlock::CompiledJet;
 
-// An environment variable set (or unset: nullopt) for one scope.
-class ScopedEnvironment {
- public:
-  ScopedEnvironment(const char* name, std::optional<std::string> value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old;
-    if (value)
-      setenv(name, value->c_str(), 1);
-    else
-      unsetenv(name);
-  }
-  ~ScopedEnvironment() {
-    if (old_)
-      setenv(name_, old_->c_str(), 1);
-    else
-      unsetenv(name_);
-  }
-
- private:
-  const char* name_;
-  std::optional<std::string> old_;
-};
+using saltus::testing::ScopedEnvironment;
 
 // An empty cache directory of this test and process.
 std::string fresh_cache(const std::string& name) {

@@ -1,5 +1,5 @@
 // Parallel efficiency of `saltus sweep` and `saltus map` over MPI ranks
-// (drivers/grid_mpi.h): the same study on one core and on 2 ranks of one
+// (studies/grid_mpi.h): the same study on one core and on 2 ranks of one
 // thread each; efficiency = T(1 core) / (2 T(2 ranks)), read from the rows of
 // one run (goal >= 0.9). The processes are started as a user starts them
 // (taskset pins the one-core run; mpirun --oversubscribe --allow-run-as-root

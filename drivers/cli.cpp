@@ -154,7 +154,7 @@ struct Args {
   std::vector<double> pose;        // extremal solutions: --pose X Y PHI
   double box = 0.0;
   int threads = 0, samples = 0;  // filippov map, futures
-  GridControl grid;              // sweep, map: --resume and the hidden --interrupt-after
+  GridOptions grid;              // sweep, map: --resume and the hidden --interrupt-after
   std::string over_map;          // periodic: a map.csv under the curves
 
   // --out, else out/<name>.

@@ -15,6 +15,7 @@
 #include "studies/orbit_files.h"
 #include "studies/output.h"
 #include "studies/periodic_orbit.h"
+#include "studies/sweep_files.h"
 #include "studies/trajectory_files.h"
 #include "testfunctions/floquet.h"
 #include "testfunctions/fold.h"
@@ -81,8 +82,16 @@ std::vector<std::pair<double, double>> diagram_under(const HybridRun& run, const
   if (!run.periodic->diagram.empty()) {
     diagram = read_diagram(run.periodic->diagram, c.parameter, c.shown, &warning);
   } else if (run.sweep && run.section) {
-    std::ostringstream quiet;
-    if (sweep_command(run, dir, false, quiet, err) == 0)
+    studies::SweepResult sweep;
+    {
+      CtrlC ctrl_c;
+      sweep = studies::sweep(run, grid_control({}, dir, err));
+    }
+    if (sweep.writer) {
+      for (const auto& w : write_sweep(run, sweep, dir)) err << "saltus periodic: warning: " << w << '\n';
+      if (!sweep.interrupted) remove_journal(dir, "sweep");
+    }
+    if (sweep.writer && !sweep.interrupted)
       diagram = read_diagram(dir / "sweep.csv", run.sweep->parameter, c.shown, &warning);
     if (run.sweep->parameter != c.parameter)
       warning = "the sweep is in " + run.sweep->parameter + ", the branch in " + c.parameter, diagram.clear();

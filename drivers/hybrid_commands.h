@@ -4,8 +4,9 @@
 #include <filesystem>
 #include <ostream>
 
-#include "drivers/grid_runner.h"
+#include "drivers/grid_command.h"
 #include "drivers/progress.h"
+#include "drivers/studies.h"
 #include "studies/hybrid_run_file.h"
 
 namespace saltus::drivers {
@@ -27,11 +28,11 @@ int lyapunov_command(const HybridRun& run, const std::filesystem::path& dir, boo
 // section's hits over `record`; sweep.csv, sweep.json and a figure. The range
 // is split into `threads` chunks run in parallel, each quasi-static from the
 // run's initial state (with a doubled transient at its first value). Runs
-// through drivers/grid_runner.h: a journal line per finished value, --resume,
+// through studies/grid_runner.h: a journal line per finished value, --resume,
 // and Ctrl-C writes the finished values with "status": "interrupted" (exit
 // 130). Returns the exit code.
 int sweep_command(const HybridRun& run, const std::filesystem::path& dir, bool json, std::ostream& out,
-                  std::ostream& err, const GridControl& control = {});
+                  std::ostream& err, const GridOptions& options = {});
 
 // A periodic orbit by shooting (studies::find_orbit, studies/hybrid_study.h: from the run's
 // guess, or for an autonomous model from a simulation's section returns):

@@ -7,7 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "drivers/grid_runner.h"
+#include "drivers/grid_command.h"
+#include "drivers/studies.h"
 #include "studies/hybrid_run_file.h"
 #include "studies/output.h"
 
@@ -19,6 +20,6 @@ namespace saltus::drivers {
 // Exit 130 when Ctrl-C stopped it (the finished points are written; --resume
 // continues).
 int map_command(const HybridRun& run, const std::filesystem::path& dir, bool json, std::ostream& out,
-                std::ostream& err, const GridControl& control = {});
+                std::ostream& err, const GridOptions& options = {});
 
 }  // namespace saltus::drivers

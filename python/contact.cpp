@@ -4,9 +4,12 @@
 // a pose, and the contact points followed through pose space and along a
 // motion, each as a dict with its arrays.
 
+#include <atomic>
+
 #include <pybind11/stl.h>
 
 #include "python/convert.h"
+#include "python/interruptible.h"
 #include "studies/contact_branches.h"
 
 namespace saltus::python {
@@ -77,12 +80,11 @@ void bind_contact(py::module_& m) {
   m.def(
       "_contact_continuation",
       [](std::shared_ptr<studies::ExtremalRun> run) {
-        studies::ContactContinueStudy s;
-        {
-          py::gil_scoped_release release;
-          s = studies::continue_contact(*run);
-        }
+        std::atomic<bool> stop{false};
+        const studies::ContactContinueStudy s = interruptible(
+            [&] { return studies::continue_contact(*run, [&stop] { return stop.load(); }); }, [&] { stop = true; });
         py::dict d = to_python(s.summary);
+        if (stop) d["interrupted"] = true;
         // Beside the summary's "branches" (all of them, as the command line's):
         // each kind's branches with their arrays.
         d["branch_arrays"] = branches_list(s.result.branches);
@@ -94,11 +96,9 @@ void bind_contact(py::module_& m) {
   m.def(
       "_contact_track",
       [](std::shared_ptr<studies::ExtremalRun> run) {
-        studies::ContactTrackStudy s;
-        {
-          py::gil_scoped_release release;
-          s = studies::track_contact(*run);
-        }
+        std::atomic<bool> stop{false};
+        const studies::ContactTrackStudy s = interruptible(
+            [&] { return studies::track_contact(*run, [&stop] { return stop.load(); }); }, [&] { stop = true; });
         py::dict d = to_python(s.summary);
         py::list pieces;
         for (const auto& piece : s.track.curves) {

@@ -17,13 +17,12 @@
 #include <pybind11/stl.h>
 
 #include <atomic>
-#include <chrono>
-#include <future>
 #include <limits>
 #include <sstream>
 
 #include "continuation/flow/simulate.h"
 #include "python/convert.h"
+#include "python/interruptible.h"
 #include "studies/filippov_study.h"
 #include "studies/branch_files.h"
 #include "studies/hybrid_study.h"
@@ -117,9 +116,18 @@ class GridObserver {
       return false;
     };
   }
-  // Ctrl-C, seen on the main thread (which holds the GIL).
+  // How the study runs: journalled in `out` (when given), resumed from
+  // that journal, stopped by the callback or Ctrl-C.
+  studies::GridControl control(const std::string& out, bool resume) {
+    studies::GridControl c;
+    c.journal = out;
+    c.resume = resume;
+    c.progress = progress();
+    c.stop_requested = [this] { return interrupted_.load(); };
+    return c;
+  }
+  // Ctrl-C, seen on the main thread.
   void interrupt() {
-    PyErr_Clear();
     interrupted_ = true;
   }
   // Says in the result why it stopped.
@@ -149,25 +157,14 @@ BranchResult observed(py::object callback, Study study) {
   return r;
 }
 
-// The study runs on a thread of its own while the main thread, which alone
-// sees Python's signals, polls for Ctrl-C every 50 ms.
+// The study runs on a thread of its own while the main thread polls for
+// Ctrl-C (python/interruptible.h).
 template <class Study, class ToDict>
-py::dict observed_grid(py::object callback, Study study, ToDict to_dict) {
+py::dict observed_grid(py::object callback, const std::string& out, bool resume, Study study, ToDict to_dict) {
+  if (resume && out.empty()) throw studies::RunFileError("resume=True needs out=, the folder of the journal");
   GridObserver observer(std::move(callback));
-  const studies::SweepProgress progress = observer.progress();
-  std::future<decltype(study(progress))> running;
-  {
-    py::gil_scoped_release release;
-    running = std::async(std::launch::async, [&] { return study(progress); });
-  }
-  for (bool ready = false; !ready;) {
-    {
-      py::gil_scoped_release release;
-      ready = running.wait_for(std::chrono::milliseconds(50)) == std::future_status::ready;
-    }
-    if (!ready && PyErr_CheckSignals() != 0) observer.interrupt();
-  }
-  py::dict d = to_dict(running.get());  // rethrows the study's exception
+  const studies::GridControl control = observer.control(out, resume);
+  py::dict d = to_dict(python::interruptible([&] { return study(control); }, [&] { observer.interrupt(); }));
   observer.finish(&d);
   return d;
 }
@@ -489,39 +486,43 @@ PYBIND11_MODULE(_saltus, m) {
       py::arg("system"), py::arg("transition_matrix") = false, py::arg("out") = "");
   m.def(
       "_sweep",
-      [](std::shared_ptr<studies::HybridRun> run, py::object progress, const std::string& out) {
+      [](std::shared_ptr<studies::HybridRun> run, py::object progress, const std::string& out, bool resume) {
         check_sweep_names(*run->system);
         return observed_grid(
-            std::move(progress), [&](const studies::SweepProgress& p) { return studies::sweep(*run, p); },
+            std::move(progress), out, resume,
+            [&](const studies::GridControl& c) { return studies::sweep(*run, c); },
             [&](const auto& r) {
               std::vector<std::string> warnings;
               if (!out.empty()) {
                 py::gil_scoped_release release;
                 warnings = studies::write_sweep(*run, r, out);
+                if (!r.interrupted) studies::remove_journal(out, "sweep");
               }
               for (const auto& w : warnings)  // a figure gnuplot could not draw
                 py::module_::import("warnings").attr("warn")(w, py::module_::import("builtins").attr("UserWarning"), 3);
               return sweep_dict(r, *run->system);
             });
       },
-      py::arg("system"), py::arg("progress") = py::none(), py::arg("out") = "");
+      py::arg("system"), py::arg("progress") = py::none(), py::arg("out") = "", py::arg("resume") = false);
   m.def(
       "_attractor_map",
-      [](std::shared_ptr<studies::HybridRun> run, py::object progress, const std::string& out) {
+      [](std::shared_ptr<studies::HybridRun> run, py::object progress, const std::string& out, bool resume) {
         return observed_grid(
-            std::move(progress), [&](const studies::SweepProgress& p) { return studies::attractor_map(*run, p); },
+            std::move(progress), out, resume,
+            [&](const studies::GridControl& c) { return studies::attractor_map(*run, c); },
             [&](const auto& r) {
               std::vector<std::string> warnings;
               if (!out.empty()) {
                 py::gil_scoped_release release;
                 warnings = studies::write_map(*run, r, out);
+                if (!r.interrupted) studies::remove_journal(out, "map");
               }
               for (const auto& w : warnings)  // a figure gnuplot could not draw
                 py::module_::import("warnings").attr("warn")(w, py::module_::import("builtins").attr("UserWarning"), 3);
               return map_dict(r, *run->map);
             });
       },
-      py::arg("system"), py::arg("progress") = py::none(), py::arg("out") = "");
+      py::arg("system"), py::arg("progress") = py::none(), py::arg("out") = "", py::arg("resume") = false);
   m.def(
       "_lyapunov",
       [](std::shared_ptr<studies::HybridRun> run, const std::string& out) {

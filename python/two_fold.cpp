@@ -5,9 +5,12 @@
 // takes a run file's path, or the JSON text of a description with the name
 // `where` gives it in errors.
 
+#include <atomic>
+
 #include <pybind11/stl.h>
 
 #include "python/convert.h"
+#include "python/interruptible.h"
 #include "studies/two_fold_study.h"
 
 namespace saltus::python {
@@ -77,12 +80,11 @@ void bind_two_fold(py::module_& m) {
       "_two_fold_map",
       [](const std::string& source, const std::string& where, int threads) {
         const studies::FilippovRun run = read(source, where);
-        const TwoFoldMapOptions options = studies::two_fold_map_options(run, threads);
-        studies::TwoFoldMapStudy s;
-        {
-          py::gil_scoped_release release;
-          s = studies::two_fold_map(run, options);
-        }
+        TwoFoldMapOptions options = studies::two_fold_map_options(run, threads);
+        std::atomic<bool> stop{false};
+        options.stop_requested = [&stop] { return stop.load(); };
+        const studies::TwoFoldMapStudy s =
+            interruptible([&] { return studies::two_fold_map(run, options); }, [&] { stop = true; });
         py::dict d = to_python(s.summary);
         d["cells"] = grid_columns(s.map);
         return d;
@@ -131,20 +133,25 @@ void bind_two_fold(py::module_& m) {
       "_two_fold_continuation",
       [](const std::string& source, const std::string& where) {
         const studies::FilippovRun run = read(source, where);
-        const TwoFoldContinuationOptions options = studies::two_fold_continuation_options(run);
+        TwoFoldContinuationOptions options = studies::two_fold_continuation_options(run);
+        std::atomic<bool> stop{false};
+        options.continuation.callback = [&stop](const Branch&) { return !stop; };
         TwoFoldContinuation c;
         std::string failure;
-        {
-          py::gil_scoped_release release;
-          try {
-            c = studies::continue_two_fold(run, options);
-          } catch (const studies::StudyError& e) {  // the start not located: a result, not an error
-            failure = e.what();
-          }
-        }
+        interruptible(
+            [&] {
+              try {
+                c = studies::continue_two_fold(run, options);
+              } catch (const studies::StudyError& e) {  // the start not located: a result, not an error
+                failure = e.what();
+              }
+              return 0;
+            },
+            [&] { stop = true; });
         if (!failure.empty()) return py::dict(py::arg("name") = run.name, py::arg("ok") = false, py::arg("message") = failure);
         py::dict d = to_python(studies::two_fold_continuation_json(run, c));
         d["ok"] = true;
+        if (stop) d["interrupted"] = true;
         py::dict columns;
         const py::array_t<double> a = points_array(c.branch);
         for (std::size_t j = 0; j < c.branch.names.size(); ++j)

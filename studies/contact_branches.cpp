@@ -122,9 +122,13 @@ Json located_json(const LocatedContactPoint& p) {
   return j;
 }
 
-ContactContinueStudy continue_contact(const ExtremalRun& run) {
+ContactContinueStudy continue_contact(const ExtremalRun& run, const std::function<bool()>& stop_requested) {
   ContactContinueStudy s;
   s.spec = contact_continue_spec(run);
+  if (stop_requested)
+    for (ContinuationOptions* o :
+         {&s.spec.options.branch, &s.spec.options.fold_curve, &s.spec.options.cusp_curve})
+      o->callback = [stop_requested](const Branch&) { return !stop_requested(); };
   const ContactContinueSpec& spec = s.spec;
   s.result = continue_contact_points(run.problem, spec.start, spec.parameter, spec.fold_curve, spec.cusp_curve,
                                      spec.options);
@@ -221,9 +225,10 @@ Json track_summary(const ExtremalRun& run, const ContactTrackSpec& spec, const C
 
 }  // namespace
 
-ContactTrackStudy track_contact(const ExtremalRun& run) {
+ContactTrackStudy track_contact(const ExtremalRun& run, const std::function<bool()>& stop_requested) {
   ContactTrackStudy s;
   s.spec = contact_track_spec(run);
+  s.spec.options.stop_requested = stop_requested;
   s.track = track_contacts(run.problem, run.curve1, run.curve2, s.spec.motion, s.spec.options);
   s.summary = track_summary(run, s.spec, s.track);
   return s;

@@ -9,6 +9,7 @@
 // write and draw them, Python returns them as arrays.
 
 #include <array>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -37,7 +38,10 @@ struct ContactContinueStudy {
   // classification), branches (each branch's summary).
   Json summary;
 };
-ContactContinueStudy continue_contact(const ExtremalRun& run);
+// stop_requested (any thread; a Ctrl-C) ends each continuation at its next
+// point: the result holds what was done, its branches stopped "by callback".
+ContactContinueStudy continue_contact(const ExtremalRun& run,
+                                      const std::function<bool()>& stop_requested = {});
 // A located fold, cusp or swallowtail as data: type, point, located,
 // polished, residual, det, c2_tilde, c3_tilde, classified, classification
 // {codimension, type, rank, versal, message, c, transversality_matrix}.
@@ -54,6 +58,7 @@ struct ContactTrackStudy {
   ContactTrack track;
   Json summary;  // name, run_file, motion, t, initial_count, stop, events
 };
-ContactTrackStudy track_contact(const ExtremalRun& run);
+// stop_requested as ContactTrackOptions::stop_requested.
+ContactTrackStudy track_contact(const ExtremalRun& run, const std::function<bool()>& stop_requested = {});
 
 }  // namespace saltus::studies

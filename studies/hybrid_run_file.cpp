@@ -89,6 +89,7 @@ class HybridRunReader {
       if (json.contains(key) && !json.contains("filippov"))
         fail(path, std::string("'") + key + "' is a key of `saltus filippov` for your own Filippov system");
     run.path = path;
+    run.keys = json.dump();
     run.name = json.contains("name") ? string(json["name"], path, "name") : path.stem().string();
     check_run_name(run.name, path);
     if (json.contains("description")) run.description = string(json["description"], path, "description");

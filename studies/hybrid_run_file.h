@@ -109,6 +109,7 @@ struct PeriodicSpec {
 
 struct HybridRun {
   std::filesystem::path path;
+  std::string keys;  // the run's keys as JSON text: a grid journal's identity (studies/grid_runner.h)
   std::string name;
   std::string description;
   std::string model;  // the registered model's name (models/registry.h)

@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "continuation/flow/lyapunov.h"
+#include "continuation/worker_threads.h"
 #include "studies/periodic_orbit.h"
+#include "studies/settled_record.h"
 #include "studies/study.h"
 
 namespace saltus::studies {
@@ -55,7 +58,8 @@ MapPoint map_point(const HybridRun& run, int k, const MapPoint* previous) {
         run.system->with_parameters(map_parameters(spec, axis_value(spec.x, i), axis_value(spec.y, j)));
     s = settle(*system, start, transient, spec.record, without_samples(run.simulation), run.sections());
     if (spec.lyapunov && s.failure.empty()) {
-      const flow::LyapunovResult r = flow::lyapunov_spectrum(*system, s.end.mode, s.end.t, s.end.x, run.lyapunov);
+      const flow::LyapunovResult r =
+          flow::lyapunov_spectrum(*system, s.end.mode, s.end.t, s.end.x, run.lyapunov);
       if (r.ok() && r.exponents.size() > 0)
         p.lyapunov = r.exponents[0];
       else
@@ -70,18 +74,78 @@ MapPoint map_point(const HybridRun& run, int k, const MapPoint* previous) {
   return p;
 }
 
-MapResult attractor_map(const HybridRun& run, const SweepProgress& progress) {
+namespace {
+
+// Grid point k from its left neighbour's record in a seeded row (map_point).
+Json map_record(const HybridRun& run, int k, const Json* previous) {
+  MapPoint before;
+  if (previous) {
+    before.settled.end = state_of(*previous);
+    if (previous->contains("failure")) before.settled.failure = (*previous)["failure"].get<std::string>();
+  }
+  const MapPoint p = map_point(run, k, previous ? &before : nullptr);
+  Json record;
+  put_state(p.settled.end, &record);
+  record["distinct_hits"] = p.distinct;
+  record["events"] = p.settled.events;
+  if (run.map->lyapunov) record["lyapunov"] = json_double(p.lyapunov);
+  if (!p.settled.failure.empty()) record["failure"] = p.settled.failure;
+  return record;
+}
+
+// A record of map_record read back from the journal: its state (the next
+// point's start in a seeded row unless it failed), the distinct hits as
+// map_record counts them (up to max_period + 1), the event count, the
+// exponent when the map asks for it, a failure's message.
+void check_map_record(const HybridRun& run, const Json& r) {
+  const MapSpec& spec = *run.map;
+  std::vector<std::string> required{"mode", "t", "x", "distinct_hits", "events"};
+  if (spec.lyapunov) required.push_back("lyapunov");
+  record::keys(r, required, {"failure"});
+  const bool failed = r.contains("failure");
+  if (failed) record::text(r, "failure");
+  check_state(r, run.modes, run.system->dimension(), !failed);
+  record::integer(r, "distinct_hits", 0, spec.max_period + 1);
+  record::integer(r, "events", 0, std::numeric_limits<int>::max());
+  if (spec.lyapunov) record::real(r["lyapunov"], "lyapunov", false);
+}
+
+}  // namespace
+
+MapResult attractor_map(const HybridRun& run, const GridControl& control) {
   if (!run.map) throw StudyError("map: run '" + run.name + "' has no 'map' keys (x, y, ...)");
   const MapSpec& spec = *run.map;
+  GridJob job;
+  job.command = "saltus map";
+  job.kind = "map";
+  job.points = spec.x.steps * spec.y.steps;
+  job.chains = map_chains(spec);  // seeded rows are chains in x; unseeded points each their own
+  job.threads = worker_count(spec.threads, job.chains);
+  job.chains_fixed = true;  // a seeded row is a block; an unseeded point one of its own
+  job.identity = run.keys + "\nmap";
+  job.compute = [&run](int k, const Json* previous) { return map_record(run, k, previous); };
+  job.check = [&run](int, const Json& record) { check_map_record(run, record); };
+  const GridRun grid = run_grid(job, control);
+
   MapResult r;
   for (int i = 0; i < spec.x.steps; ++i) r.x.push_back(axis_value(spec.x, i));
   for (int j = 0; j < spec.y.steps; ++j) r.y.push_back(axis_value(spec.y, j));
-  const int points = spec.x.steps * spec.y.steps;
-  r.points.resize(points);
-  const auto compute = [&](int k, bool first) {
-    r.points[k] = map_point(run, k, spec.seed_rows && !first ? &r.points[k - 1] : nullptr);
-  };
-  r.interrupted = !run_blocks(points, map_chains(spec), spec.threads, compute, progress, &r.done);
+  r.resumed = grid.resumed;
+  r.interrupted = grid.interrupted;
+  r.writer = grid.writer;
+  r.points.resize(job.points);
+  r.done.assign(job.points, false);
+  for (int k = 0; k < job.points; ++k) {
+    const Json& record = grid.records[k];
+    if (record.is_null()) continue;
+    MapPoint& p = r.points[k];
+    r.done[k] = true;
+    p.settled.end = state_of(record);
+    p.distinct = record["distinct_hits"].get<int>();
+    p.settled.events = record["events"].get<int>();
+    if (record.contains("failure")) p.settled.failure = record["failure"].get<std::string>();
+    if (record.contains("lyapunov")) p.lyapunov = double_of(record["lyapunov"]);
+  }
   return r;
 }
 

@@ -4,11 +4,9 @@
 // transient, then the section's hits over a recording time, classed by the
 // number of distinct hits (period-N up to max_period, then chaotic; escaped
 // when the simulation failed), with the largest Lyapunov exponent when
-// asked. Points run on threads (studies/sweep_study.h run_blocks); with
+// asked. Points run through the grid runner (studies/grid_runner.h); with
 // "seed": "rows" a row is a block whose points start from their left
-// neighbour's end, else each point is its own block. The command line
-// (`saltus map`, which journals each point) and attractor_map() give the
-// same numbers.
+// neighbour's end, else each point is its own block.
 
 #include <limits>
 #include <string>
@@ -45,13 +43,15 @@ int map_chains(const MapSpec& spec);
 
 struct MapResult {
   std::vector<double> x, y;      // the axes' values
-  std::vector<MapPoint> points;  // k = j * x.size() + i
-  std::vector<bool> done;        // false where an interrupt came first
+  std::vector<MapPoint> points;  // k = j * x.size() + i; the section's hits are not kept
+  std::vector<bool> done;        // false where a stop came first
+  int resumed = 0;               // points read back from the journal
   bool interrupted = false;
+  bool writer = true;  // false on an MPI rank other than 0, which holds its own points only
 };
 
-// The run's map ("map" keys; throws StudyError without them); progress as
-// for sweep().
-MapResult attractor_map(const HybridRun& run, const SweepProgress& progress = {});
+// The run's map ("map" keys; throws StudyError without them), run by the
+// grid runner as sweep() is.
+MapResult attractor_map(const HybridRun& run, const GridControl& control = {});
 
 }  // namespace saltus::studies

@@ -1,11 +1,10 @@
 #include "studies/sweep_study.h"
 
-#include <atomic>
-#include <exception>
-#include <mutex>
+#include <limits>
 
 #include "continuation/worker_threads.h"
 #include "studies/periodic_orbit.h"
+#include "studies/settled_record.h"
 #include "studies/study.h"
 
 namespace saltus::studies {
@@ -61,50 +60,89 @@ Settled sweep_point(const HybridRun& run, int k, const Settled* previous) {
   }
 }
 
-bool run_blocks(int points, int chains, int threads, const std::function<void(int k, bool first)>& compute,
-                const SweepProgress& progress, std::vector<bool>* done) {
-  done->assign(points, false);
-  std::atomic<int> next_chain{0};
-  std::atomic<bool> stop{false};
-  std::mutex mutex;  // *done, the count, the progress callback and `failed`
-  int finished = 0;
-  std::exception_ptr failed;  // the first exception of a worker, rethrown after the join
-  const auto work = [&](int) {
-    try {
-      for (int c = next_chain++; c < chains && !stop; c = next_chain++) {
-        const int begin = static_cast<int>(static_cast<long long>(c) * points / chains);
-        const int end = static_cast<int>(static_cast<long long>(c + 1) * points / chains);
-        for (int k = begin; k < end && !stop; ++k) {
-          compute(k, k == begin);
-          std::lock_guard<std::mutex> lock(mutex);
-          (*done)[k] = true;
-          ++finished;
-          if (!stop && progress && !progress(finished, points)) stop = true;
-        }
-      }
-    } catch (...) {
-      std::lock_guard<std::mutex> lock(mutex);
-      if (!failed) failed = std::current_exception();
-      stop = true;
-    }
-  };
-  { WorkerThreads group(worker_count(threads, chains), work); }
-  if (failed) std::rethrow_exception(failed);
-  return !stop;
+namespace {
+
+// Value k from its predecessor's record in its block (sweep_point).
+Json sweep_record(const HybridRun& run, int k, const Json* previous) {
+  Settled before;
+  if (previous) {
+    before.end = state_of(*previous);
+    if (previous->contains("failure")) before.failure = (*previous)["failure"].get<std::string>();
+  }
+  const Settled s = sweep_point(run, k, previous ? &before : nullptr);
+  Json record;
+  put_state(s.end, &record);
+  Json hits = Json::array();
+  for (const auto& h : s.hits) {
+    Json row = Json::array({json_double(h.t)});
+    for (int i = 0; i < h.x.size(); ++i) row.push_back(json_double(h.x[i]));
+    hits.push_back(row);
+  }
+  record["hits"] = hits;
+  record["events"] = s.events;
+  if (!s.failure.empty()) record["failure"] = s.failure;
+  return record;
 }
 
-SweepResult sweep(const HybridRun& run, const SweepProgress& progress) {
-  if (!run.sweep) throw StudyError("sweep: run '" + run.name + "' has no 'sweep' keys (parameter, from, to, steps)");
+// A record of sweep_record read back from the journal: its state (the next
+// value's start unless it failed), each hit a time and a state, the event
+// count, a failure's message.
+void check_sweep_record(const HybridRun& run, const Json& r) {
+  record::keys(r, {"mode", "t", "x", "hits", "events"}, {"failure"});
+  const bool failed = r.contains("failure");
+  if (failed) record::text(r, "failure");
+  const int n = run.system->dimension();
+  check_state(r, run.modes, n, !failed);
+  const Json& hits = record::array(r["hits"], "hits", -1);
+  for (std::size_t h = 0; h < hits.size(); ++h) {
+    const std::string key = "hits[" + std::to_string(h) + "]";
+    const Json& row = record::array(hits[h], key, n + 1);
+    for (int i = 0; i <= n; ++i) record::real(row[i], key + "[" + std::to_string(i) + "]", false);
+  }
+  record::integer(r, "events", 0, std::numeric_limits<int>::max());
+}
+
+}  // namespace
+
+SweepResult sweep(const HybridRun& run, const GridControl& control) {
+  if (!run.sweep)
+    throw StudyError("sweep: run '" + run.name + "' has no 'sweep' keys (parameter, from, to, steps)");
   const SweepSpec& spec = *run.sweep;
+  GridJob job;
+  job.command = "saltus sweep";
+  job.kind = "sweep";
+  job.points = spec.steps;
+  job.chains = job.threads = sweep_chains(run);
+  job.identity = run.keys + "\nsweep";
+  job.compute = [&run](int k, const Json* previous) { return sweep_record(run, k, previous); };
+  job.check = [&run](int, const Json& record) { check_sweep_record(run, record); };
+  const GridRun grid = run_grid(job, control);
+
   SweepResult r;
   r.parameter = spec.parameter;
-  r.chains = sweep_chains(run);
+  r.chains = grid.chains;
+  r.resumed = grid.resumed;
+  r.interrupted = grid.interrupted;
+  r.writer = grid.writer;
   r.points.resize(spec.steps);
-  for (int k = 0; k < spec.steps; ++k) r.values.push_back(sweep_value(spec, k));
-  const auto compute = [&](int k, bool first) {
-    r.points[k] = sweep_point(run, k, first ? nullptr : &r.points[k - 1]);
-  };
-  r.interrupted = !run_blocks(spec.steps, r.chains, r.chains, compute, progress, &r.done);
+  r.done.assign(spec.steps, false);
+  for (int k = 0; k < spec.steps; ++k) {
+    r.values.push_back(sweep_value(spec, k));
+    const Json& record = grid.records[k];
+    if (record.is_null()) continue;
+    Settled& p = r.points[k];
+    r.done[k] = true;
+    p.end = state_of(record);
+    p.events = record["events"].get<int>();
+    if (record.contains("failure")) p.failure = record["failure"].get<std::string>();
+    for (const auto& row : record["hits"]) {
+      flow::SectionHit h;
+      h.t = double_of(row[0]);
+      h.x.resize(static_cast<int>(row.size()) - 1);
+      for (int i = 0; i < h.x.size(); ++i) h.x[i] = double_of(row[i + 1]);
+      p.hits.push_back(std::move(h));
+    }
+  }
   return r;
 }
 

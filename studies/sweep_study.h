@@ -8,15 +8,17 @@
 // state (a quasi-static sweep: the diagram follows one attractor as a slowly
 // changed experiment does), and a block's first value from the run's initial
 // state with a doubled transient. Blocks are independent and run on threads.
-// The result is a function of the blocks only: the command line (which also
-// journals each value, drivers/grid_runner.h) and sweep() give the same
-// numbers for the same number of chains.
+// The result is a function of the blocks only, and every value travels
+// through a record of the grid runner (studies/grid_runner.h), exactly: a
+// sweep journalled and resumed, on threads or MPI ranks, gives the numbers of
+// one uninterrupted run.
 
 #include <functional>
 #include <string>
 #include <vector>
 
 #include "continuation/flow/simulate.h"
+#include "studies/grid_runner.h"
 #include "studies/hybrid_run_file.h"
 
 namespace saltus::studies {
@@ -51,27 +53,23 @@ Settled sweep_point(const HybridRun& run, int k, const Settled* previous);
 
 struct SweepResult {
   std::string parameter;
-  std::vector<double> values;    // the parameter's values
-  std::vector<Settled> points;   // per value: its hits, events and failure
-  std::vector<bool> done;        // false where an interrupt came first
-  int chains = 1;
+  std::vector<double> values;   // the parameter's values
+  std::vector<Settled> points;  // per value: its hits, events and failure
+  std::vector<bool> done;       // false where a stop came first
+  int chains = 1;               // the blocks (a resumed journal's)
+  int resumed = 0;              // values read back from the journal
   bool interrupted = false;
+  bool writer = true;  // false on an MPI rank other than 0, which holds its own values only
 };
 
 // Called after each value (from worker threads, one at a time) with the
 // values done and their number; false stops the sweep after the values
 // under way (and the callback is not called again).
-using SweepProgress = std::function<bool(int done, int total)>;
+using SweepProgress = GridProgress;
 
-// Runs points 0..n-1 in `chains` consecutive blocks on at most `threads`
-// threads (0: all cores), each block in order: compute(k, first) (first: k
-// starts its block) and then (*done)[k] = true. True when every point ran,
-// false when progress stopped it (the points under way finish). An
-// exception of compute stops the others and is rethrown.
-bool run_blocks(int points, int chains, int threads, const std::function<void(int k, bool first)>& compute,
-                const SweepProgress& progress, std::vector<bool>* done);
-
-// The run's sweep ("sweep" keys; throws StudyError without them).
-SweepResult sweep(const HybridRun& run, const SweepProgress& progress = {});
+// The run's sweep ("sweep" keys; throws StudyError without them), run by the
+// grid runner: on threads, journalled and resumed when control names a
+// folder, stopped by control's callbacks.
+SweepResult sweep(const HybridRun& run, const GridControl& control = {});
 
 }  // namespace saltus::studies

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `mpirun -n 2 saltus sweep | map` writes exactly the files of the serial run
-# (drivers/grid_mpi.h). Usage: mpi_compare.sh SALTUS MPIEXEC SOURCE_DIR WORK
+# (studies/grid_mpi.h). Usage: mpi_compare.sh SALTUS MPIEXEC SOURCE_DIR WORK
 set -euo pipefail
 saltus="$1" mpiexec="$2" source_dir="$3" work="$4"
 rm -rf "$work"

@@ -118,6 +118,10 @@ ContactTrack track_contacts(const models::ExtremalProblem& problem, const models
   out.initial_count = static_cast<int>(current.size());
   out.stop = "reached t1";
   while (t < options.t1) {
+    if (options.stop_requested && options.stop_requested()) {
+      out.stop = "interrupted";
+      break;
+    }
     if (static_cast<int>(out.events.size()) >= options.max_events) {
       out.stop = "stopped after max_events = " + std::to_string(options.max_events) + " events";
       break;

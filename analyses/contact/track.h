@@ -11,6 +11,7 @@
 
 #include <Eigen/Core>
 #include <array>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,9 @@ struct ContactTrackOptions {
   ContinuationOptions continuation;      // of each tracked point in t
   int max_events = 20;                   // the track stops after this many events
   ContactClassificationOptions classification;
+  // Polled before each step to the next event: true ends the track there
+  // (stop "interrupted"; a Ctrl-C); may be empty.
+  std::function<bool()> stop_requested;
 
   // Empty when valid, else a message naming the first bad field and value.
   std::string check() const;

@@ -124,24 +124,27 @@ TwoFoldMap two_fold_map(const models::WheelTurntable& base, const TwoFoldMapOpti
   TwoFoldMap map;
   map.options = options;
   map.options.progress = nullptr;
+  map.options.stop_requested = nullptr;
   const int rows = options.omega_steps, cols = options.r_steps;
   map.points.resize(static_cast<std::size_t>(rows) * cols);
   map.threads = worker_count(options.threads, rows);
 
-  std::atomic<int> next_row{0}, rows_done{0};
+  std::atomic<int> next_row{0}, rows_done{0}, workers_done{0};
   auto worker = [&]() {
-    for (int j = next_row++; j < rows; j = next_row++) {
+    for (int j = next_row++; j < rows && !(options.stop_requested && options.stop_requested());
+         j = next_row++) {
       for (int i = 0; i < cols; ++i)
         map.points[static_cast<std::size_t>(j) * cols + i] =
             two_fold_map_point(base, map.r(i), map.omega(j), options);
       ++rows_done;
     }
+    ++workers_done;
   };
   WorkerThreads pool(map.threads, [&](int) { worker(); });
   if (options.progress) {
     using clock = std::chrono::steady_clock;
     auto last = clock::now();
-    while (rows_done < rows) {
+    while (workers_done < pool.started()) {
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
       if (std::chrono::duration<double>(clock::now() - last).count() >= options.progress_interval) {
         last = clock::now();
@@ -150,6 +153,8 @@ TwoFoldMap two_fold_map(const models::WheelTurntable& base, const TwoFoldMapOpti
     }
   }
   pool.join();
+  map.rows_done = rows_done;
+  map.interrupted = rows_done < rows;
   for (const auto& p : map.points) {
     map.designed += p.designed;
     map.exists += p.exists;

@@ -62,6 +62,9 @@ struct TwoFoldMapOptions {
   // with (rows done, rows); may be empty.
   std::function<void(int, int)> progress;
   double progress_interval = 2.0;
+  // Polled before each row, from the worker threads: true leaves the rows
+  // not yet started undone (a Ctrl-C); may be empty.
+  std::function<bool()> stop_requested;
 
   // Empty when valid, else a message naming the first bad field and value.
   std::string check() const;
@@ -90,6 +93,8 @@ struct TwoFoldMap {
   std::vector<TwoFoldMapPoint> points;  // row-major: omega index outer, r index inner
   int threads = 1;                      // used
   int designed = 0, exists = 0, case1 = 0;
+  int rows_done = 0;         // omega rows computed: all of them unless stopped
+  bool interrupted = false;  // stop_requested left rows undone (their points are default)
   const TwoFoldMapPoint& at(int i_r, int i_omega) const { return points[i_omega * options.r_steps + i_r]; }
   double r(int i) const;      // grid value
   double omega(int j) const;  // grid value

@@ -379,7 +379,7 @@ def simulate(system, transition_matrix=False, out=None):
     return Trajectory(raw, system.states)
 
 
-def sweep(system, progress=None, out=None):
+def sweep(system, progress=None, out=None, resume=False):
     """The brute-force bifurcation diagram of a HybridSystem (its "sweep"
     keys: parameter, from, to, steps, transient, record, threads): at each
     value the section's hits after a transient, each block of values started
@@ -391,13 +391,17 @@ def sweep(system, progress=None, out=None):
     each value; returning False (or Ctrl-C) stops the sweep after the values
     under way, with what was done. With ``out`` (a folder) the files of
     ``saltus sweep`` are written there too: sweep.csv, sweep.json and the
-    diagram."""
+    diagram; while it runs each finished value is journalled there
+    (sweep.journal.jsonl, removed when the sweep is complete), and
+    ``resume=True`` continues a stopped or killed sweep from that journal,
+    ending with the numbers of one uninterrupted run (``saltus sweep
+    --resume``)."""
     if not isinstance(system, HybridSystem):
         system = load(system)
-    return _saltus._sweep(system, progress, _os.fspath(out) if out is not None else "")
+    return _saltus._sweep(system, progress, _os.fspath(out) if out is not None else "", resume)
 
 
-def attractor_map(system, progress=None, out=None):
+def attractor_map(system, progress=None, out=None, resume=False):
     """The two-parameter brute-force map of a HybridSystem's attractors (its
     "map" keys; ``saltus map``'s study, with the same numbers): at each grid
     point the section's hits after a transient, classed "period-N",
@@ -409,10 +413,11 @@ def attractor_map(system, progress=None, out=None):
     "done", "classes" (a list of rows of class names), "failures" and
     "interrupted". ``progress(done, total)`` as for sweep(). With ``out``
     (a folder) the files of ``saltus map`` are written there too: map.csv,
-    summary.json and the map's figure."""
+    summary.json and the map's figure, with a journal and ``resume`` as
+    for sweep()."""
     if not isinstance(system, HybridSystem):
         system = load(system)
-    return _saltus._attractor_map(system, progress, _os.fspath(out) if out is not None else "")
+    return _saltus._attractor_map(system, progress, _os.fspath(out) if out is not None else "", resume)
 
 
 def lyapunov(system, out=None):
@@ -487,7 +492,9 @@ def contact_continuation(system):
     "cusps", "swallowtails", each with "point" and "classification"), with
     "branch_arrays", "fold_curve_arrays" and "cusp_curve_arrays": each a
     list of dicts, a branch's summary with "columns", its components (s1,
-    s2 and the pose parameters it varies) as arrays by name."""
+    s2 and the pose parameters it varies) as arrays by name. Ctrl-C stops
+    it at the next point of the continuation under way and returns what was
+    done, with "interrupted": True."""
     return _saltus._contact_continuation(_contact(system))
 
 
@@ -496,7 +503,8 @@ def contact_track(system):
     file's "track" motion x(t), y(t), phi(t): a dict as ``saltus extremal
     track --json`` prints it ("events": each birth or death with its time,
     point, counts before and after and classification), with "pieces": one
-    (n, 3) array of (t, s1, s2) rows per tracked piece."""
+    (n, 3) array of (t, s1, s2) rows per tracked piece. Ctrl-C stops it
+    before its next event, with what was done and "stop": "interrupted"."""
     return _saltus._contact_track(_contact(system))
 
 
@@ -527,7 +535,9 @@ def two_fold_map(source, *, threads=None, name=None):
     "case1" and "case_code" (-1 not located, 0 not invisible, 1-3 the case,
     4 on J1 J2 = 1), one entry per grid point, r varying fastest, and their
     "shape" (n_omega, n_r) for ``reshape``. ``threads`` overrides the
-    run file's (default all cores)."""
+    run file's (default all cores). Ctrl-C stops it after the rows under
+    way: "interrupted" then gives "rows_done" and "rows" (the other rows'
+    cells are not designed)."""
     return _filippov(_saltus._two_fold_map, source, name, threads or 0)
 
 
@@ -553,5 +563,7 @@ def two_fold_continuation(source, *, name=None):
     parameter's value under its name, "x", "status", "precision", "before"
     and "after"), with "columns": the curve's states and parameter as arrays
     by name, and "cases": the case at each point. "ok" is False, with
-    "message", when the two-fold cannot be located from the guess."""
+    "message", when the two-fold cannot be located from the guess. Ctrl-C
+    stops it at its next point, with what was done and "interrupted":
+    True."""
     return _filippov(_saltus._two_fold_continuation, source, name)

@@ -71,3 +71,24 @@ def test_a_missing_object_names_the_key():
         description = json.load(open(example("ex444_track")))
         description["track"]["t"] = [1, 0]
         saltus.contact_track(saltus.load(description, name="ex444_track"))
+
+
+def test_keyboard_interrupt_stops_the_continuation_with_what_was_done():
+    # A real SIGINT from another thread 0.3 s into a branch of a million
+    # tiny steps: Python delivers it to the main thread, which polls for it
+    # while the study computes on a thread of its own (python/interruptible.h).
+    import signal
+    import threading
+    with open(example("ex445_continue")) as f:
+        description = json.load(f)
+    description["continue"].update(ds=1e-6, ds_max=1e-6, max_points=10 ** 6, cusp_curve=False)
+    del description["continue"]["fold_curve"]
+    sender = threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT))
+    sender.start()
+    try:
+        r = saltus.contact_continuation(saltus.load(description, name="long"))
+    finally:
+        sender.cancel()
+    assert r["interrupted"]
+    points = [len(b["columns"]["x"]) for b in r["branch_arrays"]]
+    assert sum(points) > 1 and max(points) < 10 ** 6

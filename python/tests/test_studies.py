@@ -594,6 +594,26 @@ def test_sweep_stopped_by_its_progress_callback_keeps_what_was_done():
     plt.close(fig)
 
 
+def test_sweep_stopped_then_resumed_from_its_journal_is_the_uninterrupted_one(tmp_path):
+    # The command line's grid runner (studies/grid_runner.h): with out= each
+    # finished value is journalled, and resume=True continues from there to
+    # the files of one uninterrupted run, byte for byte.
+    run = tmp_path / "run.json"
+    run.write_text(json.dumps(SMALL_SWEEP))
+    subprocess.run([os.path.join(BUILD, "saltus"), "sweep", str(run), "--out", str(tmp_path / "cli")],
+                   check=True, capture_output=True)
+    system = saltus.load(SMALL_SWEEP, name="run")
+    part = saltus.sweep(system, progress=lambda done, total: done < 3, out=tmp_path / "py")
+    assert part["interrupted"] and (tmp_path / "py" / "sweep.journal.jsonl").exists()
+    whole = saltus.sweep(system, out=tmp_path / "py", resume=True)
+    assert not whole["interrupted"] and whole["values_done"] == 6
+    assert not (tmp_path / "py" / "sweep.journal.jsonl").exists()  # removed once the files are complete
+    for name in ("sweep.csv", "sweep.json"):
+        assert (tmp_path / "py" / name).read_bytes() == (tmp_path / "cli" / name).read_bytes(), name
+    with pytest.raises(ValueError, match="resume=True needs out="):
+        saltus.sweep(system, resume=True)
+
+
 def test_sweep_refuses_a_state_named_like_a_key_of_its_result():
     with open(IMPACT) as f:
         text = f.read()

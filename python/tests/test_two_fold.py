@@ -101,3 +101,32 @@ def test_errors_name_the_key_and_figures_draw():
     saltus.plot.two_fold_map(b, saltus.two_fold_map(wheel(map={"resolution": [3, 2]}), threads=1))
     assert a.get_xlabel() == "r" and b.get_ylabel() == "omega*"
     plt.close(fig)
+
+
+def interrupted_after(seconds, study):
+    # A real SIGINT from another thread while the study runs: Python
+    # delivers it to the main thread, which polls for it while the study
+    # computes on a thread of its own (python/interruptible.h).
+    import signal
+    import threading
+    sender = threading.Timer(seconds, lambda: os.kill(os.getpid(), signal.SIGINT))
+    sender.start()
+    try:
+        return study()
+    finally:
+        sender.cancel()
+
+
+def test_keyboard_interrupt_stops_the_map_and_the_continuation_with_what_was_done():
+    # Grids and branches far longer than the 0.3 s before the Ctrl-C.
+    m = interrupted_after(0.3, lambda: saltus.two_fold_map(wheel(map={"resolution": [400, 400]}), threads=1,
+                                                           name="wheel"))
+    assert 0 < m["interrupted"]["rows_done"] < m["interrupted"]["rows"] == 400
+    assert m["cells"]["shape"] == (400, 400)
+    done = m["interrupted"]["rows_done"] * 400
+    assert m["designed"] == int(m["cells"]["designed"].sum()) and m["designed"] <= done
+
+    long = wheel(continuation={"parameter": "k2", "ds": 1e-5, "ds_max": 1e-5, "max_points": 10 ** 6})
+    c = interrupted_after(0.3, lambda: saltus.two_fold_continuation(long, name="wheel"))
+    assert c["ok"] and c["interrupted"]
+    assert 1 < c["points"] < 10 ** 6 and len(c["columns"]["k2"]) == c["points"]

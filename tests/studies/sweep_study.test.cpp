@@ -1,7 +1,6 @@
 // The sweep study (studies/sweep_study.h) against `saltus sweep`, which runs
-// the same points through the grid runner's journal (drivers/grid_runner.h):
-// the same hits for the same chains, and a sweep stopped by its progress
-// callback keeps exactly the values it finished.
+// it with a journal (studies/grid_runner.h): the same hits, and a sweep
+// stopped by its progress callback keeps exactly the values it finished.
 
 #include "studies/sweep_study.h"
 
@@ -63,18 +62,21 @@ TEST_CASE("sweep study: the command line's hits, value by value, on the same cha
 
   SECTION("an exception of a point stops the sweep and reaches the caller") {
     const auto thrown = [] {
-      return studies::sweep(*studies::load_hybrid_description(small_sweep(), "small"),
-                            [](int, int) -> bool { throw std::runtime_error("from the callback"); });
+      studies::GridControl control;
+      control.progress = [](int, int) -> bool { throw std::runtime_error("from the callback"); };
+      return studies::sweep(*studies::load_hybrid_description(small_sweep(), "small"), control);
     };
     CHECK_THROWS_WITH(thrown(), "from the callback");
   }
 
   SECTION("stopped by its progress callback, it keeps the values it finished") {
     std::vector<std::pair<int, int>> calls;  // checked here, not on the worker threads
-    const studies::SweepResult part = studies::sweep(*run, [&calls](int done, int total) {
+    studies::GridControl control;
+    control.progress = [&calls](int done, int total) {
       calls.emplace_back(done, total);
       return done < 2;
-    });
+    };
+    const studies::SweepResult part = studies::sweep(*run, control);
     CHECK(part.interrupted);
     REQUIRE(calls.size() == 2);  // not called again after it said stop
     CHECK(calls[0] == std::make_pair(1, 6));

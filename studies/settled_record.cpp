@@ -1,8 +1,8 @@
-#include "drivers/attractor.h"
+#include "studies/settled_record.h"
 
-#include "drivers/grid_runner.h"
+#include "studies/grid_runner.h"
 
-namespace saltus::drivers {
+namespace saltus::studies {
 
 void put_state(const StartState& s, Json* record) {
   (*record)["mode"] = s.mode;
@@ -29,4 +29,4 @@ void check_state(const Json& record, int modes, int dimension, bool start) {
   for (int i = 0; i < dimension; ++i) record::real(x[i], "x[" + std::to_string(i) + "]", start);
 }
 
-}  // namespace saltus::drivers
+}  // namespace saltus::studies

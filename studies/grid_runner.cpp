@@ -1,55 +1,26 @@
-#include "drivers/grid_runner.h"
+#include "studies/grid_runner.h"
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <csignal>
 #include <cstdint>
 #include <exception>
 #include <fstream>
 #include <iomanip>
+#include <iostream>
 #include <mutex>
 #include <sstream>
 #include <thread>
 
 #include "continuation/worker_threads.h"
-#include "drivers/grid_mpi.h"
+#include "studies/grid_mpi.h"
 #include "studies/output.h"
 
-namespace saltus::drivers {
+namespace saltus::studies {
 
 namespace fs = std::filesystem;
 
 namespace {
-
-// Set by the SIGINT handler; a plain sig_atomic_t is all a handler may touch.
-volatile std::sig_atomic_t interrupt_requested = 0;
-
-extern "C" void on_sigint(int) { interrupt_requested = 1; }
-
-// The handler while a grid runs, the previous one restored after. SA_RESETHAND:
-// a second Ctrl-C finds the default action and ends the process at once (the
-// journal, flushed line by line, stays usable for --resume).
-class SigintGuard {
- public:
-  SigintGuard() {
-    interrupt_requested = 0;
-    struct sigaction action {};
-    action.sa_handler = on_sigint;
-    sigemptyset(&action.sa_mask);
-    action.sa_flags = SA_RESETHAND;
-    installed_ = ::sigaction(SIGINT, &action, &previous_) == 0;
-  }
-  ~SigintGuard() {
-    if (installed_) ::sigaction(SIGINT, &previous_, nullptr);
-  }
-  SigintGuard(const SigintGuard&) = delete;
-  SigintGuard& operator=(const SigintGuard&) = delete;
-
- private:
-  struct sigaction previous_ {};
-  bool installed_ = false;
-};
 
 // The header line, its "check" the hash of the rest.
 Json header(const GridJob& job, int chains) {
@@ -197,12 +168,15 @@ int first_missing(int points, int chains, std::vector<Json>* records, std::vecto
 }
 
 struct Shared {
-  std::mutex journal_mutex;
+  std::mutex mutex;  // the journal, the count and the progress callback
   std::ofstream journal;
-  std::atomic<int> next_chain{0}, computed{0}, workers_done{0};
-  std::atomic<bool> failed{false};
+  int computed = 0;
+  std::atomic<int> next_chain{0}, workers_done{0};
+  std::atomic<bool> stop{false}, failed{false};
   std::exception_ptr error;
 };
+
+bool requested(const GridControl& control) { return control.stop_requested && control.stop_requested(); }
 
 fs::path rank_journal(const fs::path& journal, int rank) {
   return rank == 0 ? journal : fs::path(journal.string() + "." + std::to_string(rank));
@@ -218,19 +192,22 @@ bool read_journals(const fs::path& path, const GridJob& job, std::vector<Json>* 
   return found;
 }
 
-void run_chain(const GridJob& job, int chains, int c, int from, GridRun* run, Shared* s) {
-  const int end = (c + 1) * job.points / chains, begin = c * job.points / chains;
+void run_chain(const GridJob& job, const GridControl& control, int c, int from, GridRun* run, Shared* s) {
+  const int end = (c + 1) * job.points / run->chains, begin = c * job.points / run->chains;
   for (int k = from; k < end; ++k) {
-    if (interrupt_requested || s->failed) return;
+    if (s->stop || s->failed) return;
+    if (requested(control)) {
+      s->stop = true;
+      return;
+    }
     const Json* previous = k > begin ? &run->records[k - 1] : nullptr;
     Json record = job.compute(k, previous);
-    {
-      std::lock_guard lock(s->journal_mutex);
-      s->journal << entry_line(chains, k, record) << '\n' << std::flush;
-    }
+    std::lock_guard lock(s->mutex);
+    if (s->journal.is_open()) s->journal << entry_line(run->chains, k, record) << '\n' << std::flush;
     run->records[k] = std::move(record);
     const int n = ++s->computed;
-    if (job.interrupt_after > 0 && n == job.interrupt_after) std::raise(SIGINT);
+    if (control.interrupt_after > 0 && n == control.interrupt_after) s->stop = true;
+    if (control.progress && !s->stop && !control.progress(run->resumed + n, job.points)) s->stop = true;
   }
 }
 
@@ -356,9 +333,9 @@ void start_journal(const GridJob& job, const GridRun& run, const fs::path& path,
   if (!s->journal) throw std::runtime_error("cannot append to " + path.string());
 }
 
-// The owned blocks on `threads` workers; progress on err (rank 0) while they run.
-void run_blocks(const GridJob& job, const std::vector<int>& owned, const std::vector<int>& start, int threads,
-                bool talk, GridRun* run, Shared* s, std::ostream& err) {
+// The owned blocks on `threads` workers; progress on the log (rank 0) while they run.
+void run_owned(const GridJob& job, const GridControl& control, const std::vector<int>& owned,
+               const std::vector<int>& start, int threads, bool talk, GridRun* run, Shared* s) {
   int todo = 0;  // the points of the owned blocks still to compute
   for (int c : owned)
     for (int k = start[c]; k < (c + 1) * job.points / run->chains; ++k) todo += run->records[k].is_null();
@@ -366,9 +343,9 @@ void run_blocks(const GridJob& job, const std::vector<int>& owned, const std::ve
   WorkerThreads workers(threads, [&](int) {
     for (int i; (i = s->next_chain++) < static_cast<int>(owned.size());) {
       try {
-        run_chain(job, run->chains, owned[i], start[owned[i]], run, s);
+        run_chain(job, control, owned[i], start[owned[i]], run, s);
       } catch (...) {
-        std::lock_guard lock(s->journal_mutex);
+        std::lock_guard lock(s->mutex);
         if (!s->failed.exchange(true)) s->error = std::current_exception();
       }
     }
@@ -379,13 +356,21 @@ void run_blocks(const GridJob& job, const std::vector<int>& owned, const std::ve
   while (s->workers_done < workers.started()) {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (interrupt_requested && !told) {
-      err << job.command << ": interrupted: finishing the points under way (Ctrl-C again stops at once)\n"
-          << std::flush;
+    if (!told && requested(control)) {
+      s->stop = true;
       told = true;
+      if (control.log)
+        *control.log << job.command
+                     << ": interrupted: finishing the points under way (Ctrl-C again stops at once)\n"
+                     << std::flush;
     }
-    if (talk && elapsed > 1.0 && elapsed - last >= 2.0) {
-      print_progress(job, *run, s->computed, todo, threads, elapsed, err);
+    if (talk && control.log && elapsed > 1.0 && elapsed - last >= 2.0) {
+      int computed;
+      {
+        std::lock_guard lock(s->mutex);
+        computed = s->computed;
+      }
+      print_progress(job, *run, computed, todo, threads, elapsed, *control.log);
       last = elapsed;
     }
   }
@@ -393,19 +378,22 @@ void run_blocks(const GridJob& job, const std::vector<int>& owned, const std::ve
 
 }  // namespace
 
-GridRun run_grid(const GridJob& job, const fs::path& dir, bool resume, std::ostream& err) {
+GridRun run_grid(const GridJob& job, const GridControl& control) {
   const mpi::World world = mpi::world();
   GridRun run;
   run.records.assign(job.points, nullptr);
   run.chains = job.chains;
   run.writer = world.rank == 0;
-  const fs::path path = journal_path(dir, job.kind);
-  fs::create_directories(dir);
-  if (resume && !read_journals(path, job, &run.records, &run.chains) && run.writer)
-    err << job.command << ": no journal " << path.string() << ": starting from the beginning\n";
+  const bool journal = !control.journal.empty();
+  const fs::path path = journal ? journal_path(control.journal, job.kind) : fs::path();
+  if (journal) {
+    fs::create_directories(control.journal);
+    if (control.resume && !read_journals(path, job, &run.records, &run.chains) && run.writer && control.log)
+      *control.log << job.command << ": no journal " << path.string() << ": starting from the beginning\n";
+  }
   if (run.chains == 0) run.chains = job.chains;
   mpi::barrier();  // every rank has read the journals: the stale ones of absent ranks can go
-  if (run.writer)
+  if (journal && run.writer)
     for (int r = world.size; r <= kMaxThreads; ++r) {
       std::error_code ignored;
       fs::remove(rank_journal(path, r), ignored);
@@ -414,18 +402,16 @@ GridRun run_grid(const GridJob& job, const fs::path& dir, bool resume, std::ostr
   run.resumed = first_missing(job.points, run.chains, &run.records, &start);
   for (int c = world.rank; c < run.chains; c += world.size) owned.push_back(c);
   Shared s;
-  start_journal(job, run, rank_journal(path, world.rank), owned, &s);
-  {
-    SigintGuard guard;
-    const int threads = std::max(1, std::min<int>(job.threads, owned.size()));
-    run_blocks(job, owned, start, threads, run.writer, &run, &s, err);
-  }
+  if (journal) start_journal(job, run, rank_journal(path, world.rank), owned, &s);
+  const int threads = std::max(1, std::min<int>(job.threads, owned.size()));
+  run_owned(job, control, owned, start, threads, run.writer, &run, &s);
   if (s.error) {
     if (world.size > 1) {  // the other ranks wait in the gather: end them all
       try {
         std::rethrow_exception(s.error);
       } catch (const std::exception& e) {
-        err << "saltus: error: " << job.command << ": rank " << world.rank << ": " << e.what() << '\n';
+        (control.log ? *control.log : std::cerr)
+            << "saltus: error: " << job.command << ": rank " << world.rank << ": " << e.what() << '\n';
       }
       mpi::abort(1);
     }
@@ -450,4 +436,4 @@ GridRun run_grid(const GridJob& job, const fs::path& dir, bool resume, std::ostr
   return run;
 }
 
-}  // namespace saltus::drivers
+}  // namespace saltus::studies

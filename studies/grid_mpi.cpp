@@ -1,4 +1,4 @@
-#include "drivers/grid_mpi.h"
+#include "studies/grid_mpi.h"
 
 #include <dlfcn.h>
 
@@ -6,9 +6,9 @@
 #include <filesystem>
 #include <stdexcept>
 
-#include "drivers/mpi_module.h"
+#include "studies/mpi_module.h"
 
-namespace saltus::drivers::mpi {
+namespace saltus::studies::mpi {
 namespace fs = std::filesystem;
 
 namespace {
@@ -78,4 +78,4 @@ void abort(int code) {
   std::exit(code);
 }
 
-}  // namespace saltus::drivers::mpi
+}  // namespace saltus::studies::mpi

@@ -1,8 +1,8 @@
-// The grid runner (drivers/grid_runner.h) and `saltus sweep` on it: a
+// The grid runner (studies/grid_runner.h) and `saltus sweep` on it: a
 // stopped, killed or interrupted study resumed ends with the files of an
 // uninterrupted one, byte for byte.
 
-#include "drivers/grid_runner.h"
+#include "studies/grid_runner.h"
 
 #include <signal.h>
 #include <sys/wait.h>
@@ -16,12 +16,12 @@
 #include <sstream>
 #include <thread>
 
-#include "run_cli.h"
+#include "../drivers/run_cli.h"
 #include "tests/fuzz/outcome.h"
 
 namespace fs = std::filesystem;
-using saltus::drivers::GridJob;
-using saltus::drivers::Json;
+using saltus::studies::GridJob;
+using saltus::studies::Json;
 using namespace saltus::testing;
 
 namespace {
@@ -42,38 +42,48 @@ GridJob chain_job(int points, int chains, int threads) {
   job.chains = chains;
   job.threads = threads;
   job.compute = [](int k, const Json* previous) {
-    const double x = previous ? saltus::drivers::double_of((*previous)["x"]) : 0.1;
-    return Json{{"x", std::sin(x + k) / 3 + 1.0 / 7}, {"lyap", saltus::drivers::json_double(-INFINITY)}};
+    const double x = previous ? saltus::studies::double_of((*previous)["x"]) : 0.1;
+    return Json{{"x", std::sin(x + k) / 3 + 1.0 / 7}, {"lyap", saltus::studies::json_double(-INFINITY)}};
   };
   return job;
 }
 
+// How the tests run a grid: journalled in dir, stopped (as Ctrl-C would)
+// after interrupt_after points.
+saltus::studies::GridControl control(const fs::path& dir, bool resume, std::ostream& err,
+                                     int interrupt_after = 0) {
+  saltus::studies::GridControl c;
+  c.journal = dir;
+  c.resume = resume;
+  c.log = &err;
+  c.interrupt_after = interrupt_after;
+  return c;
+}
+
 }  // namespace
 
-TEST_CASE("grid runner: a run stopped by SIGINT and resumed gives the uninterrupted records", "[grid]") {
+TEST_CASE("grid runner: a run stopped part way and resumed gives the uninterrupted records", "[grid]") {
   const fs::path dir = scratch("grid");
   std::ostringstream err;
-  const auto whole = saltus::drivers::run_grid(chain_job(40, 4, 3), dir, false, err);
+  const auto whole = saltus::studies::run_grid(chain_job(40, 4, 3), control(dir, false, err));
   REQUIRE(whole.complete());
   CHECK(whole.computed == 40);
   // The first point of each block starts afresh, so a block's records are
   // those of a one-block run started at its first point: k = 10 of 4 blocks
   // equals the first point of a run whose values are shifted by 10.
   CHECK(whole.records[10]["x"] == Json(std::sin(0.1 + 10) / 3 + 1.0 / 7));
-  CHECK(std::isinf(saltus::drivers::double_of(whole.records[0]["lyap"])));
+  CHECK(std::isinf(saltus::studies::double_of(whole.records[0]["lyap"])));
 
-  GridJob stopped = chain_job(40, 4, 3);
-  stopped.interrupt_after = 7;  // raise(SIGINT), as Ctrl-C does
-  const auto part = saltus::drivers::run_grid(stopped, dir, false, err);
+  const auto part = saltus::studies::run_grid(chain_job(40, 4, 3), control(dir, false, err, 7));
   CHECK(part.interrupted);
   CHECK(part.computed >= 7);
   CHECK(part.computed < 40);
-  CHECK(lines_of(saltus::drivers::journal_path(dir, "test")) == 1 + part.computed);
+  CHECK(lines_of(saltus::studies::journal_path(dir, "test")) == 1 + part.computed);
 
   // A kill leaves a line cut short: ignored on resume.
-  std::ofstream(saltus::drivers::journal_path(dir, "test"), std::ios::app)
+  std::ofstream(saltus::studies::journal_path(dir, "test"), std::ios::app)
       << R"({"k": 39, "record": {"x": 0.)";
-  const auto resumed = saltus::drivers::run_grid(chain_job(40, 4, 1), dir, true, err);
+  const auto resumed = saltus::studies::run_grid(chain_job(40, 4, 1), control(dir, true, err));
   CHECK(resumed.complete());
   CHECK(resumed.resumed == part.computed);
   CHECK(resumed.computed == 40 - part.computed);
@@ -84,15 +94,13 @@ TEST_CASE("grid runner: a run stopped by SIGINT and resumed gives the uninterrup
 TEST_CASE("grid runner: a journal of another study is refused, naming it", "[grid]") {
   const fs::path dir = scratch("grid-other");
   std::ostringstream err;
-  GridJob a = chain_job(10, 2, 1);
-  a.interrupt_after = 3;
-  saltus::drivers::run_grid(a, dir, false, err);
+  saltus::studies::run_grid(chain_job(10, 2, 1), control(dir, false, err, 3));
   GridJob b = chain_job(10, 2, 1);
   b.identity = "another run file";
-  CHECK_THROWS_WITH(saltus::drivers::run_grid(b, dir, true, err),
+  CHECK_THROWS_WITH(saltus::studies::run_grid(b, control(dir, true, err)),
                     Catch::Contains("test.journal.jsonl") && Catch::Contains("another study"));
   // The blocks come from the journal: a resume on more threads keeps them.
-  const auto resumed = saltus::drivers::run_grid(chain_job(10, 5, 4), dir, true, err);
+  const auto resumed = saltus::studies::run_grid(chain_job(10, 5, 4), control(dir, true, err));
   CHECK(resumed.chains == 2);
   CHECK(resumed.records[5]["x"] == Json(std::sin(0.1 + 5) / 3 + 1.0 / 7));
   fs::remove_all(dir);
@@ -196,7 +204,7 @@ TEST_CASE("saltus sweep killed (SIGKILL) or stopped (SIGINT) as a process, then 
 }
 
 // As if mpirun had started this process (its environment variable set): the
-// test binary has no MPI module beside it (drivers/grid_mpi.h), so the study
+// test binary has no MPI module beside it (studies/grid_mpi.h), so the study
 // must not run as an unsplit copy on every rank, writing the same files N
 // times over, but stop with what to do.
 TEST_CASE("saltus sweep under mpirun without saltus's MPI module is a clear error", "[grid][cli][mpi]") {
@@ -215,12 +223,12 @@ TEST_CASE("saltus sweep under mpirun without saltus's MPI module is a clear erro
   fs::remove_all(dir);
 }
 
-// A journal read back is input like a run file (drivers/grid_runner.h): a
+// A journal read back is input like a run file (studies/grid_runner.h): a
 // damaged line is an error naming the journal, the line and the key, before
 // anything is computed or written; nothing is resumed from it.
 namespace {
 
-fs::path journal_of(const fs::path& dir) { return saltus::drivers::journal_path(dir, "test"); }
+fs::path journal_of(const fs::path& dir) { return saltus::studies::journal_path(dir, "test"); }
 
 std::vector<std::string> lines_in(const fs::path& file) {
   std::istringstream in(text_of(file));
@@ -239,9 +247,9 @@ void write_lines(const fs::path& file, const std::vector<std::string>& lines) {
 GridJob checked_chain_job(int points, int chains) {
   GridJob job = chain_job(points, chains, 1);
   job.check = [](int, const Json& r) {
-    saltus::drivers::record::keys(r, {"x", "lyap"}, {});
-    saltus::drivers::record::real(r["x"], "x", true);
-    saltus::drivers::record::real(r["lyap"], "lyap", false);
+    saltus::studies::record::keys(r, {"x", "lyap"}, {});
+    saltus::studies::record::real(r["x"], "x", true);
+    saltus::studies::record::real(r["lyap"], "lyap", false);
   };
   return job;
 }
@@ -249,8 +257,8 @@ GridJob checked_chain_job(int points, int chains) {
 std::string resume_error(const GridJob& job, const fs::path& dir) {
   std::ostringstream err;
   try {
-    saltus::drivers::run_grid(job, dir, true, err);
-  } catch (const saltus::drivers::RunFileError& e) {
+    saltus::studies::run_grid(job, control(dir, true, err));
+  } catch (const saltus::studies::RunFileError& e) {
     return e.what();
   }
   return "";
@@ -261,9 +269,7 @@ std::string resume_error(const GridJob& job, const fs::path& dir) {
 TEST_CASE("grid runner: a damaged journal is refused naming the journal, the line and the key", "[grid]") {
   const fs::path dir = scratch("grid-damaged");
   std::ostringstream err;
-  GridJob stopped = checked_chain_job(10, 1);
-  stopped.interrupt_after = 6;
-  REQUIRE(saltus::drivers::run_grid(stopped, dir, false, err).interrupted);
+  REQUIRE(saltus::studies::run_grid(checked_chain_job(10, 1), control(dir, false, err, 6)).interrupted);
   const std::vector<std::string> valid = lines_in(journal_of(dir));
   REQUIRE(valid.size() == 7);
   const Json entry = Json::parse(valid[3]);  // point 2
@@ -349,7 +355,7 @@ TEST_CASE("grid runner: a damaged journal is refused naming the journal, the lin
   // A line cut short by a kill (no newline) is still no damage: computed again.
   write_lines(journal_of(dir), valid);
   std::ofstream(journal_of(dir), std::ios::app) << R"({"k": 6, "record": {"x": nu)";
-  const auto resumed = saltus::drivers::run_grid(checked_chain_job(10, 1), dir, true, err);
+  const auto resumed = saltus::studies::run_grid(checked_chain_job(10, 1), control(dir, true, err));
   CHECK(resumed.resumed == 6);
   CHECK(resumed.complete());
   fs::remove_all(dir);

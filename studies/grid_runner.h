@@ -2,7 +2,7 @@
 // A study of many independent points (a sweep's parameter values, a map's
 // grid points), run so that it survives: on threads, each finished point
 // appended to a journal as one flushed line, resumable after a kill, stopped
-// cleanly by Ctrl-C (SIGINT).
+// cleanly by Ctrl-C (the caller's stop_requested), on MPI ranks.
 //
 // The points 0..n-1 form `chains` consecutive blocks [c n / chains,
 // (c + 1) n / chains). Within a block point k may start from point k - 1's
@@ -38,10 +38,9 @@
 #include <string>
 #include <vector>
 
-#include "drivers/studies.h"
 #include "studies/json_input.h"
 
-namespace saltus::drivers {
+namespace saltus::studies {
 
 struct GridJob {
   std::string command;   // "saltus sweep": starts progress lines
@@ -60,15 +59,28 @@ struct GridJob {
   // The blocks are part of the study (a seeded map's rows): a journal with
   // another count is refused. Else a resumed journal keeps its own.
   bool chains_fixed = false;
-  // Testing: raise(SIGINT) once this many points have been computed in this
-  // run (0: never), as a user's Ctrl-C would.
-  int interrupt_after = 0;
 };
 
-// How a command runs its grid (from the command line).
+// Called after each point (from the worker threads, one at a time) with the
+// points done (those resumed included) and their number; false stops the
+// study after the points under way, and it is not called again.
+using GridProgress = std::function<bool(int done, int total)>;
+
+// How a grid runs: where it journals, whether it resumes, who may stop it.
 struct GridControl {
-  bool resume = false;      // --resume: continue from the journal
-  int interrupt_after = 0;  // testing (hidden --interrupt-after): see GridJob
+  std::filesystem::path journal;  // the journal's folder (journal_path); empty: no journal
+  bool resume = false;            // continue from the journal
+  GridProgress progress;
+  // Polled before each point and every 0.1 s, from any thread: true stops
+  // the study after the points under way (the command line's Ctrl-C, a
+  // Python KeyboardInterrupt).
+  std::function<bool()> stop_requested;
+  // Progress lines every 2 s and notes (a missing journal, an interrupt);
+  // null: silent.
+  std::ostream* log = nullptr;
+  // Testing: stop once this many points have been computed in this run
+  // (0: never), as a Ctrl-C would.
+  int interrupt_after = 0;
 };
 
 struct GridRun {
@@ -76,8 +88,8 @@ struct GridRun {
   int chains = 1;             // the blocks used (a resumed journal's)
   int resumed = 0;            // points read from the journal
   int computed = 0;           // points computed in this run
-  bool interrupted = false;   // Ctrl-C: the records hold the finished points
-  bool writer = true;         // rank 0 (drivers/grid_mpi.h): holds every record and writes the files
+  bool interrupted = false;   // stopped: the records hold the finished points
+  bool writer = true;         // rank 0 (studies/grid_mpi.h): holds every record and writes the files
   bool complete() const { return !interrupted; }
   int done() const;  // the points with a record
 };
@@ -85,16 +97,16 @@ struct GridRun {
 // The journal's path in the output folder.
 std::filesystem::path journal_path(const std::filesystem::path& dir, const std::string& kind);
 
-// Runs job, journalling into journal_path(dir, job.kind). With resume, the
-// points the journal holds are taken from it and each block continues from
-// its last finished point (no journal: from the start, said on err); a
-// journal of another study throws RunFileError. Without resume an old
-// journal is replaced. SIGINT during the run stops it after the points under
-// way (a second one ends the process at once; the journal stays usable).
-// Under mpirun the blocks are dealt to the ranks (block c to rank c mod N),
-// each journalling into <journal>.<rank> (rank 0: the journal itself), and
-// rank 0 gathers every record: only its GridRun is the writer.
-GridRun run_grid(const GridJob& job, const std::filesystem::path& dir, bool resume, std::ostream& err);
+// Runs job, journalling into journal_path(control.journal, job.kind). With
+// resume, the points the journal holds are taken from it and each block
+// continues from its last finished point (no journal: from the start, said on
+// the log); a journal of another study throws RunFileError. Without resume an
+// old journal is replaced. A stop (control) ends the run after the points
+// under way; the journal stays usable. Under mpirun the blocks are dealt to
+// the ranks (block c to rank c mod N), each journalling into
+// <journal>.<rank> (rank 0: the journal itself), and rank 0 gathers every
+// record: only its GridRun is the writer.
+GridRun run_grid(const GridJob& job, const GridControl& control);
 
 // After the final files are written: the journal is no longer needed.
 void remove_journal(const std::filesystem::path& dir, const std::string& kind);
@@ -132,4 +144,4 @@ std::string text(const Json& r, const std::string& key);
 const Json& array(const Json& v, const std::string& key, long long size);
 }  // namespace record
 
-}  // namespace saltus::drivers
+}  // namespace saltus::studies

@@ -1,10 +1,10 @@
-#include "drivers/mpi_module.h"
+#include "studies/mpi_module.h"
 
 #include <mpi.h>
 
 #include <cstdlib>
 
-namespace saltus::drivers::mpi {
+namespace saltus::studies::mpi {
 namespace {
 
 void finalize() {
@@ -62,10 +62,10 @@ void abort_under_mpi(int code) {
 }
 
 }  // namespace
-}  // namespace saltus::drivers::mpi
+}  // namespace saltus::studies::mpi
 
-extern "C" const saltus::drivers::mpi::Module* saltus_mpi_module() {
-  using namespace saltus::drivers::mpi;
+extern "C" const saltus::studies::mpi::Module* saltus_mpi_module() {
+  using namespace saltus::studies::mpi;
   static const Module module{world_under_mpi, gather_under_mpi, barrier_under_mpi, abort_under_mpi};
   return &module;
 }

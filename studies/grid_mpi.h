@@ -1,15 +1,15 @@
 #pragma once
-// The grid runner's ranks (drivers/grid_runner.h): under `mpirun -n N` the
+// The grid runner's ranks (studies/grid_runner.h): under `mpirun -n N` the
 // blocks of a study are split over N processes (threads within each), the
 // records gathered on rank 0, which alone writes the files. MPI is in a
-// module of its own (drivers/mpi_module.h), built when CMake finds MPI and
+// module of its own (studies/mpi_module.h), built when CMake finds MPI and
 // loaded only when mpirun started the process; otherwise there is one rank
 // and these are no-ops. Under mpirun without the module, world() throws.
 
 #include <string>
 #include <vector>
 
-namespace saltus::drivers::mpi {
+namespace saltus::studies::mpi {
 
 struct World {
   int rank = 0, size = 1;
@@ -29,4 +29,4 @@ void barrier();
 // Ends every rank (MPI_Abort) with the exit code; without MPI, std::exit.
 [[noreturn]] void abort(int code);
 
-}  // namespace saltus::drivers::mpi
+}  // namespace saltus::studies::mpi

@@ -484,3 +484,38 @@ TEST_CASE("dry friction: the branch continued through its switching-sliding at F
   CHECK(checked[1] > 5);
   CHECK(branch.branch.component(branch.branch.points.back().y, "w") == Approx(3.7).margin(1e-12));
 }
+
+TEST_CASE(
+    "dry friction: a stick starts on the belt speed exactly (the damped oscillator at F = 0.8, V = 0.2)",
+    "[dry_friction][studies][filippov][regression]") {
+  // The damped oscillator (examples/user/dry_friction_oscillator.json,
+  // zeta = 0.05) at F = 0.8, V = 0.2, w = 1.5: its stick entered near
+  // t = 196 was 1.1e-13 below V (the arrival located to the event
+  // tolerance, the stick x' = V keeping the offset), so the slip+ after it
+  // started below its own guard h = 0 and crossed it unseen, and its orbit
+  // search failed with "the period ends in slip-". A slide now starts on
+  // Sigma (models/filippov_hybrid.h: the entry's reset projects onto h = 0;
+  // for h = v - V that is v = V to rounding): every stick's h is 0 to
+  // 1e-15 (it was 1.1e-13).
+  Json j = Json::parse(
+      std::ifstream(std::string(SALTUS_SOURCE_DIR) + "/examples/user/dry_friction_oscillator.json"));
+  j["parameters"]["F"] = 0.8;
+  j["parameters"]["V"] = 0.2;
+  j["parameters"]["w"] = 1.5;
+  j["time"] = {0, 200};
+  const auto run = studies::load_hybrid_description(j, "damped");
+  const flow::Trajectory tr = studies::simulate(*run);
+  INFO(tr.message);
+  REQUIRE(tr.ok());
+  const int v = 1;
+  int sticks = 0;
+  double worst = 0;
+  for (const auto& e : tr.events)
+    if (run->system->mode_name(e.mode_after) == "stick") {
+      ++sticks;
+      worst = std::max(worst, std::abs(e.x_after[v] - 0.2));
+    }
+  INFO(sticks << " sticks, the largest |v - V| at a stick's start " << worst);
+  CHECK(sticks > 20);
+  CHECK(worst <= 1e-15);
+}

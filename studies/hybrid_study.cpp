@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "analyses/sliding/sliding_bifurcation.h"
+#include "models/filippov_hybrid.h"
 
 #include "studies/detail.h"
 #include "studies/periodic_orbit.h"
@@ -135,39 +136,43 @@ std::string sliding_type_at(const BranchResult& r, const SpecialPoint& gr) {
 }
 
 // A GR of a Filippov branch that the grazing test saw as a jump (the
-// excursion of an adding-sliding shrinks too fast for the simulation near
-// the point, so no contact is found there): when the orbit beyond it,
-// `next`, differs from the GR's by a slide interrupted by an excursion
-// (sliding::adds_a_slide), it is an AS, located on the side without the
-// excursion (sliding::locate_adding_sliding), and the point moves there.
-bool adding_sliding_at(BranchResult& r, const periodic::ShootingSystem& shooting, const Vector& next,
-                       SpecialPoint* gr) {
+// excursion of an adding-sliding, or the slide of a grazing-sliding,
+// shrinks too fast for the simulation near the point, so no contact is found
+// there): when the orbit beyond it, `next`, differs from the GR's by one
+// slide added (sliding::slide_added), it is that AS or GS, located on the
+// side without the slide (sliding::locate_slide_added), and the point moves
+// there.
+bool slide_added_at(BranchResult& r, const periodic::ShootingSystem& shooting, const Vector& next,
+                    SpecialPoint* gr) {
   const auto here = shooting.trajectory(r.problem->u(gr->y));
   const auto there = shooting.trajectory(r.problem->u(next));
   int side = 0;
-  const bool lost = sliding::adds_a_slide(*there, *here, &side);
-  if (!lost && !sliding::adds_a_slide(*here, *there, &side)) return false;
+  std::string type = sliding::slide_added(*there, *here, &side);
+  const bool lost = !type.empty();
+  if (!lost) type = sliding::slide_added(*here, *there, &side);
+  if (type.empty()) return false;
+  const int mode = type == "AS" ? filippov::kSlidingMode : side;
+  const Vector& fewer = lost ? next : gr->y;
   Vector y;
   double precision = 0.0;
   std::string why;
-  if (!sliding::locate_adding_sliding(*r.problem, shooting, lost ? next : gr->y, lost ? gr->y : next, &y,
-                                      &precision, &why)) {
-    gr->data["sliding"]["adding_sliding"] = "not located: " + why;
+  if (!sliding::locate_slide_added(*r.problem, shooting, fewer, lost ? gr->y : next, mode, &y, &precision, &why)) {
+    gr->data["sliding"]["slide_added"] = type + " not located: " + why;
     return false;
   }
   gr->y = y;
-  gr->type = "AS";
+  gr->type = type;
   gr->status = EventStatus::kLocated;
   gr->precision = precision;
-  gr->test_value = sliding::sliding_margin(shooting, r.problem->u(y));
-  gr->data["kind"] = "adding-sliding";
-  gr->data["located_by"] = "the secant method on the sliding margin (S5) on the side without the excursion";
+  gr->test_value = sliding::sliding_margin(shooting, r.problem->u(y), mode);
+  gr->data["kind"] = type == "AS" ? "adding-sliding" : "grazing-sliding";
+  gr->data["located_by"] = "the secant method on the margin of the side without the slide";
   gr->data["margin"] = gr->test_value;
   if (gr->index >= 0 && gr->index < static_cast<int>(r.branch.points.size())) {
     r.branch.points[gr->index].y = y;
-    r.branch.points[gr->index].label = "AS";
+    r.branch.points[gr->index].label = type;
   }
-  if (r.branch.message.rfind("reached GR ", 0) == 0) r.branch.message.replace(8, 2, "AS");
+  if (r.branch.message.rfind("reached GR ", 0) == 0) r.branch.message.replace(8, 2, type);
   return true;
 }
 
@@ -183,7 +188,7 @@ void through_sliding(BranchResult* r, const ContinuationOptions& options, const 
     if (b.stop_reason != StopReason::kUserStop || b.special_points.empty()) return;
     SpecialPoint& gr = b.special_points.back();
     if (gr.type != "GR" || gr.data.value("continued", false)) return;
-    std::string type;  // "": perhaps an AS (adding_sliding_at), else an ordinary grazing
+    std::string type;  // "": perhaps an AS or GS seen as a jump (slide_added_at), else an ordinary grazing
     try {
       type = sliding_type_at(*r, gr);
     } catch (const std::exception& e) {
@@ -200,7 +205,7 @@ void through_sliding(BranchResult* r, const ContinuationOptions& options, const 
       gr.data["message"] = "not continued through the " + type + ": " + why;
       return;
     }
-    if (type.empty() && !adding_sliding_at(*r, *shooting, next, &gr)) return;
+    if (type.empty() && !slide_added_at(*r, *shooting, next, &gr)) return;
     ContinuationOptions opts = options;
     opts.direction = next[next.size() - 1] >= gr.y[gr.y.size() - 1] ? 1 : -1;
     grazing::ThroughGrazing more = grazing::continue_through_grazing(*r->problem, next, opts, set, true);

@@ -251,28 +251,31 @@ bool orbit_beyond_sliding_bifurcation(const ContinuationProblem& problem,
   return false;
 }
 
-bool adds_a_slide(const flow::Trajectory& fewer, const flow::Trajectory& more, int* side) {
+std::string slide_added(const flow::Trajectory& fewer, const flow::Trajectory& more, int* side) {
   std::map<std::pair<int, int>, int> diff = transitions(more);
   for (const auto& [key, n] : transitions(fewer)) diff[key] -= n;
   std::erase_if(diff, [](const auto& kv) { return kv.second == 0; });
-  for (int s : {kPlusMode, kMinusMode})
-    if (diff == std::map<std::pair<int, int>, int>{{{kSlidingMode, s}, 1}, {{s, kSlidingMode}, 1}}) {
-      // (sliding -> s), (s -> sliding) next to each other: a slide interrupted by an excursion into s.
-      const auto& ev = more.events;
-      for (std::size_t i = 0; i < ev.size(); ++i) {
-        const flow::Event& a = ev[i];
-        const flow::Event& b = ev[(i + 1) % ev.size()];
-        if (a.mode_before == kSlidingMode && a.mode_after == s && b.mode_before == s &&
-            b.mode_after == kSlidingMode) {
-          *side = s;
-          return true;
-        }
-      }
+  const auto& ev = more.events;
+  for (int s : {kPlusMode, kMinusMode}) {
+    if (diff != std::map<std::pair<int, int>, int>{{{kSlidingMode, s}, 1}, {{s, kSlidingMode}, 1}}) continue;
+    // The two added events next to each other: (sliding -> s), (s -> sliding) a slide interrupted
+    // by an excursion into s (AS); (s -> sliding), (sliding -> s) a slide within a segment of s (GS).
+    for (std::size_t i = 0; i < ev.size(); ++i) {
+      const flow::Event& a = ev[i];
+      const flow::Event& b = ev[(i + 1) % ev.size()];
+      *side = s;
+      if (a.mode_before == kSlidingMode && a.mode_after == s && b.mode_before == s &&
+          b.mode_after == kSlidingMode)
+        return "AS";
+      if (a.mode_before == s && a.mode_after == kSlidingMode && b.mode_before == kSlidingMode &&
+          b.mode_after == s)
+        return "GS";
     }
-  return false;
+  }
+  return "";
 }
 
-double sliding_margin(const periodic::ShootingSystem& shooting, const Vector& u) {
+double sliding_margin(const periodic::ShootingSystem& shooting, const Vector& u, int mode) {
   const GuardMinima m = guard_minima(shooting, u);
   const auto tr = shooting.trajectory(u);
   // guard_minima simulates with the guards searched inside the steps: where it
@@ -281,19 +284,20 @@ double sliding_margin(const periodic::ShootingSystem& shooting, const Vector& u)
     return std::numeric_limits<double>::quiet_NaN();
   double out = std::numeric_limits<double>::infinity();
   for (const GuardMinimum& g : m.minima)
-    if (g.mode == kSlidingMode && (g.guard == 0 || g.guard == 1)) out = std::min(out, g.value);
+    if (g.mode == mode && (mode == kSlidingMode ? g.guard == 0 || g.guard == 1 : g.guard == 0))
+      out = std::min(out, g.value);
   return out;
 }
 
-bool locate_adding_sliding(const ContinuationProblem& problem, const periodic::ShootingSystem& shooting,
-                           const Vector& fewer, const Vector& more, Vector* y_as, double* precision,
-                           std::string* why) {
+bool locate_slide_added(const ContinuationProblem& problem, const periodic::ShootingSystem& shooting,
+                        const Vector& fewer, const Vector& more, int mode, Vector* y_as, double* precision,
+                        std::string* why) {
   const auto reference = transitions(*shooting.trajectory(problem.u(fewer)));
   // phi on the side without the excursion, NaN elsewhere (the orbit there has another sequence).
   const auto phi = [&](const Vector& y) {
     const Vector u = problem.u(y);
     if (transitions(*shooting.trajectory(u)) != reference) return std::numeric_limits<double>::quiet_NaN();
-    return sliding_margin(shooting, u);
+    return sliding_margin(shooting, u, mode);
   };
   const int q = static_cast<int>(fewer.size()) - 1;
   Vector y0 = fewer, y1;
@@ -307,7 +311,7 @@ bool locate_adding_sliding(const ContinuationProblem& problem, const periodic::S
   Vector inside = more;  // the nearest orbit known to have the excursion
   for (int it = 0; it < 60; ++it) {
     if (!(m1 != m0)) {
-      *why = "phi_AS does not change between the last two orbits";
+      *why = "the margin does not change between the last two orbits";
       return false;
     }
     // The secant's zero, held inside the bracket [y0, inside] (halfway where it leaves it).
@@ -335,7 +339,7 @@ bool locate_adding_sliding(const ContinuationProblem& problem, const periodic::S
       return true;
     }
   }
-  *why = "the secant on phi_AS did not converge in 60 steps";
+  *why = "the secant on the margin did not converge in 60 steps";
   return false;
 }
 

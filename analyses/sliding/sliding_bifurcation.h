@@ -124,8 +124,9 @@
 // exit with phi_AS near zero is labelled AS; where the grazing test only saw
 // a jump (the excursion, ~ sqrt(w_AS - w) long, too short for the
 // simulation near the point) and the orbit beyond has the slide's
-// excursion added or lost (adds_a_slide), (S5) locates it by the secant
-// method on the side without the excursion (locate_adding_sliding).
+// excursion added or lost (slide_added), (S5) locates it by the secant
+// method on the side without the excursion (locate_slide_added; a GS seen
+// only as a jump the same way, on (S3)).
 // Reference: the adding-sliding (multi-sliding) case of [dBKN] and [dBBCK]
 // ch. 8 (the orbit leaving the sliding region at the boundary grazes
 // Sigma: a cubic tangency); [JH]'s sliding orbit through a cusp.
@@ -263,36 +264,43 @@ bool orbit_beyond_sliding_bifurcation(const ContinuationProblem& problem,
                                       const periodic::ShootingSystem& shooting, const Vector& y_b,
                                       const Vector& tangent, double ds, Vector* start, std::string* why);
 
-// Whether the orbit `more` is `fewer` with one slide interrupted by an
-// excursion into one side, (sliding -> s), (s -> sliding) next to each other
-// and nothing else changed: the two sides of an adding-sliding (AS). `side`
-// gets s.
-bool adds_a_slide(const flow::Trajectory& fewer, const flow::Trajectory& more, int* side);
+// Whether the orbit `more` is `fewer` with one slide added and nothing else
+// changed: "AS" when the slide interrupts another by an excursion into one
+// side, (sliding -> s), (s -> sliding) next to each other (the two sides of
+// an adding-sliding); "GS" when it lies within a segment of one side, (s ->
+// sliding), (sliding -> s) (the two sides of a grazing-sliding); else "".
+// `side` gets s.
+std::string slide_added(const flow::Trajectory& fewer, const flow::Trajectory& more, int* side);
 
-// The AS test function (S5) on the side without the excursion: the smallest
-// interior minimum, over the orbit's sliding segments, of the distance of
-// the exit guards from their boundary, -H(x, +b) and H(x, -b) (= b -+
-// lambda_eq times |h_x f_lambda|: how far the force that holds the slide is
-// from its bound at the closest approach). Zero at the AS, where the slide
-// touches dSigma+- at the cusp; NaN when the guards searched inside the
-// steps see an event the shooting's run did not (then the orbit is not one
-// without the excursion).
-double sliding_margin(const periodic::ShootingSystem& shooting, const Vector& u);
+// The margin of the side without the slide added at an AS or GS, the
+// smallest interior minimum over the orbit's segments in `mode` of a
+// guard's distance from its boundary:
+//  - mode sliding (AS), (S5): the exit guards -H(x, +b) and H(x, -b) (= b -+
+//    lambda_eq times |h_x f_lambda|: how far the force that holds the slide
+//    is from its bound at its closest approach); zero at the AS, where the
+//    slide touches dSigma+- at the cusp;
+//  - mode F+ or F- (GS): the distance |h| of that side's segments from
+//    Sigma, the grazing test's (S3); zero at the touch.
+// NaN when the guards searched inside the steps see an event the shooting's
+// run did not (then the orbit is not one without the slide: a virtual orbit
+// whose short excursion the shooting stepped over).
+double sliding_margin(const periodic::ShootingSystem& shooting, const Vector& u, int mode);
 
-// An AS between the orbit `fewer` (the side without the excursion, phi > 0)
-// and `more` (with it), located by the secant method in the continued
-// parameter on (S5), from `fewer` and the orbit one bracket's width further
+// An AS or GS between the orbit `fewer` (the side without the slide added,
+// margin > 0 in `mode`: sliding for an AS, the touching side for a GS) and
+// `more` (with it), located by the secant method in the continued parameter
+// on sliding_margin, from `fewer` and the orbit one bracket's width further
 // from the bifurcation, each iterate corrected at its parameter; an iterate
-// with the excursion (or with phi < 0: a virtual one that the shooting
-// steps over) narrows the bracket instead, and a secant step leaving the
-// bracket is replaced by its midpoint. Located from that side because there
-// (S5) is smooth and crosses 0 linearly, while on the other the excursion
-// lasts ~ sqrt(w_AS - w) and rises ~ (w_AS - w)^(3/2) above Sigma: near the
-// point it is too short for the simulation to see. On success y_as and the
-// parameter's last step (`precision`); else false with `why`.
-bool locate_adding_sliding(const ContinuationProblem& problem, const periodic::ShootingSystem& shooting,
-                           const Vector& fewer, const Vector& more, Vector* y_as, double* precision,
-                           std::string* why);
+// with the slide (or with NaN, a virtual orbit) narrows the bracket
+// instead, and a secant step leaving the bracket is replaced by its
+// midpoint. Located from that side because there the margin is smooth and
+// crosses 0 linearly, while on the other the excursion (AS) or the slide
+// (GS) lasts ~ sqrt(|w - w_b|): near the point too short for the
+// simulation to see. On success y_b and the parameter's last step
+// (`precision`); else false with `why`.
+bool locate_slide_added(const ContinuationProblem& problem, const periodic::ShootingSystem& shooting,
+                        const Vector& fewer, const Vector& more, int mode, Vector* y_b, double* precision,
+                        std::string* why);
 
 // For each CS, SS, GS and AS special point of a branch of Filippov orbits:
 // the event sequences (mode_sequence) and all multipliers of the nearest

@@ -356,10 +356,11 @@ Json through(double w0, double F, double lo, double hi, double max_step) {
   return j;
 }
 
+// The branch's sliding bifurcations in order (its other special points left out).
 std::vector<std::string> sliding_types(const studies::BranchResult& b) {
   std::vector<std::string> types;
   for (const auto& sp : b.branch.special_points)
-    if (sp.type != "EP") types.push_back(sp.type);
+    if (sp.type == "CS" || sp.type == "SS" || sp.type == "AS" || sp.type == "GS") types.push_back(sp.type);
   return types;
 }
 
@@ -403,34 +404,41 @@ const SpecialPoint* find_type(const studies::BranchResult& b, const std::string&
 
 }  // namespace
 
-TEST_CASE(
-    "dry friction: the branch continued through its crossing-sliding and adding-sliding, on the closed form",
-    "[dry_friction][studies][filippov][sliding]") {
-  // F = 0.7 from w = 2 to 2.7: kCrossing -CS (2.26515)- kTwoSticks -AS
-  // (2.46909)- kOneStick. Each located to 1e-8 against the closed form with
-  // its type; the branch goes on through each with the new event sequence
-  // (a stick gained at the CS, the slip+ between the sticks lost at the AS),
-  // every point beyond on the closed-form orbit of its regime to 1e-8 with
-  // both multipliers (the stick's exactly-zero one included).
+TEST_CASE("dry friction: the branch through its crossing-, adding- and grazing-sliding, on the closed form",
+          "[dry_friction][studies][filippov][sliding]") {
+  // F = 0.7 from w = 2 to 5.5: kCrossing -CS (2.26515)- kTwoSticks -AS
+  // (2.46909)- kOneStick -GS (5.19258)- kPureSlip. Each located to 1e-8
+  // against the closed form with its type; the branch goes on through each
+  // with the new event sequence (a stick gained at the CS, the slip+ between
+  // the sticks lost at the AS, the last stick lost at the GS), every point
+  // beyond on the closed-form orbit of its regime to 1e-8 with both
+  // multipliers (the stick's exactly-zero one included; exp(+-i T) on the
+  // pure slip). Just below the GS the shooting steps over the vanishing
+  // stick and converges to the pure slip's virtual orbit (x' above V for a
+  // moment): the engine reports an NS there (its multipliers on the unit
+  // circle), which is that virtual orbit's, not the branch's; the GS itself
+  // is located from the pure-slip side.
   // Steps of at most 0.01 (a 300th of the period): near the AS the slip+
   // between the two sticks lasts ~ sqrt(w_AS - w), and the shooting, which
   // checks the guards at the step ends, steps over it within one long step
   // of a stick (without the bound its branch stops at a GR bracketed at
   // w = 2.4390, the orbit at 2.4536 a one-stick orbit where the closed form
   // has two sticks: 'bound the steps' is the run file's remedy).
-  const auto run = studies::load_hybrid_description(through(2.0, 0.7, 1.9, 2.7, 0.01), "through");
+  Json j = through(2.0, 0.7, 1.9, 5.5, 0.01);
+  j["periodic"]["ds_max"] = 0.05;
+  const auto run = studies::load_hybrid_description(j, "through");
   const studies::BranchResult branch = studies::continue_orbits(studies::find_orbit(run));
   INFO(branch.branch.message);
-  REQUIRE(sliding_types(branch) == std::vector<std::string>{"CS", "AS"});
-  const double cs = cs_07().w, as = as_07().w;
-  for (const auto& [sp, w] :
-       {std::pair{find_type(branch, "CS"), cs}, std::pair{find_type(branch, "AS"), as}}) {
+  REQUIRE(sliding_types(branch) == std::vector<std::string>{"CS", "AS", "GS"});
+  const double cs = cs_07().w, as = as_07().w, gs = grazing_sliding_w(kV);
+  for (const auto& [sp, w] : {std::pair{find_type(branch, "CS"), cs}, std::pair{find_type(branch, "AS"), as},
+                              std::pair{find_type(branch, "GS"), gs}}) {
     INFO(sp->type << " " << to_string(sp->status) << " " << sp->data.dump());
     CHECK(sp->status == EventStatus::kLocated);
     CHECK(std::abs(branch.branch.component(sp->y, "w") - w) < 1e-8);
     CHECK(sp->data["continued"] == true);
-    CHECK(sp->data["before"]["zero_multipliers"] == 1);
-    CHECK(sp->data["after"]["zero_multipliers"] == 1);
+    CHECK(sp->data["after"]["zero_multipliers"] == (sp->type == "GS" ? 0 : 1));
+    if (sp->type != "GS") CHECK(sp->data["before"]["zero_multipliers"] == 1);  // the GS's: the NS point
   }
   const SpecialPoint& c = *find_type(branch, "CS");
   CHECK(c.data["sequence_before"] == "slip- -> slip+; slip+ -> stick; stick -> slip-");
@@ -438,15 +446,18 @@ TEST_CASE(
   const SpecialPoint& a = *find_type(branch, "AS");
   CHECK(a.data["sequence_before"] == "slip- -> stick; stick -> slip+; slip+ -> stick; stick -> slip-");
   CHECK(a.data["sequence_after"] == "slip- -> stick; stick -> slip-");
-  const std::vector<int> checked =
-      check_branch(branch, {cs, as}, {Regime::kCrossing, Regime::kTwoSticks, Regime::kOneStick},
-                   {[](double w) { return crossing_orbit(w); }, [](double w) { return two_stick_orbit(w); },
-                    [](double w) { return one_stick_orbit(w); }});
-  INFO("points checked per regime: " << checked[0] << ", " << checked[1] << ", " << checked[2]);
+  CHECK(find_type(branch, "GS")->data["sequence_after"] == "none");
+  const std::vector<int> checked = check_branch(
+      branch, {cs, as, gs}, {Regime::kCrossing, Regime::kTwoSticks, Regime::kOneStick, Regime::kPureSlip},
+      {[](double w) { return crossing_orbit(w); }, [](double w) { return two_stick_orbit(w); },
+       [](double w) { return one_stick_orbit(w); }, [](double w) { return pure_slip_orbit(w); }});
+  INFO("points checked per regime: " << checked[0] << ", " << checked[1] << ", " << checked[2] << ", "
+                                     << checked[3]);
   CHECK(checked[0] > 5);
   CHECK(checked[1] > 5);
   CHECK(checked[2] > 5);
-  CHECK(branch.branch.component(branch.branch.points.back().y, "w") == Approx(2.7).margin(1e-12));
+  CHECK(checked[3] > 5);
+  CHECK(branch.branch.component(branch.branch.points.back().y, "w") == Approx(5.5).margin(1e-12));
 }
 
 TEST_CASE("dry friction: the branch continued through its switching-sliding at F = 0.6, on the closed form",

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "analyses/sliding/sliding_bifurcation.h"
+#include "models/filippov_hybrid.h"
 
 #include "studies/detail.h"
 #include "studies/periodic_orbit.h"
@@ -107,12 +108,11 @@ void classify_sliding(BranchResult* r) {
     r->branch.points[sp.index].label = type;
     if (r->branch.message.rfind("reached GR ", 0) == 0 && &sp == &r->branch.special_points.back())
       r->branch.message.replace(8, 2, type);
-    // "grazing": "continue" crosses grazings of impacting orbits (one impact
-    // more or less); a sliding segment gained or lost is not followed yet.
+    // A message of the impacts' way through a grazing (one impact more or
+    // less) said of a sliding bifurcation: through_sliding's is the one.
     if (sp.data.contains("continued") && !sp.data["continued"].get<bool>() && sp.data.contains("message") &&
         sp.data["message"].get<std::string>().rfind("not continued", 0) != 0)
-      sp.data["message"] = "not continued: going on through a " + type +
-                           " (a sliding segment gained or lost, two events) is not built";
+      sp.data["message"] = "not continued through the " + type + ": " + sp.data["message"].get<std::string>();
   }
   for (SpecialPoint& sp : r->branch.special_points) {
     if (sp.type != "CS" && sp.type != "SS") continue;
@@ -124,26 +124,88 @@ void classify_sliding(BranchResult* r) {
   sliding::describe_sliding_sides(*r->problem, *r->shooting, &r->branch);
 }
 
-// "grazing": "continue" on a branch of Filippov orbits: through each
-// grazing-sliding (GS) at its end, from the first orbit beyond it with one
-// sliding segment more or less (sliding::orbit_beyond_grazing_sliding), the branch
-// continued again; up to 8 times.
-void through_grazing_sliding(BranchResult* r, const ContinuationOptions& options,
-                             const std::function<TestFunctions()>& set) {
+// The sliding bifurcation at the GR point `gr` that ended a branch of
+// Filippov orbits: "GS" or "AS" (sliding::grazing_type), "CS" or "SS" (a GR
+// at the zero of the CS test, crossing_sliding_at_grazing), else "" (an
+// ordinary grazing).
+std::string sliding_type_at(const BranchResult& r, const SpecialPoint& gr) {
+  const Vector u = r.problem->u(gr.y);
+  nlohmann::ordered_json why;
+  const std::string type = sliding::grazing_type(*shooting_at(r, gr.y), u, &why);
+  return type == "GR" ? crossing_sliding_at_grazing(r, gr, u, &why) : type;
+}
+
+// A GR of a Filippov branch that the grazing test saw as a jump (the
+// excursion of an adding-sliding, or the slide of a grazing-sliding,
+// shrinks too fast for the simulation near the point, so no contact is found
+// there): when the orbit beyond it, `next`, differs from the GR's by one
+// slide added (sliding::slide_added), it is that AS or GS, located on the
+// side without the slide (sliding::locate_slide_added), and the point moves
+// there.
+bool slide_added_at(BranchResult& r, const periodic::ShootingSystem& shooting, const Vector& next,
+                    SpecialPoint* gr) {
+  const auto here = shooting.trajectory(r.problem->u(gr->y));
+  const auto there = shooting.trajectory(r.problem->u(next));
+  int side = 0;
+  std::string type = sliding::slide_added(*there, *here, &side);
+  const bool lost = !type.empty();
+  if (!lost) type = sliding::slide_added(*here, *there, &side);
+  if (type.empty()) return false;
+  const int mode = type == "AS" ? filippov::kSlidingMode : side;
+  const Vector& fewer = lost ? next : gr->y;
+  Vector y;
+  double precision = 0.0;
+  std::string why;
+  if (!sliding::locate_slide_added(*r.problem, shooting, fewer, lost ? gr->y : next, mode, &y, &precision, &why)) {
+    gr->data["sliding"]["slide_added"] = type + " not located: " + why;
+    return false;
+  }
+  gr->y = y;
+  gr->type = type;
+  gr->status = EventStatus::kLocated;
+  gr->precision = precision;
+  gr->test_value = sliding::sliding_margin(shooting, r.problem->u(y), mode);
+  gr->data["kind"] = type == "AS" ? "adding-sliding" : "grazing-sliding";
+  gr->data["located_by"] = "the secant method on the margin of the side without the slide";
+  gr->data["margin"] = gr->test_value;
+  if (gr->index >= 0 && gr->index < static_cast<int>(r.branch.points.size())) {
+    r.branch.points[gr->index].y = y;
+    r.branch.points[gr->index].label = type;
+  }
+  if (r.branch.message.rfind("reached GR ", 0) == 0) r.branch.message.replace(8, 2, type);
+  return true;
+}
+
+// "grazing": "continue" on a branch of Filippov orbits: through each sliding
+// bifurcation the grazing test stopped it at (GS, AS; CS and SS where the
+// event count changes there), from the first orbit beyond it with another
+// event sequence (sliding::orbit_beyond_sliding_bifurcation), the branch
+// continued again; up to 8 times. (A CS or SS that keeps the count is gone
+// through by the engine itself: the orbit is continuous there.)
+void through_sliding(BranchResult* r, const ContinuationOptions& options, const std::function<TestFunctions()>& set) {
   Branch& b = r->branch;
   for (int crossing = 0; crossing < 8; ++crossing) {
     if (b.stop_reason != StopReason::kUserStop || b.special_points.empty()) return;
     SpecialPoint& gr = b.special_points.back();
-    if (gr.type != "GR" || gr.data.value("continued", true)) return;
-    const auto shooting = shooting_at(*r, gr.y);
-    if (sliding::grazing_type(*shooting, r->problem->u(gr.y), nullptr) != "GS") return;
-    Vector next;
-    std::string why;
-    if (!sliding::orbit_beyond_grazing_sliding(*r->problem, *shooting, gr.y, gr.tangent, std::abs(options.ds), &next,
-                                               &why)) {
-      gr.data["message"] = "not continued through the grazing-sliding: " + why;
+    if (gr.type != "GR" || gr.data.value("continued", false)) return;
+    std::string type;  // "": perhaps an AS or GS seen as a jump (slide_added_at), else an ordinary grazing
+    try {
+      type = sliding_type_at(*r, gr);
+    } catch (const std::exception& e) {
+      gr.data["message"] = std::string("not continued: ") + e.what();
       return;
     }
+    const auto shooting = shooting_at(*r, gr.y);
+    Vector next;
+    std::string why;
+    if (!sliding::orbit_beyond_sliding_bifurcation(*r->problem, *shooting, gr.y, gr.tangent, std::abs(options.ds),
+                                                   &next, &why)) {
+      if (type.empty()) return;
+      gr.data["continued"] = false;
+      gr.data["message"] = "not continued through the " + type + ": " + why;
+      return;
+    }
+    if (type.empty() && !slide_added_at(*r, *shooting, next, &gr)) return;
     ContinuationOptions opts = options;
     opts.direction = next[next.size() - 1] >= gr.y[gr.y.size() - 1] ? 1 : -1;
     grazing::ThroughGrazing more = grazing::continue_through_grazing(*r->problem, next, opts, set, true);
@@ -264,7 +326,7 @@ BranchResult continue_orbits(const BranchResult& orbit, const Progress& progress
   r.sequences = std::move(through.sequences);
   r.grazings = std::move(through.crossings);
   r.tests = set();
-  if (run.filippov && spec.grazing_continue) through_grazing_sliding(&r, options, set);
+  if (run.filippov && spec.grazing_continue) through_sliding(&r, options, set);
   if (run.filippov) classify_sliding(&r);
   return r;
 }

@@ -138,7 +138,8 @@ KeyTable hybrid_keys() {
                  {"periodic.diagram", "string", "the run's sweep", "a file",
                   "a sweep.csv of `saltus sweep` to draw the branch over"},
                  {"periodic.grazing", "string | boolean", "\"stop\"", "one of: stop, continue, true, false",
-                  "at a grazing: stop, or continue with the new event sequence; false: no test"},
+                  "at a grazing, or a sliding bifurcation GS, CS, SS, AS of a Filippov orbit: stop, or continue "
+                  "with the new event sequence; false: no test"},
                  {"periodic.curve", "object | [object]", "", "",
                   "two-parameter curves from the branch's first point of a kind (curve.csv, curve.png); "
                   "R1-R4, LPPD, CPC, GPD, GR-PD-LPC on them"},
@@ -205,10 +206,11 @@ const RunFileKind& hybrid_run_file() {
       "one impact more or less per period (the events per point in branch.csv). On a Filippov system's "
       "orbits the sliding bifurcations are located and named (analyses/sliding/sliding_bifurcation.h): CS "
       "crossing-sliding and SS switching-sliding (an arrival at the surface meets the boundary of the "
-      "sliding region; the branch goes on through them), GS grazing-sliding and AS adding-sliding (a GR "
-      "at that boundary, or at a cusp where a slide ends; \"continue\" goes on through a GS with one "
-      "sliding segment more or less), with the event sequences and multipliers of both sides in "
-      "summary.json. The branch is drawn over "
+      "sliding region), GS grazing-sliding and AS adding-sliding (a GR "
+      "at that boundary, or at a cusp where a slide ends), with the event sequences and multipliers of both "
+      "sides in summary.json; \"continue\" goes on through each with the new event sequence (a sliding "
+      "segment gained or lost, a crossing turned into a slide, a slide interrupted by a slip; "
+      "analyses/sliding/sliding_bifurcation.h). The branch is drawn over "
       "the sweep CSV periodic.diagram, else the run's sweep computed first.\n\n"
       "Curves: from the branch's first located point of the kind, its curve in the two parameters: GR "
       "grazing, LPC fold, PD period doubling, NS Neimark-Sacker, of forced and autonomous orbits (shooting "

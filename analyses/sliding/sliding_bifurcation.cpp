@@ -4,6 +4,7 @@
 #include <cmath>
 #include <complex>
 #include <limits>
+#include <map>
 #include <stdexcept>
 
 #include "continuation/newton.h"
@@ -215,37 +216,130 @@ bool correct_at_parameter(const ContinuationProblem& problem, const periodic::Sh
   return r.converged();
 }
 
-std::size_t slides(const flow::Trajectory& tr) {
-  return static_cast<std::size_t>(std::count_if(
-      tr.events.begin(), tr.events.end(), [](const flow::Event& e) { return e.mode_after == kSlidingMode; }));
-}
-
 }  // namespace
 
-bool orbit_beyond_grazing_sliding(const ContinuationProblem& problem,
-                                  const periodic::ShootingSystem& shooting, const Vector& y_g,
-                                  const Vector& tangent, double ds, Vector* start, std::string* why) {
-  // The slides of the orbit without the touch: those of y_g just before it along -t.
-  std::size_t before = 0;
+std::map<std::pair<int, int>, int> transitions(const flow::Trajectory& tr) {
+  std::map<std::pair<int, int>, int> out;
+  for (const flow::Event& e : tr.events) ++out[{e.mode_before, e.mode_after}];
+  return out;
+}
+
+bool orbit_beyond_sliding_bifurcation(const ContinuationProblem& problem,
+                                      const periodic::ShootingSystem& shooting, const Vector& y_b,
+                                      const Vector& tangent, double ds, Vector* start, std::string* why) {
+  // The transitions of the orbit on the side the branch came from: that of y_b just before it along -t.
+  std::map<std::pair<int, int>, int> before;
   {
     Vector y;
-    if (!correct_at_parameter(problem, shooting, y_g - ds * tangent, &y)) {
-      *why = "the orbit before the grazing-sliding did not converge";
+    if (!correct_at_parameter(problem, shooting, y_b - ds * tangent, &y)) {
+      *why = "the orbit before the sliding bifurcation did not converge";
       return false;
     }
-    before = slides(*shooting.trajectory(problem.u(y)));
+    before = transitions(*shooting.trajectory(problem.u(y)));
   }
-  *why = "no orbit with one sliding segment more or less up to " + std::to_string(std::ldexp(ds, 7)) +
-         " from the grazing-sliding on either side";
+  *why = "no orbit with another event sequence up to " + std::to_string(std::ldexp(ds, 7)) +
+         " from the sliding bifurcation on either side";
   for (double side : {1.0, -1.0})
     for (int k = 0; k < 8; ++k) {
       Vector y;
-      if (!correct_at_parameter(problem, shooting, y_g + side * std::ldexp(ds, k) * tangent, &y)) continue;
-      const std::size_t after = slides(*shooting.trajectory(problem.u(y)));
-      if (after != before + 1 && after + 1 != before) continue;
+      if (!correct_at_parameter(problem, shooting, y_b + side * std::ldexp(ds, k) * tangent, &y)) continue;
+      const auto tr = shooting.trajectory(problem.u(y));
+      if (!tr->ok() || transitions(*tr) == before) continue;
       *start = y;
       return true;
     }
+  return false;
+}
+
+std::string slide_added(const flow::Trajectory& fewer, const flow::Trajectory& more, int* side) {
+  std::map<std::pair<int, int>, int> diff = transitions(more);
+  for (const auto& [key, n] : transitions(fewer)) diff[key] -= n;
+  std::erase_if(diff, [](const auto& kv) { return kv.second == 0; });
+  const auto& ev = more.events;
+  for (int s : {kPlusMode, kMinusMode}) {
+    if (diff != std::map<std::pair<int, int>, int>{{{kSlidingMode, s}, 1}, {{s, kSlidingMode}, 1}}) continue;
+    // The two added events next to each other: (sliding -> s), (s -> sliding) a slide interrupted
+    // by an excursion into s (AS); (s -> sliding), (sliding -> s) a slide within a segment of s (GS).
+    for (std::size_t i = 0; i < ev.size(); ++i) {
+      const flow::Event& a = ev[i];
+      const flow::Event& b = ev[(i + 1) % ev.size()];
+      *side = s;
+      if (a.mode_before == kSlidingMode && a.mode_after == s && b.mode_before == s &&
+          b.mode_after == kSlidingMode)
+        return "AS";
+      if (a.mode_before == s && a.mode_after == kSlidingMode && b.mode_before == kSlidingMode &&
+          b.mode_after == s)
+        return "GS";
+    }
+  }
+  return "";
+}
+
+double sliding_margin(const periodic::ShootingSystem& shooting, const Vector& u, int mode) {
+  const GuardMinima m = guard_minima(shooting, u);
+  const auto tr = shooting.trajectory(u);
+  // guard_minima simulates with the guards searched inside the steps: where it
+  // sees an event the shooting's own run did not, the two are not one orbit.
+  if (m.status != flow::SimulationStatus::kFinished || m.events != tr->events.size())
+    return std::numeric_limits<double>::quiet_NaN();
+  double out = std::numeric_limits<double>::infinity();
+  for (const GuardMinimum& g : m.minima)
+    if (g.mode == mode && (mode == kSlidingMode ? g.guard == 0 || g.guard == 1 : g.guard == 0))
+      out = std::min(out, g.value);
+  return out;
+}
+
+bool locate_slide_added(const ContinuationProblem& problem, const periodic::ShootingSystem& shooting,
+                        const Vector& fewer, const Vector& more, int mode, Vector* y_as, double* precision,
+                        std::string* why) {
+  const auto reference = transitions(*shooting.trajectory(problem.u(fewer)));
+  // phi on the side without the excursion, NaN elsewhere (the orbit there has another sequence).
+  const auto phi = [&](const Vector& y) {
+    const Vector u = problem.u(y);
+    if (transitions(*shooting.trajectory(u)) != reference) return std::numeric_limits<double>::quiet_NaN();
+    return sliding_margin(shooting, u, mode);
+  };
+  const int q = static_cast<int>(fewer.size()) - 1;
+  Vector y0 = fewer, y1;
+  double m0 = phi(y0), m1 = 0.0;
+  // The second start: one step of the bracket's width further away from the bifurcation.
+  if (!correct_at_parameter(problem, shooting, fewer + (fewer - more), &y1) || !std::isfinite(m1 = phi(y1)) ||
+      !std::isfinite(m0) || !(m0 > 0)) {
+    *why = "no two orbits without the excursion to start the secant from";
+    return false;
+  }
+  Vector inside = more;  // the nearest orbit known to have the excursion
+  for (int it = 0; it < 60; ++it) {
+    if (!(m1 != m0)) {
+      *why = "the margin does not change between the last two orbits";
+      return false;
+    }
+    // The secant's zero, held inside the bracket [y0, inside] (halfway where it leaves it).
+    double s = -m0 / (m1 - m0);
+    Vector guess = y0 + s * (y1 - y0);
+    const double a = y0[q], b = inside[q];
+    if (!((guess[q] - a) * (guess[q] - b) < 0)) guess = 0.5 * (y0 + inside);
+    Vector y;
+    if (!correct_at_parameter(problem, shooting, guess, &y)) {
+      *why = "the orbit at the secant's parameter did not converge";
+      return false;
+    }
+    const double v = phi(y);
+    const double step = std::abs(y[q] - y0[q]);
+    if (!std::isfinite(v) || v < 0) {
+      inside = y;  // beyond the bifurcation: the bracket narrows
+    } else {
+      y1 = y0, m1 = m0, y0 = y, m0 = v;
+    }
+    const double width = std::abs(inside[q] - y0[q]);
+    if (v == 0 || std::min(step, width) <= 1e-13 * (1 + std::abs(y0[q])) ||
+        (std::isfinite(v) && v >= 0 && v < 1e-13)) {
+      *y_as = y0;
+      *precision = std::min(width, std::max(step, 1e-16));
+      return true;
+    }
+  }
+  *why = "the secant on the margin did not converge in 60 steps";
   return false;
 }
 

@@ -1,21 +1,34 @@
 #pragma once
 // Sliding bifurcations of periodic orbits of Filippov systems: where on a
 // branch of orbits (continued by shooting, models/filippov_hybrid.h) the
-// orbit meets the boundary of the sliding region, located and classified
-// into the four types of di Bernardo, Kowalczyk & Nordmark ("Bifurcations of
-// dynamical systems with sliding: derivation of normal-form mappings",
-// Physica D 170, 2002, where the four cases are defined; "Sliding
-// bifurcations: a novel mechanism for the sudden onset of chaos in dry
-// friction oscillators", Int. J. Bifurcation and Chaos 13, 2003) and of
-// di Bernardo, Budd, Champneys & Kowalczyk,
-// Piecewise-smooth Dynamical Systems (Springer 2008), ch. 8. The geometry
-// that tells the four apart is that of Jeffrey & Hogan ("The geometry of
-// generic sliding bifurcations", SIAM Review 53, 2011): each is an
-// orbit through a fold (or a cusp) of one side's field on Sigma. The
-// section and equation numbers of those texts are not quoted here (we could
-// not check them against the printed pages); the defining conditions are
-// written out below in our notation, (S1)-(S4), each derived from the
-// geometry it states.
+// orbit meets the boundary of the sliding region, located, classified and
+// gone through, for the four types of
+//   [dBKN] di Bernardo, Kowalczyk & Nordmark, "Bifurcations of dynamical
+//          systems with sliding: derivation of normal-form mappings",
+//          Physica D 170 (2002) 175-205: the four cases (crossing-sliding,
+//          grazing-sliding, switching-sliding, adding-sliding or
+//          multi-sliding) defined by their local geometry at the boundary
+//          of the sliding region, and the discontinuity mapping of each
+//          derived in its own section;
+//   [dBBCK] di Bernardo, Budd, Champneys & Kowalczyk, Piecewise-smooth
+//          Dynamical Systems (Springer 2008), ch. 8 (sliding bifurcations
+//          in Filippov systems): the same four cases and their mappings;
+//   [JH]   Jeffrey & Hogan, "The geometry of generic sliding bifurcations",
+//          SIAM Review 53 (2011): each case an orbit through a fold (or a
+//          cusp) of one side's field on Sigma, the reading used below;
+//   [KRG]  Kuznetsov, Rinaldi & Gragnani, "One-parameter bifurcations in
+//          planar Filippov systems", Int. J. Bifurcation and Chaos 13
+//          (2003) 2157-2188: a defining system for each bifurcation, as
+//          (S1)-(S5) are here;
+// and the dry-friction oscillator where they meet (di Bernardo, Kowalczyk &
+// Nordmark, Int. J. Bifurcation and Chaos 13, 2003; tests/studies/
+// dry_friction_closed_form.h). The section and equation numbers of [dBKN]
+// and [dBBCK] are not quoted: we could not check them against the printed
+// pages, and a wrong number is worse than none. Each type below names the
+// case of those texts it is, by the case's name and geometry; the defining
+// conditions (S1)-(S5) are written out in our notation, each derived from the
+// geometry it states, and each is checked against a closed form
+// (tests/analyses/sliding/, tests/studies/dry_friction_closed_form.test.cpp).
 //
 // Notation (models/filippov_hybrid.h). Sigma = {h = 0}, F+ = f(x, +mu) above
 // it, F- = f(x, -mu) below, and on it the sliding field F_s = f(x, lambda_eq).
@@ -49,7 +62,10 @@
 // slides, continuous through the bifurcation (x_c moves continuously; only
 // the mode after the arrival changes). It is the guard of the sliding mode's
 // exit evaluated at the arrival: one scalar per arrival, and the test value
-// is that of the arrival nearest the boundary.
+// is that of the arrival nearest the boundary. Reference: the
+// crossing-sliding case of [dBKN] and [dBBCK] ch. 8 (a crossing point of the
+// orbit reaching the boundary of the sliding region, the tangency of F+
+// there visible); [JH]'s crossing orbit through a visible fold.
 //
 // SS, switching-sliding (Jeffrey & Hogan: a crossing orbit through an
 // invisible fold). The same zero phi_CS = 0 at a fold of the other kind:
@@ -65,7 +81,10 @@
 // once (visible fold: CS); negative: it runs away from it into the sliding
 // region (invisible fold: SS). For b = mu, F_s = F+ at x_c, so delta is the
 // curvature (F+ . grad) H+ of the F+ orbit through x_c: the fold's
-// visibility, as in the definitions above.
+// visibility, as in the definitions above. Reference: the switching-sliding
+// case of [dBKN] and [dBBCK] ch. 8 (the tangency of F+ at the boundary
+// invisible: the orbit switches to F+ and is at once brought back to slide);
+// [JH]'s crossing orbit through an invisible fold.
 //
 // GS, grazing-sliding (a one-sided orbit tangent to Sigma at a visible
 // fold). An F+ segment of the orbit touches Sigma from above at x_g
@@ -78,7 +97,10 @@
 // with H-(x_g) > 0 telling it from an ordinary grazing. Where
 // F- points away from Sigma instead (H-(x_g) < 0) the touch is on the
 // boundary of the crossing region and the grazing is an ordinary one ("GR":
-// two crossings appear), not a sliding bifurcation.
+// two crossings appear), not a sliding bifurcation. Reference: the
+// grazing-sliding case of [dBKN] and [dBBCK] ch. 8 (an orbit of one side
+// tangent to Sigma at the boundary of the sliding region); [JH]'s grazing
+// orbit at a visible fold.
 //
 // AS, adding-sliding (also called multi-sliding; Jeffrey & Hogan: a
 // sliding orbit through a cusp). A sliding segment ends at a fold x_e where the F+ orbit leaving it
@@ -88,9 +110,34 @@
 //
 // positive at every ordinary exit, vanishes; on one side the orbit leaving
 // the slide comes back to Sigma at once and slides again (a second sliding
-// segment is added), on the other one segment. The branch sees it as a
-// change of its event sequence; a GR point whose orbit has an exit with
-// phi_AS near zero is labelled AS.
+// segment is added), on the other one segment. Seen from the side with the
+// one segment, the same point is the slide's closest approach to the
+// boundary touching it:
+//
+//   (S5)  phi_AS' = min over the slide of -H(x(t), +b) (the smallest
+//         distance of the force that holds the slide from its bound),
+//
+// positive before, zero at the AS, where the slide's x(t) touches dSigma+ at
+// its cusp (H = 0 and (F_s . grad) H = 0 at one time: the two conditions of
+// tests/studies/dry_friction_closed_form.h's adding_sliding). The branch sees
+// the AS as a change of its event sequence: a GR point whose orbit has an
+// exit with phi_AS near zero is labelled AS; where the grazing test only saw
+// a jump (the excursion, ~ sqrt(w_AS - w) long, too short for the
+// simulation near the point) and the orbit beyond has the slide's
+// excursion added or lost (slide_added), (S5) locates it by the secant
+// method on the side without the excursion (locate_slide_added; a GS seen
+// only as a jump the same way, on (S3)).
+// Reference: the adding-sliding (multi-sliding) case of [dBKN] and [dBBCK]
+// ch. 8 (the orbit leaving the sliding region at the boundary grazes
+// Sigma: a cubic tangency); [JH]'s sliding orbit through a cusp.
+//
+// Going through. The orbit is continuous through each of the four (the
+// segment gained or lost has zero length at the point), so a branch goes on
+// from the first orbit beyond the point with another event sequence
+// (orbit_beyond_sliding_bifurcation), as "grazing": "continue" goes through
+// a grazing of impacting orbits (studies/hybrid_study.cpp, through_sliding).
+// A CS or SS whose event count the grazing test does not see change is gone
+// through by the engine itself.
 //
 // Multipliers. Entering a slide, the saltation matrix projects every
 // perturbation onto T Sigma (h_x^T S = 0, models/filippov_hybrid.h), so an
@@ -102,7 +149,9 @@
 // (describe_sliding_sides).
 
 #include <cstddef>
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "continuation/branch.h"
@@ -195,18 +244,63 @@ std::string grazing_type(const periodic::ShootingSystem& shooting, const Vector&
 bool locate_bracketed(const ContinuationProblem& problem, const periodic::ShootingSystem& shooting,
                       Branch* branch, SpecialPoint* special, double tolerance = 1e-12);
 
-// Beyond a grazing-sliding (GS) at the orbit y_g of a branch: the first
-// orbit with one sliding segment more or less (the branch came from the side
-// without the slide, or with it: the slide's length shrinking to 0), at
-// y_g + s t for s = ds, 2 ds, 4 ds,
-// ... (t the branch's unit tangent there, then -t: beyond a non-smooth fold
-// the new orbit lies back along the branch), each corrected at its parameter
-// by damped Newton on the true flow. A GS is continuous (the slide gained or
-// lost has zero length there), so the orbit beyond starts near y_g. False, with
-// the reason in `why`, when no such orbit is found.
-bool orbit_beyond_grazing_sliding(const ContinuationProblem& problem,
-                                  const periodic::ShootingSystem& shooting, const Vector& y_g,
-                                  const Vector& tangent, double ds, Vector* start, std::string* why);
+// The orbit's events as a multiset of mode transitions ((from, to) -> how
+// many per period): what a sliding bifurcation changes, independent of
+// where the shooting cuts the orbit.
+std::map<std::pair<int, int>, int> transitions(const flow::Trajectory& tr);
+
+// Beyond a sliding bifurcation (GS, CS, SS, AS) at the orbit y_b of a
+// branch: the first orbit whose transitions differ from those of the orbit
+// before it (y_b - ds t corrected: a sliding segment gained or lost, a
+// crossing turned into a slide, a switch lost), at y_b + s t for s = ds,
+// 2 ds, 4 ds, ... (t the branch's unit tangent there), then at y_b - s t
+// (beyond a non-smooth fold the new orbit lies back along the branch), each
+// corrected at its parameter by damped Newton on the true flow. The orbit is
+// continuous through each of the four (the segment gained or lost has zero
+// length there, a crossing point moves continuously into a slide's start),
+// so the orbit beyond starts near y_b. False, with the reason in `why`, when
+// no such orbit is found.
+bool orbit_beyond_sliding_bifurcation(const ContinuationProblem& problem,
+                                      const periodic::ShootingSystem& shooting, const Vector& y_b,
+                                      const Vector& tangent, double ds, Vector* start, std::string* why);
+
+// Whether the orbit `more` is `fewer` with one slide added and nothing else
+// changed: "AS" when the slide interrupts another by an excursion into one
+// side, (sliding -> s), (s -> sliding) next to each other (the two sides of
+// an adding-sliding); "GS" when it lies within a segment of one side, (s ->
+// sliding), (sliding -> s) (the two sides of a grazing-sliding); else "".
+// `side` gets s.
+std::string slide_added(const flow::Trajectory& fewer, const flow::Trajectory& more, int* side);
+
+// The margin of the side without the slide added at an AS or GS, the
+// smallest interior minimum over the orbit's segments in `mode` of a
+// guard's distance from its boundary:
+//  - mode sliding (AS), (S5): the exit guards -H(x, +b) and H(x, -b) (= b -+
+//    lambda_eq times |h_x f_lambda|: how far the force that holds the slide
+//    is from its bound at its closest approach); zero at the AS, where the
+//    slide touches dSigma+- at the cusp;
+//  - mode F+ or F- (GS): the distance |h| of that side's segments from
+//    Sigma, the grazing test's (S3); zero at the touch.
+// NaN when the guards searched inside the steps see an event the shooting's
+// run did not (then the orbit is not one without the slide: a virtual orbit
+// whose short excursion the shooting stepped over).
+double sliding_margin(const periodic::ShootingSystem& shooting, const Vector& u, int mode);
+
+// An AS or GS between the orbit `fewer` (the side without the slide added,
+// margin > 0 in `mode`: sliding for an AS, the touching side for a GS) and
+// `more` (with it), located by the secant method in the continued parameter
+// on sliding_margin, from `fewer` and the orbit one bracket's width further
+// from the bifurcation, each iterate corrected at its parameter; an iterate
+// with the slide (or with NaN, a virtual orbit) narrows the bracket
+// instead, and a secant step leaving the bracket is replaced by its
+// midpoint. Located from that side because there the margin is smooth and
+// crosses 0 linearly, while on the other the excursion (AS) or the slide
+// (GS) lasts ~ sqrt(|w - w_b|): near the point too short for the
+// simulation to see. On success y_b and the parameter's last step
+// (`precision`); else false with `why`.
+bool locate_slide_added(const ContinuationProblem& problem, const periodic::ShootingSystem& shooting,
+                        const Vector& fewer, const Vector& more, int mode, Vector* y_b, double* precision,
+                        std::string* why);
 
 // For each CS, SS, GS and AS special point of a branch of Filippov orbits:
 // the event sequences (mode_sequence) and all multipliers of the nearest

@@ -11,6 +11,7 @@
 
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <fstream>
 #include <iomanip>
 
 #include "studies/hybrid_study.h"
@@ -220,4 +221,35 @@ TEST_CASE("sliding curve: the gradient of the crossing-sliding margin is exact",
     INFO("w offset " << off << ": exact " << a.gradient.transpose() << ", differences " << fd.transpose());
     CHECK((a.gradient - fd).norm() < 1e-6 * (1 + fd.norm()));
   }
+}
+
+TEST_CASE(
+    "sliding curve: asked for by the run file's periodic.curve, refused on a run without a Filippov system",
+    "[sliding][sliding_curve][run_file]") {
+  // examples/user/dry_friction_sliding_curves.json: two CS curves from the
+  // branch's CS, down and up in F, as continue_run_follow_ups computes them
+  // for `saltus periodic`; each ends at its bound in F.
+  const auto run = studies::load_hybrid(std::string(SALTUS_SOURCE_DIR) +
+                                        "/examples/user/dry_friction_sliding_curves.json");
+  const studies::BranchResult orbit = studies::find_orbit(run);
+  REQUIRE(orbit.branch.usable());
+  std::vector<studies::BranchResult> all = {studies::continue_orbits(orbit)};
+  studies::continue_run_follow_ups(&all);
+  REQUIRE(all.size() == 3);
+  for (std::size_t k : {1u, 2u}) {
+    INFO(all[k].branch.message);
+    CHECK(all[k].name == "cs_curve");
+    CHECK(all[k].started_from.rfind("CS", 0) == 0);
+    CHECK(all[k].branch.stop_reason == StopReason::kBound);
+  }
+  CHECK(std::abs(all[1].branch.component(all[1].branch.points.back().y, "F") - 0.666) < 1e-9);
+  CHECK(std::abs(all[2].branch.component(all[2].branch.points.back().y, "F") - 0.72) < 1e-9);
+
+  // The impact oscillator has no sliding: the key names the kind and why.
+  studies::Json j = studies::Json::parse(
+      std::ifstream(std::string(SALTUS_SOURCE_DIR) + "/examples/user/impact_oscillator_curves.json"));
+  j["periodic"]["curve"][0]["kind"] = "CS";
+  CHECK_THROWS_WITH(studies::load_hybrid_description(j, "impact.json"),
+                    Catch::Contains("impact.json") && Catch::Contains("'periodic.curve.kind' = 'CS'") &&
+                        Catch::Contains("no 'filippov' system"));
 }

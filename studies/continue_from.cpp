@@ -294,7 +294,7 @@ std::string what_follows(BranchKind kind) {
       return "LP (fold curve), BP (the other branch), HB (cycles, or the Hopf curve with to = \"curve\")";
     case BranchKind::kOrbits:
       return "PD (the doubled branch, or the PD curve with to = \"curve\"), LPC and NS (their curves), GR of "
-             "hybrid orbits (the grazing curve)";
+             "hybrid orbits (the grazing curve), CS and SS of Filippov orbits (the crossing-sliding curve)";
     case BranchKind::kFoldCurve:
       return "BT (the Hopf curve)";
     default:
@@ -333,7 +333,7 @@ BranchResult continue_from(const BranchResult& from, const SpecialPoint& point, 
     return expect_to({"curve"}), hopf_curve_from(from, point, options, progress);
   if (from.hybrid && from.kind == BranchKind::kOrbits) {
     if (type == "PD" && to != "curve") return expect_to({"doubled"}), doubled_from(from, point, options, progress);
-    if (type == "PD" || type == "LPC" || type == "NS" || type == "GR")
+    if (type == "PD" || type == "LPC" || type == "NS" || type == "GR" || type == "CS" || type == "SS")
       return expect_to({"curve"}), detail::hybrid_curve_from(from, point, options, progress);
   }
   if (from.kind == BranchKind::kOrbits && type == "PD") {

@@ -8,12 +8,16 @@
 //        cycle_curve.h);
 //   NS   shooting plus two entries of the bordered M^2 - 2 kappa M + I
 //        (continuation/periodic/ns_curve.h), kappa = cos theta a column;
+//   CS, SS  (Filippov orbits) shooting plus "the arrival at Sigma is on the
+//        boundary of the sliding region", phi_CS = 0 with its exact gradient
+//        (analyses/sliding/sliding_curve.h), CS-SS-AS located on it;
 // with the codimension-2 points of testfunctions/cycle_codim2.h located.
 
 #include <algorithm>
 #include <iomanip>
 #include <sstream>
 
+#include "analyses/sliding/sliding_curve.h"
 #include "continuation/periodic/cycle_curve.h"
 #include "continuation/periodic/grazing_orbit.h"
 #include "continuation/periodic/ns_curve.h"
@@ -133,6 +137,8 @@ std::string curve_kind_text(const std::string& kind) {
          : kind == "LPC" ? "fold of cycles (LPC)"
          : kind == "NS"  ? "Neimark-Sacker point (NS)"
          : kind == "PD"  ? "period doubling (PD)"
+         : kind == "CS"  ? "crossing-sliding (CS)"
+         : kind == "SS"  ? "switching-sliding (SS)"
                          : kind;
 }
 
@@ -142,8 +148,10 @@ BranchResult hybrid_curve_from(const BranchResult& from, const SpecialPoint& poi
                                const Progress& progress) {
   const std::string& kind = point.type;
   BranchResult r;
+  const bool sliding = kind == "CS" || kind == "SS";
   r.name = options.name.empty() ? (kind == "GR" ? "gr_curve" : kind == "PD" ? "pd_curve"
                                                              : kind == "LPC" ? "lpc_curve"
+                                                             : sliding       ? "cs_curve"
                                                                              : "ns_curve")
                                 : options.name;
   r.kind = BranchKind::kCycleCurve;
@@ -157,6 +165,13 @@ BranchResult hybrid_curve_from(const BranchResult& from, const SpecialPoint& poi
       const grazing::GrazingCrossing& c = crossing_at(from, point);
       const auto shooting = shooting_in_two(from, r.parameters, c.orbit.y, &u);
       system = std::make_shared<periodic::GrazingSystem>(shooting, c.orbit.contact, u);
+    } else if (sliding) {
+      const auto shooting = shooting_in_two(from, r.parameters, point.y, &u);
+      try {
+        system = std::make_shared<sliding::CrossingSlidingSystem>(shooting, u);
+      } catch (const std::runtime_error& e) {  // no orbit, or no arrival, at the point
+        throw std::invalid_argument(e.what());
+      }
     } else {
       const auto shooting = shooting_in_two(from, r.parameters, point.y, &u);
       system = cycle_curve_system(shooting, kind, &u);
@@ -170,7 +185,7 @@ BranchResult hybrid_curve_from(const BranchResult& from, const SpecialPoint& poi
   }
   r.problem = std::make_shared<const ContinuationProblem>(system, Vector::Constant(1, u[u.size() - 1]),
                                                           std::vector<std::string>{r.parameters[1]});
-  r.tests = cycle_curve_tests(kind);
+  r.tests = sliding ? TestFunctions{std::make_shared<sliding::CrossingSlidingDriftTest>()} : cycle_curve_tests(kind);
   const ContinuationOptions o = hybrid_curve_options(from, kind, r.parameters, options);
   r.branch = continue_branch(*r.problem, u, observed(o, r.name, progress), r.tests);
   // Each point's orbit checked as the branch's are (studies/hybrid_study.cpp).
@@ -180,6 +195,8 @@ BranchResult hybrid_curve_from(const BranchResult& from, const SpecialPoint& poi
       return stepped_over(ns->shooting(), ns->shooting_point(v));
     if (const auto* cycle = dynamic_cast<const periodic::CycleCurveSystem*>(system.get()))
       return stepped_over(cycle->shooting(), v);
+    if (const auto* cs = dynamic_cast<const sliding::CrossingSlidingSystem*>(system.get()))
+      return sliding::stepped_over_on_curve(cs->shooting(), v);
     return stepped_over(dynamic_cast<const periodic::GrazingSystem&>(*system).shooting(), v);
   });
   add_sides(r.parameters[0], from.shooting->state_size(), &r.branch);

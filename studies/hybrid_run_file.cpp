@@ -297,8 +297,14 @@ class HybridRunReader {
     only_keys(c, keys_under(keys(), "periodic.curve."), path, "periodic.curve.");
     CurveSpec curve;
     if (c.contains("kind")) curve.kind = string(c["kind"], path, "periodic.curve.kind");
-    if (curve.kind != "GR" && curve.kind != "LPC" && curve.kind != "PD" && curve.kind != "NS")
-      fail(path, "'periodic.curve.kind' = '" + curve.kind + "': give \"GR\", \"LPC\", \"PD\" or \"NS\"");
+    if (curve.kind != "GR" && curve.kind != "LPC" && curve.kind != "PD" && curve.kind != "NS" &&
+        curve.kind != "CS" && curve.kind != "SS")
+      fail(path, "'periodic.curve.kind' = '" + curve.kind +
+                     "': give \"GR\", \"LPC\", \"PD\", \"NS\", or \"CS\" or \"SS\" (Filippov orbits)");
+    if ((curve.kind == "CS" || curve.kind == "SS") && !run.filippov)
+      fail(path, "'periodic.curve.kind' = '" + curve.kind +
+                     "': crossing- and switching-sliding curves are of Filippov orbits; this run file has no "
+                     "'filippov' system");
     if (!c.contains("parameters") || !c["parameters"].is_array() || c["parameters"].size() != 2)
       fail(path,
            "'periodic.curve.parameters' must be two parameter names [first, second] (an entry may be a list "

@@ -142,9 +142,10 @@ KeyTable hybrid_keys() {
                   "with the new event sequence; false: no test"},
                  {"periodic.curve", "object | [object]", "", "",
                   "two-parameter curves from the branch's first point of a kind (curve.csv, curve.png); "
-                  "R1-R4, LPPD, CPC, GPD, GR-PD-LPC on them"},
-                 {"periodic.curve.kind", "string", "\"GR\"", "one of: GR, LPC, PD, NS",
-                  "grazing, fold, period doubling or Neimark-Sacker"},
+                  "R1-R4, LPPD, CPC, GPD, GR-PD-LPC, CS-SS-AS on them"},
+                 {"periodic.curve.kind", "string", "\"GR\"", "one of: GR, LPC, PD, NS, CS, SS",
+                  "grazing, fold, period doubling, Neimark-Sacker, or (Filippov orbits) crossing- or "
+                  "switching-sliding"},
                  {"periodic.curve.parameters", "[string, string]", "required", "two parameters",
                   "[first, second], first the branch's; an entry may be a list moved together"},
                  {"periodic.curve.*", "", "the branch's", "",
@@ -220,7 +221,11 @@ const RunFileKind& hybrid_run_file() {
       "LPPD and CPC (cusp of cycles) on LPC curves, R2, LPPD and GPD (generalized period doubling) on PD "
       "curves, CPC and GPD with their normal-form coefficients (the period map of forced orbits, the "
       "Poincare map of autonomous ones; smooth or hybrid), GR-PD-LPC on GR curves (where the impacting "
-      "orbit's PD and LPC curves meet the grazing curve). One object: curve.csv, curve.png; a list: "
+      "orbit's PD and LPC curves meet the grazing curve). CS (or SS) on a Filippov system's orbits: shooting "
+      "plus phi_CS = 0, the arrival at the switching surface on the boundary of the sliding region, with "
+      "its exact gradient (analyses/sliding/sliding_curve.h); one curve through both, CS-SS-AS where it "
+      "turns from CS into SS (the drift of the sliding flow at the arrival changes sign) and the "
+      "adding-sliding curve ends. One object: curve.csv, curve.png; a list: "
       "curve_<i>.csv and curves_<first>_<second>.png (all curves of that pair); summary.json \"curve\" or "
       "\"curves\". `saltus periodic --over-map MAP.csv` draws them over a map.csv of `saltus map` in the "
       "same two parameters.\n\n"

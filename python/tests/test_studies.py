@@ -705,3 +705,23 @@ def test_restart_from_a_saved_LP_gives_the_command_line_s_fold_curve(tmp_path):
     assert np.allclose(curves[0].array, one_run[0].array, rtol=1e-9, atol=1e-12)
     with pytest.raises(ValueError, match="HB7"):
         saltus.restart(run, out, "HB7")
+
+
+# A Filippov system's crossing-sliding curve (analyses/sliding/sliding_curve.h):
+# the dry-friction oscillator of examples/user/dry_friction_sliding.json, whose
+# branch in w ends at its CS (w = 2.26515170111482 at F = 0.7, the closed form
+# of tests/studies/dry_friction_closed_form.h); from it the CS condition in
+# (w, F) (every point against the closed form in
+# tests/analyses/sliding/sliding_curve.test.cpp).
+
+
+def test_filippov_crossing_sliding_curve_from_its_point():
+    orbits = saltus.continuation(saltus.load(example("user/dry_friction_sliding.json")))
+    cs = orbits.point("CS1")
+    assert abs(cs.w - 2.26515170111482) < 1e-8
+    curve = saltus.continue_from(orbits, "CS1", parameters=["w", "F"],
+                                 options={"max_points": 6, "direction": -1, "ds": 0.005})
+    assert curve.name == "cs_curve" and len(curve) == 6
+    assert abs(curve["w"][0] - cs.w) < 1e-9 and abs(curve["F"][0] - 0.7) < 1e-12
+    # Down in F the crossing reaches the boundary at larger w (dw/dF < 0 there).
+    assert np.all(np.diff(curve["F"]) < 0) and np.all(np.diff(curve["w"]) > 0)

@@ -188,8 +188,8 @@ TEST_CASE("impact oscillator: a grazing curve asked badly is a clear error",
     int code;
   };
   const std::vector<Case> cases = {
-      {"unknown kind", R"({"kind": "CPC", "parameters": ["w", "F"]})", R"(give "GR", "LPC", "PD" or "NS")",
-       1},
+      {"unknown kind", R"({"kind": "CPC", "parameters": ["w", "F"]})",
+       R"(give "GR", "LPC", "PD", "NS", or "CS" or "SS" (Filippov orbits))", 1},
       {"twice the same", R"({"parameters": ["w", "w"]})", "two different parameters", 1},
       {"not the branch's", R"({"parameters": ["F", "d"]})", "the first must be the branch's", 1},
       {"unknown", R"({"parameters": ["w", "mass"]})", "'mass' is not a parameter", 1},

@@ -190,7 +190,7 @@ void periodic_options(CLI::App* c, Args* a) {
       ->check(CLI::ExistingFile);
 }
 
-// --resume, and --interrupt-after N (hidden, for tests: raise SIGINT after N points).
+// --resume, and --interrupt-after N (hidden, for tests: stop after N points, as Ctrl-C does).
 void grid_options(CLI::App* c, Args* a) {
   c->add_flag("--resume", a->grid.resume,
               "continue a stopped run from its journal (<out>/<kind>.journal.jsonl); the files end as an "

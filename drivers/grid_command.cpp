@@ -1,18 +1,22 @@
 #include "drivers/grid_command.h"
 
+#include <atomic>
+
 namespace saltus::drivers {
 
 namespace {
 
-// Set by the handler; a plain sig_atomic_t is all a handler may touch.
-volatile std::sig_atomic_t pressed_flag = 0;
+// Set by the handler, read by the study's threads: a lock-free atomic is
+// safe in a signal handler and across threads alike.
+std::atomic<bool> pressed_flag{false};
+static_assert(std::atomic<bool>::is_always_lock_free);
 
-extern "C" void on_sigint(int) { pressed_flag = 1; }
+extern "C" void on_sigint(int) { pressed_flag = true; }
 
 }  // namespace
 
 CtrlC::CtrlC() {
-  pressed_flag = 0;
+  pressed_flag = false;
   struct sigaction action {};
   action.sa_handler = on_sigint;
   sigemptyset(&action.sa_mask);
@@ -24,7 +28,7 @@ CtrlC::~CtrlC() {
   if (installed_) ::sigaction(SIGINT, &previous_, nullptr);
 }
 
-bool CtrlC::pressed() { return pressed_flag != 0; }
+bool CtrlC::pressed() { return pressed_flag; }
 
 studies::GridControl grid_control(const GridOptions& options, const std::filesystem::path& dir,
                                   std::ostream& err) {
@@ -34,6 +38,7 @@ studies::GridControl grid_control(const GridOptions& options, const std::filesys
   control.interrupt_after = options.interrupt_after;
   control.stop_requested = &CtrlC::pressed;
   control.log = &err;
+  control.ranks = true;
   return control;
 }
 

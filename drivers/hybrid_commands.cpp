@@ -93,6 +93,9 @@ std::vector<std::pair<double, double>> diagram_under(const HybridRun& run, const
     }
     if (sweep.writer && !sweep.interrupted)
       diagram = read_diagram(dir / "sweep.csv", run.sweep->parameter, c.shown, &warning);
+    else if (sweep.writer)
+      warning = "the sweep under the branch was interrupted: no diagram drawn; `saltus sweep " +
+                run.path.string() + " --out " + dir.string() + " --resume` completes it";
     if (run.sweep->parameter != c.parameter)
       warning = "the sweep is in " + run.sweep->parameter + ", the branch in " + c.parameter, diagram.clear();
   }

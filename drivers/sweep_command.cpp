@@ -1,6 +1,8 @@
 // `saltus sweep RUNFILE`: a brute-force bifurcation diagram (studies::sweep),
 // journalled, resumable with --resume, stopped by Ctrl-C.
 
+#include <algorithm>
+
 #include "drivers/grid_command.h"
 #include "drivers/hybrid_commands.h"
 #include "studies/sweep_files.h"

@@ -84,7 +84,9 @@ void bind_contact(py::module_& m) {
         const studies::ContactContinueStudy s = interruptible(
             [&] { return studies::continue_contact(*run, [&stop] { return stop.load(); }); }, [&] { stop = true; });
         py::dict d = to_python(s.summary);
-        if (stop) d["interrupted"] = true;
+        for (const auto* list : {&s.result.branches, &s.result.fold_curves, &s.result.cusp_curves})
+          for (const Branch& b : *list)
+            if (b.stop_reason == StopReason::kCallback) d["interrupted"] = true;
         // Beside the summary's "branches" (all of them, as the command line's):
         // each kind's branches with their arrays.
         d["branch_arrays"] = branches_list(s.result.branches);

@@ -98,7 +98,7 @@ class Observer {
 class GridObserver {
  public:
   explicit GridObserver(py::object callback) : callback_(std::move(callback)) {}
-  studies::SweepProgress progress() {
+  studies::GridProgress progress() {
     return [this](int done, int total) {
       if (interrupted_) return false;
       if (callback_.is_none()) return true;
@@ -132,7 +132,7 @@ class GridObserver {
   }
   // Says in the result why it stopped.
   void finish(py::dict* d) const {
-    if (interrupted_)
+    if (interrupted_ && (*d)["interrupted"].cast<bool>())
       (*d)["message"] = error_.empty() ? "interrupted (KeyboardInterrupt, or the progress callback returned False)"
                                        : "interrupted: the progress callback raised " + error_;
   }

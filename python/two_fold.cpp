@@ -151,7 +151,7 @@ void bind_two_fold(py::module_& m) {
         if (!failure.empty()) return py::dict(py::arg("name") = run.name, py::arg("ok") = false, py::arg("message") = failure);
         py::dict d = to_python(studies::two_fold_continuation_json(run, c));
         d["ok"] = true;
-        if (stop) d["interrupted"] = true;
+        if (c.branch.stop_reason == StopReason::kCallback) d["interrupted"] = true;
         py::dict columns;
         const py::array_t<double> a = points_array(c.branch);
         for (std::size_t j = 0; j < c.branch.names.size(); ++j)

@@ -153,6 +153,11 @@ ContactContinueStudy continue_contact(const ExtremalRun& run, const std::functio
   for (const auto* list : {&result.branches, &result.fold_curves, &result.cusp_curves})
     for (const Branch& b : *list) branches.push_back(b.summary());
   summary["branches"] = branches;
+  // The caller's stop is no longer valid once this returns.
+  for (ContinuationOptions* o : {&s.spec.options.branch, &s.spec.options.fold_curve, &s.spec.options.cusp_curve})
+    o->callback = nullptr;
+  for (auto* list : {&s.result.branches, &s.result.fold_curves, &s.result.cusp_curves})
+    for (Branch& b : *list) b.options.callback = nullptr;
   return s;
 }
 
@@ -231,6 +236,7 @@ ContactTrackStudy track_contact(const ExtremalRun& run, const std::function<bool
   s.spec.options.stop_requested = stop_requested;
   s.track = track_contacts(run.problem, run.curve1, run.curve2, s.spec.motion, s.spec.options);
   s.summary = track_summary(run, s.spec, s.track);
+  s.spec.options.stop_requested = nullptr;  // the caller's: no longer valid once it returns
   return s;
 }
 

@@ -211,9 +211,8 @@ void run_chain(const GridJob& job, const GridControl& control, int c, int from, 
   }
 }
 
-void print_progress(const GridJob& job, const GridRun& run, int computed, int todo, int threads,
-                    double elapsed, std::ostream& err) {
-  const mpi::World world = mpi::world();
+void print_progress(const GridJob& job, const GridRun& run, const mpi::World& world, int computed, int todo,
+                    int threads, double elapsed, std::ostream& err) {
   if (world.size > 1)  // rank 0 sees its own blocks only
     err << job.command << ": rank 0 of " << world.size << ": " << computed << " / " << todo
         << " of its points";
@@ -334,8 +333,10 @@ void start_journal(const GridJob& job, const GridRun& run, const fs::path& path,
 }
 
 // The owned blocks on `threads` workers; progress on the log (rank 0) while they run.
-void run_owned(const GridJob& job, const GridControl& control, const std::vector<int>& owned,
-               const std::vector<int>& start, int threads, bool talk, GridRun* run, Shared* s) {
+void run_owned(const GridJob& job, const GridControl& control, const mpi::World& world,
+               const std::vector<int>& owned, const std::vector<int>& start, int threads, GridRun* run,
+               Shared* s) {
+  const bool talk = world.rank == 0;
   int todo = 0;  // the points of the owned blocks still to compute
   for (int c : owned)
     for (int k = start[c]; k < (c + 1) * job.points / run->chains; ++k) todo += run->records[k].is_null();
@@ -370,7 +371,7 @@ void run_owned(const GridJob& job, const GridControl& control, const std::vector
         std::lock_guard lock(s->mutex);
         computed = s->computed;
       }
-      print_progress(job, *run, computed, todo, threads, elapsed, *control.log);
+      print_progress(job, *run, world, computed, todo, threads, elapsed, *control.log);
       last = elapsed;
     }
   }
@@ -379,7 +380,7 @@ void run_owned(const GridJob& job, const GridControl& control, const std::vector
 }  // namespace
 
 GridRun run_grid(const GridJob& job, const GridControl& control) {
-  const mpi::World world = mpi::world();
+  const mpi::World world = control.ranks ? mpi::world() : mpi::World{};
   GridRun run;
   run.records.assign(job.points, nullptr);
   run.chains = job.chains;
@@ -392,7 +393,7 @@ GridRun run_grid(const GridJob& job, const GridControl& control) {
       *control.log << job.command << ": no journal " << path.string() << ": starting from the beginning\n";
   }
   if (run.chains == 0) run.chains = job.chains;
-  mpi::barrier();  // every rank has read the journals: the stale ones of absent ranks can go
+  if (control.ranks) mpi::barrier();  // every rank has read the journals: the stale ones of absent ranks can go
   if (journal && run.writer)
     for (int r = world.size; r <= kMaxThreads; ++r) {
       std::error_code ignored;
@@ -404,7 +405,7 @@ GridRun run_grid(const GridJob& job, const GridControl& control) {
   Shared s;
   if (journal) start_journal(job, run, rank_journal(path, world.rank), owned, &s);
   const int threads = std::max(1, std::min<int>(job.threads, owned.size()));
-  run_owned(job, control, owned, start, threads, run.writer, &run, &s);
+  run_owned(job, control, world, owned, start, threads, &run, &s);
   if (s.error) {
     if (world.size > 1) {  // the other ranks wait in the gather: end them all
       try {

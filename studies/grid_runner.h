@@ -81,6 +81,10 @@ struct GridControl {
   // Testing: stop once this many points have been computed in this run
   // (0: never), as a Ctrl-C would.
   int interrupt_after = 0;
+  // Split the blocks over the MPI ranks when mpirun started the process
+  // (studies/grid_mpi.h): the command line's choice. Off, a library caller
+  // (Python, a C++ driver) runs on this process's threads, under mpirun too.
+  bool ranks = false;
 };
 
 struct GridRun {
@@ -103,7 +107,7 @@ std::filesystem::path journal_path(const std::filesystem::path& dir, const std::
 // the log); a journal of another study throws RunFileError. Without resume an
 // old journal is replaced. A stop (control) ends the run after the points
 // under way; the journal stays usable. Under mpirun the blocks are dealt to
-// the ranks (block c to rank c mod N), each journalling into
+// the ranks (with control.ranks: block c to rank c mod N), each journalling into
 // <journal>.<rank> (rank 0: the journal itself), and rank 0 gathers every
 // record: only its GridRun is the writer.
 GridRun run_grid(const GridJob& job, const GridControl& control);

@@ -62,11 +62,6 @@ struct SweepResult {
   bool writer = true;  // false on an MPI rank other than 0, which holds its own values only
 };
 
-// Called after each value (from worker threads, one at a time) with the
-// values done and their number; false stops the sweep after the values
-// under way (and the callback is not called again).
-using SweepProgress = GridProgress;
-
 // The run's sweep ("sweep" keys; throws StudyError without them), run by the
 // grid runner: on threads, journalled and resumed when control names a
 // folder, stopped by control's callbacks.

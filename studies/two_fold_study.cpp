@@ -91,7 +91,7 @@ TwoFoldMapStudy two_fold_map(const FilippovRun& run, TwoFoldMapOptions options,
   j["designed"] = s.map.designed;
   j["exists"] = s.map.exists;
   j["case1"] = s.map.case1;
-  if (s.map.interrupted) j["interrupted"] = {{"rows_done", s.map.rows_done}, {"rows", options.omega_steps}};
+  if (s.map.interrupted) j["interrupted"] = true, j["rows_done"] = s.map.rows_done;
   // The run file's design point, classified exactly (not on the grid).
   if (point) {
     const auto [r, omega] = *point;

@@ -31,7 +31,7 @@ for kind in sweep map; do
     status=1
   fi
 done
-# Stopped on both ranks (the hidden --interrupt-after raises SIGINT in each),
+# Stopped on both ranks (the hidden --interrupt-after stops each after 2 points, as Ctrl-C does),
 # then resumed without MPI from the two ranks' journals: the serial files.
 "${mpi[@]}" "$saltus" sweep "$work/sweep.json" --out "$work/sweep-resumed" --interrupt-after 2 > /dev/null 2>&1 || true
 ls "$work/sweep-resumed/sweep.journal.jsonl.1" > /dev/null

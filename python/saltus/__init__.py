@@ -536,8 +536,8 @@ def two_fold_map(source, *, threads=None, name=None):
     4 on J1 J2 = 1), one entry per grid point, r varying fastest, and their
     "shape" (n_omega, n_r) for ``reshape``. ``threads`` overrides the
     run file's (default all cores). Ctrl-C stops it after the rows under
-    way: "interrupted" then gives "rows_done" and "rows" (the other rows'
-    cells are not designed)."""
+    way, with "interrupted": True and "rows_done" (the other rows' cells
+    are not designed)."""
     return _filippov(_saltus._two_fold_map, source, name, threads or 0)
 
 

@@ -5,6 +5,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "models/compiled_block.h"
 #include "models/expression_json.h"
 
 namespace saltus::models {
@@ -93,7 +94,7 @@ const HybridSpec::Transition& HybridSpec::transition(int mode, int k, const doub
 }
 
 std::shared_ptr<flow::AutoDiffHybrid<ExpressionHybrid>> make_expression_hybrid(
-    const nlohmann::ordered_json& run) {
+    const nlohmann::ordered_json& run, CompileReport* report) {
   auto spec = std::make_shared<HybridSpec>();
   const Json& states = run.contains("states") ? run["states"] : Json();
   Names seen;
@@ -191,15 +192,28 @@ std::shared_ptr<flow::AutoDiffHybrid<ExpressionHybrid>> make_expression_hybrid(
     spec->modes.push_back(std::move(mode));
     ++index;
   }
-  // Each mode's field and each guard compiled over (x, p, t).
+  // Each mode's field and each guard as a block over (x, p, t), the
+  // parameters plain (ExpressionHybridT::evaluate), compiled together with
+  // the system compiler where there is one (cached by content; a new run
+  // file's first run interpreted while they compile in the background),
+  // else the register loop: the same values either way.
   const int inputs = static_cast<int>(spec->states.size() + spec->parameters.size()) + 1;
+  std::vector<bool> plain(inputs, false);
+  for (std::size_t i = 0; i < spec->parameters.size(); ++i) plain[spec->states.size() + i] = true;
+  std::vector<ExpressionBlock*> blocks;
   for (auto& mode : spec->modes) {
     std::vector<const Expression*> rates;
     for (const auto& e : mode.field) rates.push_back(&e);
-    mode.field_block = ExpressionBlock(inputs, spec->definitions, rates);
-    for (auto& guard : mode.guards)
-      guard.h_block = ExpressionBlock(inputs, spec->definitions, std::vector<const Expression*>{&guard.h});
+    mode.field_block = ExpressionBlock(inputs, spec->definitions, rates, plain);
+    blocks.push_back(&mode.field_block);
+    for (auto& guard : mode.guards) {
+      guard.h_block =
+          ExpressionBlock(inputs, spec->definitions, std::vector<const Expression*>{&guard.h}, plain);
+      blocks.push_back(&guard.h_block);
+    }
   }
+  CompileReport compiled = compile_blocks(blocks);
+  if (report) *report = std::move(compiled);
   ExpressionHybrid model{spec, values};
   return flow::make_hybrid(std::move(model));
 }

@@ -22,6 +22,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "continuation/flow/hybrid_system.h"
@@ -29,6 +30,7 @@
 #include "models/expression_block.h"
 
 namespace saltus::models {
+struct CompileReport;  // models/compiled_block.h
 
 // a < b, a <= b, a > b or a >= b, decided on values.
 struct Comparison {
@@ -47,14 +49,14 @@ struct HybridSpec {
   struct Guard {
     std::string name;
     Expression h;
-    ExpressionBlock h_block;  // h compiled (models/expression_block.h)
+    ExpressionBlock h_block;  // h over (x, p, t), the parameters plain (models/expression_block.h)
     flow::Crossing crossing = flow::Crossing::kFalling;
     std::vector<Transition> transitions;
   };
   struct Mode {
     std::string name;
     std::vector<Expression> field;  // per state component
-    ExpressionBlock field_block;    // the field compiled
+    ExpressionBlock field_block;    // the field over (x, p, t), the parameters plain
     std::vector<Guard> guards;
   };
   std::vector<std::string> states, parameters;
@@ -98,15 +100,13 @@ struct ExpressionHybridT {
 
   template <class T>
   void field(int mode, const T& t, const T* x, T* f) const {
-    const auto v = inputs(t, x);
-    spec->modes[mode].field_block.evaluate(v.data(), f);
+    evaluate(spec->modes[mode].field_block, t, x, f);
   }
 
   template <class T>
   T guard(int mode, int k, const T& t, const T* x) const {
-    const auto v = inputs(t, x);
     T h;
-    spec->modes[mode].guards[k].h_block.evaluate(v.data(), &h);
+    evaluate(spec->modes[mode].guards[k].h_block, t, x, &h);
     return h;
   }
 
@@ -127,15 +127,42 @@ struct ExpressionHybridT {
   }
 
  private:
-  // (x, p, t) in one array: the inputs of the compiled blocks.
+  // A block over (x, p, t) (a mode's field, a guard), its outputs in out.
+  // Parameters of type double go in as plain doubles: the block's split
+  // program computes what depends on them alone in double and mixes them
+  // with T at the cost of a scaling, and it is the program that
+  // models/compiled_block.h compiles (for double, the Taylor series and the
+  // flow's Jet). Of another type (one carried in a shooting state makes
+  // them all T) they go through the program with every input a T. The
+  // inputs lie in one array that the compiled program reads in place and
+  // writes out with no copies, as OdeSpec::evaluate
+  // (models/expression_system.h); without a compiled program, the
+  // register loop, with the same values bit for bit.
   template <class T>
-  ValueArray<T> inputs(const T& t, const T* x) const {
+  void evaluate(const ExpressionBlock& block, const T& t, const T* x, T* out) const {
     const int n = static_cast<int>(spec->states.size()), q = static_cast<int>(p.size());
-    ValueArray<T> v(n + q + 1);
-    for (int i = 0; i < n; ++i) v[i] = x[i];
-    for (int i = 0; i < q; ++i) v[n + i] = T(p[i]);
-    v[n + q] = t;
-    return v;
+    constexpr bool plain = std::is_same_v<P, double>;
+    flow::detail::UninitializedJets<T, 32> inputs(n + q + 1);
+    T* in = inputs.data();
+    for (int i = 0; i < n; ++i) ::new (static_cast<void*>(in + i)) T(x[i]);
+    ::new (static_cast<void*>(in + n + q)) T(t);
+    ValueArray<double> values(plain && !std::is_same_v<T, double> ? n + q + 1 : 0);
+    const double* d = nullptr;
+    if constexpr (plain && std::is_same_v<T, double>) {
+      for (int k = 0; k < q; ++k) in[n + k] = p[k];
+      d = in;
+    } else if constexpr (plain) {
+      for (int k = 0; k < q; ++k) values[n + k] = p[k];
+      d = values.data();
+    } else {
+      for (int k = 0; k < q; ++k) ::new (static_cast<void*>(in + n + k)) T(p[k]);
+    }
+    if (block.evaluate_compiled<T>(in, d, out)) return;
+    const auto load = [&](T* r) {
+      for (int i = 0; i < n + q + 1; ++i)
+        if (!plain || i < n || i == n + q) ::new (static_cast<void*>(r + i)) T(in[i]);
+    };
+    block.template evaluate<T>(load, d, [&](int j, const T& v) { out[j] = v; });
   }
 
   // (x, p, t) and the definitions in one array, for the resets and conditions.
@@ -158,8 +185,11 @@ using ExpressionHybrid = ExpressionHybridT<double>;
 // the value: an unknown mode or state, a name used twice or called "t", a
 // reset of the wrong length, a condition that is not a comparison, an
 // expression with an unknown name (ExpressionError, a std::invalid_argument).
+// Its fields and guards are compiled as models/compiled_block.h says (in
+// the background for a new run file, interpreted meanwhile with the same
+// values); `report` receives what it did.
 std::shared_ptr<flow::AutoDiffHybrid<ExpressionHybrid>> make_expression_hybrid(
-    const nlohmann::ordered_json& run);
+    const nlohmann::ordered_json& run, CompileReport* report = nullptr);
 
 extern const char* const kHybridExpressionHelp;
 

@@ -16,6 +16,7 @@
 
 #include "continuation/flow/simulate.h"
 #include "continuation/taylor.h"
+#include "models/hybrid_expression.h"
 #include "models/mechanical_expression.h"
 #include "tests/scoped_environment.h"
 
@@ -255,6 +256,125 @@ TEST_CASE("compiled expression block: the run-file pendulum's trajectory is the 
     CHECK(compiled.events[i].mode_after == interpreted.events[i].mode_after);
   }
   CHECK(compiled.x_end == interpreted.x_end);
+}
+
+namespace {
+
+// A hybrid run file's trajectory from x0 over [0, t1] (with the
+// state-transition matrix when `variational`; `carried`: that parameter
+// carried in the state, whose block then runs with every input a Jet),
+// its blocks compiled as `compile` says (SALTUS_COMPILE).
+saltus::flow::Trajectory simulate_hybrid(const nlohmann::ordered_json& json, const char* compile,
+                                         const saltus::Vector& x0, double t1, bool variational,
+                                         const std::string& carried = "") {
+  const ScopedEnvironment enabled("SALTUS_COMPILE", compile);
+  saltus::models::CompileReport report;
+  std::shared_ptr<const saltus::flow::HybridSystem> system =
+      saltus::models::make_expression_hybrid(json, &report);
+  INFO(report.note);
+  CHECK(report.compiled == (std::string(compile) == "wait"));
+  saltus::Vector x = x0;
+  if (!carried.empty()) {
+    const double value = system->parameter(carried);
+    system = system->with_parameters_in_state({carried});
+    x.conservativeResize(x0.size() + 1);
+    x(x0.size()) = value;
+  }
+  saltus::flow::SimulationOptions options;
+  options.absolute_tolerance = options.relative_tolerance = 1e-10;
+  options.variational = variational;
+  return saltus::flow::simulate(*system, 0, 0.0, x, t1, options);
+}
+
+// The same events at the same times into the same modes, the same end
+// state and transition matrix, every bit.
+void check_same_trajectory(const saltus::flow::Trajectory& compiled,
+                           const saltus::flow::Trajectory& interpreted, std::size_t least_events) {
+  REQUIRE(compiled.ok());
+  REQUIRE(interpreted.ok());
+  REQUIRE(compiled.events.size() == interpreted.events.size());
+  CHECK(compiled.events.size() >= least_events);
+  for (std::size_t i = 0; i < compiled.events.size(); ++i) {
+    CHECK(std::bit_cast<std::uint64_t>(compiled.events[i].t) ==
+          std::bit_cast<std::uint64_t>(interpreted.events[i].t));
+    CHECK(compiled.events[i].mode_after == interpreted.events[i].mode_after);
+  }
+  CHECK(compiled.x_end == interpreted.x_end);
+  CHECK(compiled.transition_matrix == interpreted.transition_matrix);
+}
+
+}  // namespace
+
+// Issue 37 item 3: a hybrid run file's fields and guards are compiled
+// blocks too (their parameters plain, as the ODE's and the mechanical run
+// files'), one object for the run file, and its trajectories are the
+// register loop's bit for bit: the forced impact oscillator of
+// examples/user/impact_oscillator.json (22 impacts in [0, 60], its reset
+// through the interpreter), on the state, with the transition matrix
+// (saltations) and with w carried in the state (the program with every
+// input a Jet); and a forced relay with hysteresis written for this test
+// (two modes, definitions over the parameters and t, a threshold
+// transition), with other values.
+TEST_CASE("compiled expression block: a hybrid run file's trajectories are the register loop's",
+          "[models][expression][compiled][hybrid]") {
+  const std::string dir = fresh_cache("hybrid");
+  const ScopedEnvironment cache("SALTUS_CACHE_DIR", dir), compiler("SALTUS_CXX", std::nullopt);
+  SECTION("the impact oscillator") {
+    std::ifstream in(std::string(SALTUS_SOURCE_DIR) + "/examples/user/impact_oscillator.json");
+    const auto json = nlohmann::ordered_json::parse(in);
+    const saltus::Vector x0 = saltus::Vector::Zero(2);
+    for (const bool variational : {false, true}) {
+      INFO("variational " << variational);
+      check_same_trajectory(simulate_hybrid(json, "wait", x0, 60.0, variational),
+                            simulate_hybrid(json, "0", x0, 60.0, variational), 20);
+    }
+    check_same_trajectory(simulate_hybrid(json, "wait", x0, 30.0, true, "w"),
+                          simulate_hybrid(json, "0", x0, 30.0, true, "w"), 10);
+  }
+  SECTION("a forced relay with hysteresis") {
+    const auto json = nlohmann::ordered_json::parse(R"json({
+      "states": ["x", "v"],
+      "parameters": {"k": 1.3, "c": 0.15, "a": 0.7, "w": 1.9, "u": 0.5},
+      "definitions": {"drive": "a*cos(w*t)", "spring": "k*x + c*sqrt(k)*v"},
+      "modes": {
+        "up": {"field": {"x": "v", "v": "u - spring + drive"},
+               "guards": [{"name": "switch", "h": "x - 0.2*k", "crossing": "rising", "to": "down"}]},
+        "down": {"field": ["v", "-u - spring + drive"],
+                 "guards": [{"name": "switch", "h": "x + 0.2*k", "crossing": "falling",
+                             "transitions": [{"when": "v < -1", "to": "up", "reset": {"v": "0.9*v"}},
+                                             {"to": "up"}]}]}}})json");
+    saltus::Vector x0(2);
+    x0 << 0.1, 0.3;
+    check_same_trajectory(simulate_hybrid(json, "wait", x0, 40.0, true),
+                          simulate_hybrid(json, "0", x0, 40.0, true), 10);
+    check_same_trajectory(simulate_hybrid(json, "wait", x0, 40.0, true, "a"),
+                          simulate_hybrid(json, "0", x0, 40.0, true, "a"), 10);
+  }
+  CHECK(shared_objects(dir) == 1);  // one object: the run file's fields and guards
+}
+
+// A new hybrid run file's first load runs interpreted while its blocks
+// compile in the background; the next load of the same expressions (other
+// parameter values: the same program) loads them.
+TEST_CASE("compiled expression block: a new hybrid run file compiles in the background",
+          "[models][expression][compiled][hybrid][background]") {
+  const std::string dir = fresh_cache("hybrid-background");
+  const ScopedEnvironment cache("SALTUS_CACHE_DIR", dir), compiler("SALTUS_CXX", std::nullopt);
+  std::ifstream in(std::string(SALTUS_SOURCE_DIR) + "/examples/user/impact_oscillator.json");
+  auto json = nlohmann::ordered_json::parse(in);
+  saltus::models::CompileReport first, later;
+  {
+    const ScopedEnvironment background("SALTUS_COMPILE", std::nullopt);
+    saltus::models::make_expression_hybrid(json, &first);
+    CHECK(wait_for_background_compiles() == 1);
+    json["parameters"]["w"] = 2.9;
+    saltus::models::make_expression_hybrid(json, &later);
+  }
+  INFO(first.note);
+  CHECK_FALSE(first.compiled);
+  CHECK(first.note.find("background") != std::string::npos);
+  CHECK(later.compiled);
+  CHECK(shared_objects(dir) == 1);
 }
 
 namespace {

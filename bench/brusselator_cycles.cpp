@@ -8,10 +8,13 @@
 // one tangent-lifted period; periodic::ShootingSystem chooses it by size),
 // with the LPC, PD and NS tests on the leading Floquet multipliers by
 // Arnoldi. Timed: the start's correction and the points (untimed: the
-// equilibria and the Hopf point). Counters: points, cpu_s_per_point (CPU
-// seconds of the process: the host is shared), b_last, and mu2 (the
-// largest nontrivial multiplier's modulus at the last point). The
-// multipliers of every point go to stderr as a table.
+// equilibria, the Hopf point and the checks below). Counters: points,
+// cpu_s_per_point (CPU seconds of the process: the host is shared), b_last,
+// mu2 (the largest nontrivial multiplier's modulus at the last point), and
+// amplitude_error0, frequency_error0: the first cycle against the Hopf
+// normal form. To stderr, as each point comes: the cumulative CPU seconds,
+// b, T and the leading multipliers, and for the first six cycles their
+// amplitude and frequency against the normal form's.
 //
 //   ./build/bench/saltus_bench --benchmark_filter=BrusselatorCycles
 //
@@ -20,7 +23,9 @@
 // example's size, only with SALTUS_BENCH_LARGE=1: the explicit integrator
 // takes 3870 steps a period there (the diffusion's eigenvalues reach
 // -8000: the steps are bounded by stability, not accuracy), a product
-// costs about 7 s and a point several minutes (docs/performance.md).
+// costs about 0.9 s and a point about a minute (docs/performance.md).
+//
+//   SALTUS_BENCH_LARGE=1 ./build/bench/saltus_bench --benchmark_filter=BrusselatorCycles/500
 
 #include <benchmark/benchmark.h>
 
@@ -70,41 +75,33 @@ double first_harmonic(const flow::HybridSystem& flow, const Vector& z0, double T
   return std::abs(c) / kSamples;
 }
 
-// The first cycles against the Hopf normal form z' = (mu + i omega) z +
-// l1 omega z |z|^2 (Kuznetsov, "Elements of applied bifurcation theory", 3rd
-// ed., 2004, Sec. 3.5): the amplitude epsilon = sqrt(-mu' (b - b_H) /
-// (l1 omega)) and the frequency omega, both to relative O(b - b_H). To
-// stderr, one row a cycle; the first cycle's relative errors as counters.
-void normal_form_check(benchmark::State& state, int n, const Vector& u_hopf, const HopfCycleStart& start,
-                       const Branch& branch, int cycles) {
+// The normal form z' = (mu + i omega) z + l1 omega z |z|^2 (Kuznetsov,
+// "Elements of applied bifurcation theory", 3rd ed., 2004, Sec. 3.5) at the
+// Hopf point: its cycles have the amplitude epsilon = sqrt(-mu' (b - b_H) /
+// (l1 omega)) and the frequency omega, both to relative O(b - b_H).
+struct NormalForm {
+  HopfPoint h;
+  double b_h = 0.0, mu_prime = 0.0;
+};
+
+// One cycle y = (x, T, b) against the normal form, as a row to stderr
+// (b - b_H, epsilon, the normal form's, relative error, 2 pi / T, relative
+// error); returns the two relative errors.
+std::pair<double, double> normal_form_row(int n, const Vector& u_hopf, const NormalForm& nf,
+                                          const Vector& y) {
   models::Brusselator1d model;
   model.n = n;
-  const auto equations = make_system(model);
-  const HopfPoint h = hopf_point(*equations, u_hopf, start.guess.omega);
-  const double b_h = u_hopf[2 * n + 1], mu_prime = start.guess.transversality;
-  const auto flow = models::brusselator_1d_flow(n);
-  std::fprintf(stderr,
-               "# normal form at b_H = %.8f: omega = %.8f, l1 = %.6g, mu' = %.6g\n"
-               "# b - b_H, epsilon (first harmonic of <p, x - x0>), normal form's, relative error, "
-               "omega = 2 pi / T, relative error\n",
-               b_h, h.omega, h.l1, mu_prime);
-  for (int k = 0; k < cycles && k < static_cast<int>(branch.points.size()); ++k) {
-    const Vector& y = branch.points[k].y;
-    const double b = y[2 * n + 1], T = y[2 * n];
-    Vector z(2 * n + 4);
-    z << y.head(2 * n), u_hopf[2 * n], b, u_hopf[2 * n + 2], u_hopf[2 * n + 3];
-    const double epsilon = first_harmonic(*flow, z, T, model.homogeneous_state(u_hopf[2 * n], b), h.p);
-    const double predicted = std::sqrt(-mu_prime * (b - b_h) / (h.l1 * h.omega));
-    const double amplitude_error = std::abs(epsilon / predicted - 1);
-    const double frequency_error = std::abs(2 * M_PI / T / h.omega - 1);
-    std::fprintf(stderr, "%.6e %.6e %.6e %.3e %.8f %.3e\n", b - b_h, epsilon, predicted, amplitude_error,
-                 2 * M_PI / T, frequency_error);
-    if (k == 0) {
-      state.counters["db0"] = b - b_h;
-      state.counters["amplitude_error0"] = amplitude_error;
-      state.counters["frequency_error0"] = frequency_error;
-    }
-  }
+  const double b = y[2 * n + 1], T = y[2 * n];
+  Vector z(2 * n + 4);
+  z << y.head(2 * n), u_hopf[2 * n], b, u_hopf[2 * n + 2], u_hopf[2 * n + 3];
+  const double epsilon = first_harmonic(*models::brusselator_1d_flow(n), z, T,
+                                        model.homogeneous_state(u_hopf[2 * n], b), nf.h.p);
+  const double predicted = std::sqrt(-nf.mu_prime * (b - nf.b_h) / (nf.h.l1 * nf.h.omega));
+  const double amplitude_error = std::abs(epsilon / predicted - 1);
+  const double frequency_error = std::abs(2 * M_PI / T / nf.h.omega - 1);
+  std::fprintf(stderr, "# normal form: %.6e %.6e %.6e %.3e %.8f %.3e\n", b - nf.b_h, epsilon, predicted,
+               amplitude_error, 2 * M_PI / T, frequency_error);
+  return {amplitude_error, frequency_error};
 }
 
 Vector hopf_point_of(int n, double* omega) {
@@ -147,13 +144,24 @@ void BM_BrusselatorCycles(benchmark::State& state) {
                                std::make_shared<NeimarkSackerTest>()};
   Branch branch;
   HopfCycleStart start;
-  const std::clock_t started = std::clock();
+  NormalForm nf;  // untimed: the Hopf data (the sparse path of hopf_point)
+  nf.h = hopf_point(*equations, u_hopf, omega);
+  nf.b_h = u_hopf[2 * n + 1];
+  std::fprintf(stderr,
+               "# Brusselator cycles, n = %d (%d states), Hopf point b_H = %.8f, omega = %.8f, l1 = %.6g\n"
+               "# per point: cumulative CPU s, b, T, leading Floquet multipliers; for the first 6 also "
+               "\"normal form:\" b - b_H, epsilon (first harmonic of <p, x - x0>), the normal form's "
+               "sqrt(-mu' (b - b_H) / (l1 omega)), relative error, 2 pi / T, relative error\n",
+               n, 2 * n, nf.b_h, nf.h.omega, nf.h.l1);
+  std::clock_t started = std::clock(), untimed = 0;
+  std::pair<double, double> first_errors{NAN, NAN};
   for (auto _ : state) {
     // Matrix-free at every size (automatic from 256 states: n = 500 would
     // be anyway).
     periodic::ShootingOptions shooting;
     shooting.linear_solver = periodic::ShootingLinearSolver::kMatrixFree;
     start = hopf_cycle_start(*equations, models::brusselator_1d_flow(n), u_hopf, 1, 0.05, shooting, omega);
+    nf.mu_prime = start.guess.transversality;
     ContinuationOptions options;
     options.ds = 0.1;
     options.ds_max = 0.5;
@@ -165,27 +173,42 @@ void BM_BrusselatorCycles(benchmark::State& state) {
     options.newton_tolerance = 1e-8;
     options.max_points = points;
     options.direction = start.direction;
+    // Each point as it comes (a long run shows what it has): its multipliers
+    // are those the LPC/PD/NS tests just computed (ShootingSystem keeps the
+    // last 8), the normal-form rows untimed.
+    std::size_t printed = 0;
+    options.callback = [&](const Branch& b) {
+      const std::clock_t now = std::clock();
+      for (; printed < b.points.size(); ++printed) {  // the first call has the start too
+        const BranchPoint& p = b.points[printed];
+        const Eigen::VectorXcd mu = start.shooting->leading_multipliers(start.problem->u(p.y));
+        std::fprintf(stderr, "%.1f %.8f %.8f", static_cast<double>(now - started - untimed) / CLOCKS_PER_SEC,
+                     p.y[2 * n + 1], p.y[2 * n]);
+        for (const auto& m : mu) std::fprintf(stderr, " %.6f%+.6fi", m.real(), m.imag());
+        std::fprintf(stderr, "\n");
+        if (printed < 6) {
+          const auto errors = normal_form_row(n, u_hopf, nf, p.y);
+          if (printed == 0) first_errors = errors;
+        }
+      }
+      std::fflush(stderr);
+      untimed += std::clock() - now;
+      return true;
+    };
     branch = continue_branch(*start.problem, start.y0, options, tests);
     if (branch.points.size() < static_cast<std::size_t>(points)) {
       state.SkipWithError(("the branch stopped: " + branch.message).c_str());
       return;
     }
   }
-  const double cpu = static_cast<double>(std::clock() - started) / CLOCKS_PER_SEC;
+  const double cpu = static_cast<double>(std::clock() - started - untimed) / CLOCKS_PER_SEC;
   state.counters["points"] = static_cast<double>(branch.points.size());
   state.counters["cpu_s_per_point"] = cpu / (static_cast<double>(state.iterations()) * points);
   state.counters["b_last"] = branch.points.back().y[2 * n + 1];
-  std::fprintf(stderr, "# Brusselator cycles, n = %d (%d states): b, T, leading Floquet multipliers\n", n,
-               2 * n);
-  for (const auto& p : branch.points) {
-    const Eigen::VectorXcd mu = start.shooting->leading_multipliers(start.problem->u(p.y));
-    std::fprintf(stderr, "%.6f %.6f", p.y[2 * n + 1], p.y[2 * n]);
-    for (const auto& m : mu) std::fprintf(stderr, " %.6f%+.6fi", m.real(), m.imag());
-    std::fprintf(stderr, "\n");
-  }
   const Eigen::VectorXcd mu = start.shooting->leading_multipliers(start.problem->u(branch.points.back().y));
   if (mu.size() > 1) state.counters["mu2"] = std::abs(mu[1]);
-  normal_form_check(state, n, u_hopf, start, branch, 6);
+  state.counters["amplitude_error0"] = first_errors.first;
+  state.counters["frequency_error0"] = first_errors.second;
 }
 void sizes(benchmark::internal::Benchmark* b) {
   const bool smoke = std::getenv("SALTUS_BENCH_SMOKE") != nullptr;

@@ -155,8 +155,19 @@ class Taylor {
   // Expression's min/max) can branch on it.
   explicit operator double() const { return detail::value_of(c_[0]); }
 
+  // N = 1 (a dual number: the tangent-lifted fields of continuation/flow/
+  // tangent_lifted.h evaluate every model on it) takes straight-line code:
+  // the same operations in the same order as the loops, which for a runtime
+  // order do not unroll and kept operator* out of line (a Brusselator field
+  // on Taylor<double, 1> cost 40 times the field on double; bench/
+  // brusselator_cycles.cpp, BrusselatorLiftedField).
   Taylor operator-() const {
     Taylor r(value_tag{}, order_);
+    if constexpr (N == 1) {
+      r.c_[0] = -c_[0];
+      if (order_ == 1) r.c_[1] = -c_[1];
+      return r;
+    }
     for (int k = 0; k <= order_; ++k) r.c_[k] = -c_[k];
     return r;
   }
@@ -164,12 +175,22 @@ class Taylor {
 
   Taylor& operator+=(const Taylor& b) {
     order_ = std::min(order_, b.order_);
+    if constexpr (N == 1) {
+      c_[0] += b.c_[0];
+      c_[1] = order_ == 1 ? C(c_[1] + b.c_[1]) : C(0.0);
+      return *this;
+    }
     for (int k = 0; k <= order_; ++k) c_[k] += b.c_[k];
     zero_above();
     return *this;
   }
   Taylor& operator-=(const Taylor& b) {
     order_ = std::min(order_, b.order_);
+    if constexpr (N == 1) {
+      c_[0] -= b.c_[0];
+      c_[1] = order_ == 1 ? C(c_[1] - b.c_[1]) : C(0.0);
+      return *this;
+    }
     for (int k = 0; k <= order_; ++k) c_[k] -= b.c_[k];
     zero_above();
     return *this;
@@ -185,10 +206,20 @@ class Taylor {
     return *this;
   }
   Taylor& operator*=(double b) {
+    if constexpr (N == 1) {
+      c_[0] *= b;
+      if (order_ == 1) c_[1] *= b;
+      return *this;
+    }
     for (int k = 0; k <= order_; ++k) c_[k] *= b;
     return *this;
   }
   Taylor& operator/=(double b) {
+    if constexpr (N == 1) {
+      c_[0] /= b;
+      if (order_ == 1) c_[1] /= b;
+      return *this;
+    }
     for (int k = 0; k <= order_; ++k) c_[k] /= b;
     return *this;
   }
@@ -227,6 +258,11 @@ template <class C, int N>
 Taylor<C, N> operator*(const Taylor<C, N>& a, const Taylor<C, N>& b) {
   const int n = std::min(a.order(), b.order());
   auto r = Taylor<C, N>::zero(n);
+  if constexpr (N == 1) {  // the loop's sums, unrolled
+    r[0] = a[0] * b[0];
+    if (n == 1) r[1] = a[0] * b[1] + a[1] * b[0];
+    return r;
+  }
   for (int k = 0; k <= n; ++k) {
     C sum = a[0] * b[k];
     for (int j = 1; j <= k; ++j) sum += a[j] * b[k - j];
@@ -238,6 +274,11 @@ template <class C, int N>
 Taylor<C, N> operator/(const Taylor<C, N>& a, const Taylor<C, N>& b) {
   const int n = std::min(a.order(), b.order());
   auto r = Taylor<C, N>::zero(n);
+  if constexpr (N == 1) {  // the loop's recurrence, unrolled
+    r[0] = a[0] / b[0];
+    if (n == 1) r[1] = (a[1] - r[0] * b[1]) / b[0];
+    return r;
+  }
   for (int k = 0; k <= n; ++k) {
     C sum = a[k];
     for (int j = 0; j < k; ++j) sum -= r[j] * b[k - j];

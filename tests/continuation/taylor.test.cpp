@@ -153,6 +153,43 @@ TEST_CASE("taylor: orders, constants, derivatives and checks", "[taylor]") {
   CHECK_THROWS_WITH(T8::from_coefficients({}), Catch::Contains("no coefficients"));
 }
 
+TEST_CASE("taylor: first order (the dual numbers of the tangent lift) keeps the rules of every order",
+          "[taylor]") {
+  // Taylor<C, 1> takes straight-line code (continuation/taylor.h): the dual
+  // number's rules (u v)' = u' v + u v', (u / v)' = (u' - (u / v) v') / v,
+  // and a series known to order 0 only (from one coefficient) makes every
+  // result order 0, its first coefficient zero, as at any capacity.
+  using T1 = Taylor<double, 1>;
+  const T1 u = T1::from_coefficients({1.5, -0.25}), v = T1::from_coefficients({-2.0, 3.0});
+  const T1 c = T1::from_coefficients({4.0});
+  const T1 product = u * v, quotient = u / v, sum = u + v, difference = u - v, minus = -u;
+  CHECK(product.order() == 1);
+  CHECK(product[0] == -3.0);
+  CHECK(product[1] == 1.5 * 3.0 + -0.25 * -2.0);
+  CHECK(quotient[0] == -0.75);
+  CHECK(quotient[1] == (-0.25 - -0.75 * 3.0) / -2.0);
+  CHECK(sum[1] == 2.75);
+  CHECK(difference[1] == -3.25);
+  CHECK(minus[1] == 0.25);
+  CHECK((u * 2.0)[1] == -0.5);
+  CHECK((u / 2.0)[1] == -0.125);
+  for (const T1& r : {u * c, c * u, u / c, c / u, u + c, c + u, u - c, c - u, -c, c * 2.0, c / 2.0}) {
+    CHECK(r.order() == 0);
+    CHECK(r[1] == 0.0);
+  }
+  T1 w = u;
+  w += c;
+  CHECK(w.order() == 0);
+  CHECK(w[0] == 5.5);
+  CHECK(w[1] == 0.0);
+  w = v;
+  w -= c;
+  CHECK(w.order() == 0);
+  CHECK(w[1] == 0.0);
+  CHECK((T1(2.0) * u).order() == 1);  // numbers are exact constants
+  CHECK((T1(2.0) * u)[1] == -0.5);
+}
+
 TEST_CASE("taylor: ceres::Jet coefficients carry the derivative of each coefficient", "[taylor]") {
   // exp(a t) with a a jet variable: c_k = a^k / k!, dc_k/da = k a^(k-1) / k!.
   using Jet = ceres::Jet<double, 1>;

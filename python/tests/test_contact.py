@@ -73,22 +73,13 @@ def test_a_missing_object_names_the_key():
         saltus.contact_track(saltus.load(description, name="ex444_track"))
 
 
-def test_keyboard_interrupt_stops_the_continuation_with_what_was_done():
-    # A real SIGINT from another thread 0.3 s into a branch of a million
-    # tiny steps: Python delivers it to the main thread, which polls for it
-    # while the study computes on a thread of its own (python/interruptible.h).
-    import signal
-    import threading
+def test_keyboard_interrupt_stops_the_continuation_with_what_was_done(interrupted_after):
+    # A real SIGINT 0.3 s into a branch of a million tiny steps (conftest.py).
     with open(example("ex445_continue")) as f:
         description = json.load(f)
     description["continue"].update(ds=1e-6, ds_max=1e-6, max_points=10 ** 6, cusp_curve=False)
     del description["continue"]["fold_curve"]
-    sender = threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT))
-    sender.start()
-    try:
-        r = saltus.contact_continuation(saltus.load(description, name="long"))
-    finally:
-        sender.cancel()
+    r = interrupted_after(0.3, lambda: saltus.contact_continuation(saltus.load(description, name="long")))
     assert r["interrupted"]
     points = [len(b["columns"]["x"]) for b in r["branch_arrays"]]
     assert sum(points) > 1 and max(points) < 10 ** 6

@@ -103,21 +103,7 @@ def test_errors_name_the_key_and_figures_draw():
     plt.close(fig)
 
 
-def interrupted_after(seconds, study):
-    # A real SIGINT from another thread while the study runs: Python
-    # delivers it to the main thread, which polls for it while the study
-    # computes on a thread of its own (python/interruptible.h).
-    import signal
-    import threading
-    sender = threading.Timer(seconds, lambda: os.kill(os.getpid(), signal.SIGINT))
-    sender.start()
-    try:
-        return study()
-    finally:
-        sender.cancel()
-
-
-def test_keyboard_interrupt_stops_the_map_and_the_continuation_with_what_was_done():
+def test_keyboard_interrupt_stops_the_map_and_the_continuation_with_what_was_done(interrupted_after):
     # Grids and branches far longer than the 0.3 s before the Ctrl-C.
     m = interrupted_after(0.3, lambda: saltus.two_fold_map(wheel(map={"resolution": [400, 400]}), threads=1,
                                                            name="wheel"))

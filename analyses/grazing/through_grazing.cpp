@@ -8,6 +8,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "continuation/periodic/fixed_parameters.h"
 #include "testfunctions/grazing.h"
 
 namespace saltus::grazing {
@@ -88,29 +89,6 @@ Vector smooth_tangent(const periodic::GrazingSystem& g, const Vector& y, const V
   return t.dot(along) < 0 ? Vector(-t) : t;
 }
 
-// The orbit of the true flow at the parameter of `guess` (held fixed), by damped Newton.
-NewtonResult correct_at_parameter(const ShootingSystem& shooting, const Vector& guess) {
-  const int m = shooting.state_size();
-  NewtonProblem p;
-  const auto full = [&](const Vector& x) {
-    Vector u = guess;
-    u.head(m) = x;
-    return u;
-  };
-  p.residual = [&](const Vector& x, Vector* F) {
-    F->resize(m);
-    shooting.residual(full(x).data(), F->data());
-  };
-  p.jacobian = [&](const Vector& x, Matrix* J) {
-    Matrix Jf;
-    shooting.jacobian(full(x).data(), &Jf);
-    *J = Jf.leftCols(m);
-  };
-  NewtonResult r = damped_newton(p, guess.head(m), grazing_newton());
-  r.x = full(r.x);
-  return r;
-}
-
 // Where the orbit without the contact (at u) enters the guard inside the
 // contact's window: the guess of the impacting orbit cut at its impact
 // (a guess at the grazing itself, v_n = 0, sits on the kink of a reset
@@ -184,7 +162,7 @@ bool start_beyond(const ShootingSystem& shooting, const GrazingCrossing& c, cons
       if (sides == 2 && !periodic::impacting_orbit_near(shooting, c.orbit.contact, &z, &tau,
                                                         trial[trial.size() - 1], &guess, why))
         break;
-      const NewtonResult r = correct_at_parameter(shooting, guess);
+      const NewtonResult r = periodic::correct_at_fixed_parameters(shooting, guess, grazing_newton());
       if (!r.converged()) {
         *why = "no orbit with the new event sequence up to " + std::to_string(std::ldexp(ds, k)) +
                " beyond the grazing (Newton: " + to_string(r.status) + ")";

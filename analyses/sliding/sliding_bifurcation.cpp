@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "continuation/newton.h"
+#include "continuation/periodic/fixed_parameters.h"
 #include "continuation/periodic/shooting.h"
 #include "models/filippov_hybrid.h"
 #include "testfunctions/grazing.h"
@@ -192,27 +193,12 @@ namespace {
 // exact shooting Jacobian: y = (x, [T], p), the unknowns all but p.
 bool correct_at_parameter(const ContinuationProblem& problem, const periodic::ShootingSystem& shooting,
                           const Vector& guess, Vector* y) {
-  const int m = shooting.state_size();
-  NewtonProblem p;
-  const auto full = [&](const Vector& x) {
-    Vector u = guess;
-    u.head(m) = x;
-    return u;
-  };
-  p.residual = [&](const Vector& x, Vector* F) {
-    F->resize(m);
-    shooting.residual(problem.u(full(x)).data(), F->data());
-  };
-  p.jacobian = [&](const Vector& x, Matrix* J) {
-    Matrix Jf;
-    shooting.jacobian(problem.u(full(x)).data(), &Jf);
-    *J = Jf.leftCols(m);
-  };
   NewtonOptions o;
   o.residual_tolerance = 1e-11;
   o.max_iterations = 40;
-  const NewtonResult r = damped_newton(p, guess.head(m), o);
-  *y = full(r.x);
+  const NewtonResult r = periodic::correct_at_fixed_parameters(
+      shooting, guess, o, [&](const Vector& point) { return problem.u(point); });
+  *y = r.x;
   return r.converged();
 }
 

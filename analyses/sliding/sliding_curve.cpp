@@ -5,6 +5,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "continuation/flow/forwarding_hybrid_system.h"
 #include "continuation/periodic/grazing_orbit.h"
 #include "models/filippov_hybrid.h"
 
@@ -54,69 +55,24 @@ bool one_sided(int mode) { return mode == kPlusMode || mode == kMinusMode; }
 // (delta < 0, SS: the slide moves into the sliding region). The orbit
 // differs from the other choice's by the second order of phi_CS (the map is
 // C^1 there: sliding_curve.h).
-class BoundaryChoice : public flow::HybridSystem {
+class BoundaryChoice : public flow::ForwardingHybridSystem {
  public:
   BoundaryChoice(std::shared_ptr<const flow::HybridSystem> system, double tolerance)
-      : system_(std::move(system)), tolerance_(tolerance) {}
-  int dimension() const override { return system_->dimension(); }
-  std::vector<std::string> state_names() const override { return system_->state_names(); }
-  std::string mode_name(int mode) const override { return system_->mode_name(mode); }
-  void field(int mode, double t, const Vector& x, Vector* f) const override { system_->field(mode, t, x, f); }
-  void field_jacobian(int mode, double t, const Vector& x, Matrix* A) const override {
-    system_->field_jacobian(mode, t, x, A);
-  }
-  void field_and_jacobian(int mode, double t, const Vector& x, Vector* f, Matrix* A) const override {
-    system_->field_and_jacobian(mode, t, x, f, A);
-  }
-  void field_and_tangent(int mode, double t, const Vector& x, const Eigen::Ref<const Matrix>& P, Vector* f,
-                         Eigen::Ref<Matrix> dP) const override {
-    system_->field_and_tangent(mode, t, x, P, f, dP);
-  }
-  void field_in_place(int mode, double t, const double* x, double* f) const override {
-    system_->field_in_place(mode, t, x, f);
-  }
-  void field_and_tangent_in_place(int mode, double t, const double* x, int m, const double* P, double* f,
-                                  double* dP) const override {
-    system_->field_and_tangent_in_place(mode, t, x, m, P, f, dP);
-  }
-  int guard_count(int mode) const override { return system_->guard_count(mode); }
-  std::string guard_name(int mode, int k) const override { return system_->guard_name(mode, k); }
-  flow::Crossing crossing(int mode, int k) const override { return system_->crossing(mode, k); }
-  double guard(int mode, int k, double t, const Vector& x) const override {
-    return system_->guard(mode, k, t, x);
-  }
-  void guard_gradient(int mode, int k, double t, const Vector& x, Vector* h_x, double* h_t) const override {
-    system_->guard_gradient(mode, k, t, x, h_x, h_t);
-  }
-  double guard_rate(int mode, int k, double t, const Vector& x, const Vector& f) const override {
-    return system_->guard_rate(mode, k, t, x, f);
-  }
+      : flow::ForwardingHybridSystem(std::move(system)), tolerance_(tolerance) {}
   int next_mode(int mode, int k, double t, const Vector& x) const override {
-    const int next = system_->next_mode(mode, k, t, x);
+    const int next = inner().next_mode(mode, k, t, x);
     const int side = mode == kPlusMode ? kMinusMode : kPlusMode;
     if (!one_sided(mode) || (next != kSlidingMode && next != side)) return next;
     const double s = outward(side);
-    const double margin = s * system_->guard(kSlidingMode, exit_guard(side), t, x);
+    const double margin = s * inner().guard(kSlidingMode, exit_guard(side), t, x);
     if (!(std::abs(margin) <= tolerance_ * (1.0 + x.lpNorm<Eigen::Infinity>()))) return next;
     Vector f;
-    system_->field(kSlidingMode, t, x, &f);
-    const double drift = s * system_->guard_rate(kSlidingMode, exit_guard(side), t, x, f);
+    inner().field(kSlidingMode, t, x, &f);
+    const double drift = s * inner().guard_rate(kSlidingMode, exit_guard(side), t, x, f);
     return drift > 0 ? side : kSlidingMode;
   }
-  void reset(int mode, int k, int next, double t, const Vector& x, Vector* x_plus, Matrix* G_x,
-             Vector* G_t) const override {
-    system_->reset(mode, k, next, t, x, x_plus, G_x, G_t);
-  }
-  void reset_state(int mode, int k, int next, double t, const Vector& x, Vector* x_plus) const override {
-    system_->reset_state(mode, k, next, t, x, x_plus);
-  }
-  void constrained_directions(int mode, double t, const Vector& x, Matrix* C) const override {
-    system_->constrained_directions(mode, t, x, C);
-  }
-  std::vector<flow::ParameterInfo> parameters() const override { return system_->parameters(); }
 
  private:
-  std::shared_ptr<const flow::HybridSystem> system_;
   double tolerance_;
 };
 

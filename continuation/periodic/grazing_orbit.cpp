@@ -13,14 +13,22 @@ double guard_side(flow::Crossing crossing, double h) {
                                                : (h >= 0 ? 1.0 : -1.0);
 }
 
+namespace {
+
+std::shared_ptr<const flow::HybridSystem> non_null(std::shared_ptr<const flow::HybridSystem> system) {
+  if (!system) throw std::invalid_argument("contact: no hybrid system");
+  return system;
+}
+
+}  // namespace
+
 ContactSuppressed::ContactSuppressed(std::shared_ptr<const flow::HybridSystem> system, Contact contact)
-    : system_(std::move(system)),
+    : flow::ForwardingHybridSystem(non_null(std::move(system))),
       mode_(contact.mode),
       guard_(contact.guard),
       period_(contact.period),
       t_(contact.t),
       window_(contact.window) {
-  if (!system_) throw std::invalid_argument("contact: no hybrid system");
   if (!(contact.window > 0) || !(contact.period > 0))
     throw std::invalid_argument("contact: the window and the period must be positive");
 }
@@ -37,17 +45,17 @@ bool ContactSuppressed::suppressed(int mode, int k, double t) const {
 }
 
 double ContactSuppressed::guard(int mode, int k, double t, const Vector& x) const {
-  const double h = system_->guard(mode, k, t, x);
+  const double h = inner().guard(mode, k, t, x);
   if (!suppressed(mode, k, t)) return h;
   // On the side the events come from, never zero: no sign change inside.
-  return guard_side(system_->crossing(mode, k), h) * (1.0 + std::abs(h));
+  return guard_side(inner().crossing(mode, k), h) * (1.0 + std::abs(h));
 }
 
 double ContactSuppressed::guard_rate(int mode, int k, double t, const Vector& x, const Vector& f) const {
-  const double rate = system_->guard_rate(mode, k, t, x, f);
+  const double rate = inner().guard_rate(mode, k, t, x, f);
   if (!suppressed(mode, k, t)) return rate;
-  const double h = system_->guard(mode, k, t, x);
-  return guard_side(system_->crossing(mode, k), h) * (h < 0.0 ? -rate : rate);
+  const double h = inner().guard(mode, k, t, x);
+  return guard_side(inner().crossing(mode, k), h) * (h < 0.0 ? -rate : rate);
 }
 
 namespace {

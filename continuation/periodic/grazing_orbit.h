@@ -31,6 +31,7 @@
 #include <memory>
 #include <string>
 
+#include "continuation/flow/forwarding_hybrid_system.h"
 #include "continuation/newton.h"
 #include "continuation/periodic/shooting.h"
 
@@ -55,60 +56,18 @@ struct Contact {
 // true guard must be on that side too). Everything else is the system's.
 // The window can move (set_window) while the system is shared: a shooting
 // system over it follows a grazing curve.
-class ContactSuppressed : public flow::HybridSystem {
+class ContactSuppressed : public flow::ForwardingHybridSystem {
  public:
   ContactSuppressed(std::shared_ptr<const flow::HybridSystem> system, Contact contact);
   void set_window(double t, double window);
   Contact contact() const;
   bool suppressed(int mode, int k, double t) const;
 
-  int dimension() const override { return system_->dimension(); }
-  std::vector<std::string> state_names() const override { return system_->state_names(); }
-  std::string mode_name(int mode) const override { return system_->mode_name(mode); }
-  void field(int mode, double t, const Vector& x, Vector* f) const override { system_->field(mode, t, x, f); }
-  void field_jacobian(int mode, double t, const Vector& x, Matrix* A) const override {
-    system_->field_jacobian(mode, t, x, A);
-  }
-  void field_and_jacobian(int mode, double t, const Vector& x, Vector* f, Matrix* A) const override {
-    system_->field_and_jacobian(mode, t, x, f, A);
-  }
-  void field_and_tangent(int mode, double t, const Vector& x, const Eigen::Ref<const Matrix>& P, Vector* f,
-                         Eigen::Ref<Matrix> dP) const override {
-    system_->field_and_tangent(mode, t, x, P, f, dP);
-  }
-  void field_in_place(int mode, double t, const double* x, double* f) const override {
-    system_->field_in_place(mode, t, x, f);
-  }
-  void field_and_tangent_in_place(int mode, double t, const double* x, int m, const double* P, double* f,
-                                  double* dP) const override {
-    system_->field_and_tangent_in_place(mode, t, x, m, P, f, dP);
-  }
-  int guard_count(int mode) const override { return system_->guard_count(mode); }
-  std::string guard_name(int mode, int k) const override { return system_->guard_name(mode, k); }
-  flow::Crossing crossing(int mode, int k) const override { return system_->crossing(mode, k); }
   double guard(int mode, int k, double t, const Vector& x) const override;
-  void guard_gradient(int mode, int k, double t, const Vector& x, Vector* h_x, double* h_t) const override {
-    system_->guard_gradient(mode, k, t, x, h_x, h_t);
-  }
   // The rate of guard() as it is: inside the window that of sgn (1 + |h|).
   double guard_rate(int mode, int k, double t, const Vector& x, const Vector& f) const override;
-  int next_mode(int mode, int k, double t, const Vector& x) const override {
-    return system_->next_mode(mode, k, t, x);
-  }
-  void reset(int mode, int k, int next, double t, const Vector& x, Vector* x_plus, Matrix* G_x,
-             Vector* G_t) const override {
-    system_->reset(mode, k, next, t, x, x_plus, G_x, G_t);
-  }
-  void reset_state(int mode, int k, int next, double t, const Vector& x, Vector* x_plus) const override {
-    system_->reset_state(mode, k, next, t, x, x_plus);
-  }
-  void constrained_directions(int mode, double t, const Vector& x, Matrix* C) const override {
-    system_->constrained_directions(mode, t, x, C);
-  }
-  std::vector<flow::ParameterInfo> parameters() const override { return system_->parameters(); }
 
  private:
-  std::shared_ptr<const flow::HybridSystem> system_;
   int mode_, guard_;
   double period_;
   std::atomic<double> t_, window_;

@@ -178,7 +178,15 @@ std::optional<SpecialPoint> reach_bound(const ContinuationProblem& problem, cons
   Vector e = Vector::Zero(y0.size());
   e[k] = 1.0;
   BorderedJacobian jacobian;
-  const Correction c = correct(problem, y_pred, e, options, &jacobian, known1);
+  // A trial point the problem cannot evaluate (an orbit's period driven
+  // negative by a wild iterate) fails this solve, not the branch: the bound
+  // is then located as any other event (as a corrector failure cuts a step).
+  Correction c;
+  try {
+    c = correct(problem, y_pred, e, options, &jacobian, known1);
+  } catch (const std::runtime_error&) {
+    return std::nullopt;
+  }
   if (!c.converged) return std::nullopt;
   SpecialPoint sp;
   sp.type = test.type();

@@ -25,15 +25,20 @@ int beyond(const Arrival& a) { return a.from == kPlusMode ? kMinusMode : kPlusMo
 int exit_guard(int side) { return side == kPlusMode ? 0 : 1; }
 double outward(int side) { return side == kPlusMode ? 1.0 : -1.0; }
 
-// The arrival of `list` nearest in time to `tracked` modulo the period, or,
-// with no time tracked yet (NaN), the one nearest the boundary.
-const Arrival* tracked_arrival(const std::vector<Arrival>& list, double tracked, double period) {
+// The arrival of `list` from the side `from` nearest in time to `tracked`
+// modulo the period, or, with no time tracked yet (NaN; from < 0), the one
+// nearest the boundary. The side matters next to the CS-SS-AS point: there
+// the slip leaving the crossing lands again a short time after it (3 delta /
+// |c| for a fold of curvature delta, c the rate of delta along it), an
+// arrival from the other side that could otherwise be the nearest in time
+// to a trial point's and take the tracked one's place.
+const Arrival* tracked_arrival(const std::vector<Arrival>& list, double tracked, int from, double period) {
   const Arrival* best = nullptr;
   const auto distance = [&](const Arrival& a) {
     return std::isfinite(tracked) ? std::abs(std::remainder(a.t - tracked, period)) : std::abs(a.margin);
   };
   for (const Arrival& a : list)
-    if (!best || distance(a) < distance(*best)) best = &a;
+    if ((from < 0 || a.from == from) && (!best || distance(a) < distance(*best))) best = &a;
   return best;
 }
 
@@ -85,7 +90,7 @@ const CrossingSlidingSystem& curve_of(const PointContext& point) {
 }  // namespace
 
 CrossingSlidingSystem::CrossingSlidingSystem(const periodic::ShootingSystem& shooting, const Vector& u)
-    : tracked_(std::numeric_limits<double>::quiet_NaN()) {
+    : tracked_(std::numeric_limits<double>::quiet_NaN()), tracked_from_(-1) {
   if (shooting.parameter_size() < 2)
     throw std::invalid_argument("crossing-sliding curve: the shooting problem must carry two parameters");
   const auto& options = shooting.options();
@@ -93,7 +98,9 @@ CrossingSlidingSystem::CrossingSlidingSystem(const periodic::ShootingSystem& sho
   shooting_ = std::make_shared<periodic::ShootingSystem>(
       chosen, shooting.parameter_size(), options, options.autonomous ? shooting.hybrid_state(u) : Vector());
   if (options.autonomous) shooting_->accept(u);
-  tracked_ = arrival(u, false).arrival.t;
+  const Arrival a = arrival(u, false).arrival;
+  tracked_ = a.t;
+  tracked_from_ = a.from;
 }
 
 std::vector<std::string> CrossingSlidingSystem::state_names() const {
@@ -114,7 +121,7 @@ BoundaryArrival CrossingSlidingSystem::arrival(const Vector& u, bool gradient) c
     throw std::runtime_error("crossing-sliding curve: the orbit could not be simulated: " + tr->message);
   const double T = shooting_->period(u);
   const std::vector<Arrival> list = arrivals(system, *tr);
-  const Arrival* a = tracked_arrival(list, tracked_, T);
+  const Arrival* a = tracked_arrival(list, tracked_, tracked_from_, T);
   if (!a)
     throw std::runtime_error("crossing-sliding curve: the orbit does not arrive at the switching surface");
   BoundaryArrival out;
@@ -190,7 +197,9 @@ void CrossingSlidingSystem::second_derivative(const double*, const double*, Matr
 
 void CrossingSlidingSystem::accept(const Vector& u) const {
   shooting_->accept(u);
-  tracked_ = arrival(u, false).arrival.t;
+  const Arrival a = arrival(u, false).arrival;
+  tracked_ = a.t;
+  tracked_from_ = a.from;
 }
 
 namespace {

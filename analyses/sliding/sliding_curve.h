@@ -39,8 +39,8 @@
 // ends on the arriving side.
 //
 // Which arrival: the one nearest the boundary at the start (the located CS
-// or SS), then, along the curve, the arrival nearest in time (modulo the
-// period) to the one of the last accepted point.
+// or SS), then, along the curve, the arrival from the same side nearest in
+// time (modulo the period) to the one of the last accepted point.
 //
 // Codimension two: along the curve the drift (S2), delta = (F_s . grad) H
 // at x_c, tells CS (delta > 0, a visible fold) from SS (delta < 0, an
@@ -102,7 +102,8 @@ class CrossingSlidingSystem : public System {
 
  private:
   std::shared_ptr<periodic::ShootingSystem> shooting_;
-  mutable std::atomic<double> tracked_;  // the time of the arrival followed
+  mutable std::atomic<double> tracked_;    // the time of the arrival followed
+  mutable std::atomic<int> tracked_from_;  // and the side it comes from (-1: none yet)
 };
 
 // The check of studies' stepped_over (an orbit of the shooting that steps

@@ -98,6 +98,25 @@ Bifurcation closed_form_at(double F, double F0, Bifurcation b) {
   return b;
 }
 
+// The closed form's SS at F from a guess (w, (t_b, t_c)): the one-stick
+// orbit (dry_friction_closed_form.h, kOneStick) whose slip- lands on the
+// boundary g = F, g(t_c, x(t_c)) - F = 0. Beyond the codimension-2 point the
+// crossing-sliding condition is this switching-sliding one: the slip+ the
+// crossing would start has dg/dt < 0 and bends back at once (t_d = t_c), so
+// the orbit sticks directly. Unknowns (t_b, t_c, w).
+Bifurcation one_stick_at_boundary(double F, double w, const std::vector<double>& times) {
+  const auto residual = [&](const auto* x, auto* r) {
+    using S = std::remove_cv_t<std::remove_reference_t<decltype(x[0])>>;
+    const Flow<S> f{x[2], S(F), S(kV)};
+    orbit_residual<S>(Regime::kOneStick, f, x, r);
+    const auto zc = f.slip(-1, x[0], f.stick_end(-1, x[0]), x[1]);
+    r[2] = f.g(x[1], zc[0]) - f.F;
+  };
+  const Eigen::Vector3d u =
+      newton<3>(residual, Eigen::Vector3d(times.at(0), times.at(1), w), "the SS at F = " + std::to_string(F));
+  return {u[2], {u[0], u[1]}, -u[2] * std::sin(u[2] * u[1]) - kV};
+}
+
 }  // namespace
 
 TEST_CASE("sliding curve: the CS curve of the dry-friction oscillator in (w, F) is the closed form's to 1e-8",
@@ -107,10 +126,8 @@ TEST_CASE("sliding curve: the CS curve of the dry-friction oscillator in (w, F) 
   // point (w, F) = (2.86510398303502, 0.665057518348693) where the fold at
   // the crossing turns invisible (CS into SS; the AS curve ends there), to
   // F = 0.666, 9.4e-4 above it; every point's w at its F to 1e-8 and its
-  // orbit's state at the cut to 1e-8, against the closed form. The curve is
-  // not continued through that point: there the slide entered at the fold
-  // leaves into a slip+ that lands at once (the cusp), and the simulation
-  // meets a Zeno accumulation of such exits (measured: 1.1e-5 above it in F).
+  // orbit's state at the cut to 1e-8, against the closed form. (Through the
+  // point and on to the SS side: the next test.)
   const studies::BranchResult branch = example_branch();
   const SpecialPoint& cs = located_cs(branch);
   ContinuationOptions o;
@@ -161,6 +178,95 @@ TEST_CASE("sliding curve: the CS curve of the dry-friction oscillator in (w, F) 
   CHECK(std::abs(p[0] - 2.86510398303502) < 1e-10);
   CHECK(std::abs(p[1] - 0.665057518348693) < 1e-11);
   CHECK(F_end - p[1] < 1e-3);
+}
+
+TEST_CASE("sliding curve: the CS curve through its CS-SS-AS point, on the closed form to 1e-8",
+          "[sliding][sliding_curve][dry_friction]") {
+  // From the CS located on the example's branch down in F to 0.66, through
+  // the codimension-2 point (w, F) = (2.86510398303502, 0.665057518348693)
+  // of crossing_adding_point (dry_friction_closed_form.h), where the drift
+  // delta at the arrival (dg/dt) changes sign: CS above it, SS below. The
+  // point is located as "CS-SS-AS" at the closed form's (w, F) to 1e-8, and
+  // every point of the curve is the closed form's: above it the crossing
+  // orbit whose crossing is on the boundary, below it the one-stick orbit
+  // landing on the boundary, w to 1e-8 and the state at the cut to 1e-8.
+  const studies::BranchResult branch = example_branch();
+  const SpecialPoint& cs = located_cs(branch);
+  ContinuationOptions o;
+  o.ds = 0.005;
+  o.ds_max = 0.02;
+  o.max_points = 300;
+  o.direction = -1;  // F falling
+  o.bounds["F"] = Bound{0.66, 0.75};
+  const studies::BranchResult curve = studies::continue_from(branch, cs, curve_in_w_and_F(o));
+  INFO(curve.branch.message);
+  REQUIRE(curve.branch.points.size() > 10);
+  const double F_end = curve.branch.component(curve.branch.points.back().y, "F");
+  INFO("the curve ends at F = " << F_end);
+  REQUIRE(std::abs(F_end - 0.66) < 1e-9);  // at its bound, past the point
+
+  // The closed form's codimension-2 point, from the CS at F = 0.666.
+  Bifurcation b =
+      crossing_at_boundary(follow_orbit(Regime::kCrossing, 2.1, {0.888, 2.7705, 3.3197}, 2.25, 0.7, kV));
+  REQUIRE(std::abs(b.w - 2.26515170111482) < 1e-11);
+  const Bifurcation near = closed_form_at(0.666, 0.7, b);
+  const Eigen::Vector4d p =
+      crossing_adding_point(kV, Eigen::Vector4d(near.w, 0.666, near.times[0], near.times[1]));
+  REQUIRE(std::abs(p[0] - 2.86510398303502) < 1e-10);
+  REQUIRE(std::abs(p[1] - 0.665057518348693) < 1e-11);
+  int found = 0;
+  for (const auto& sp : curve.branch.special_points) {
+    if (sp.type != "CS-SS-AS") continue;
+    ++found;
+    const double w = curve.branch.component(sp.y, "w"), F = curve.branch.component(sp.y, "F");
+    INFO(std::setprecision(15) << "CS-SS-AS at (w, F) = (" << w << ", " << F << "), closed form (" << p[0]
+                               << ", " << p[1] << "), drift " << sp.test_value);
+    CHECK(sp.status == EventStatus::kLocated);
+    CHECK(std::abs(w - p[0]) < 1e-8);
+    CHECK(std::abs(F - p[1]) < 1e-8);
+    CHECK(std::abs(sp.test_value) < 1e-8);
+  }
+  CHECK(found == 1);
+
+  const auto& system = dynamic_cast<const sliding::CrossingSlidingSystem&>(curve.problem->system());
+  double F_before = 0.7;
+  Bifurcation ss{p[0], {p[2], p[3]}, 0.0};  // the SS side's closed form, from the point
+  int above = 0, below = 0;
+  for (const auto& pt : curve.branch.points) {
+    const double w = curve.branch.component(pt.y, "w"), F = curve.branch.component(pt.y, "F");
+    const double drift = system.arrival(curve.problem->u(pt.y), false).arrival.drift;
+    Orbit exact;
+    double w_exact = 0;
+    // The crossing orbit's slip+ (t_d - t_c ~ -3 delta / (d delta/dt)) is
+    // too short for the deflated Newton within 1e-4 of the point in F; there
+    // the two closed forms differ by O(delta^4), below 1e-12.
+    if (F > p[1] + 1e-4) {
+      b = closed_form_at(F, F_before, b);
+      F_before = F;
+      w_exact = b.w;
+      exact = Orbit{b.w, F, kV, Regime::kCrossing, b.times};
+      CHECK(b.dg_dt > 0);
+      ++above;
+    } else {
+      ss = one_stick_at_boundary(F, ss.w, ss.times);
+      w_exact = ss.w;
+      exact = Orbit{ss.w, F, kV, Regime::kOneStick, ss.times};
+      if (F < p[1]) {
+        CHECK(ss.dg_dt < 0);  // switching-sliding
+        CHECK(drift < 0);
+        ++below;
+      }
+    }
+    INFO(std::setprecision(12) << "F = " << F << ": saltus w = " << w << ", closed form " << w_exact
+                               << " (difference " << w - w_exact << "), drift " << drift);
+    CHECK(std::abs(w - w_exact) < 1e-8);
+    const double t0 = std::isfinite(pt.cut) ? pt.cut : system.shooting().start_time(curve.problem->u(pt.y));
+    const Eigen::Vector2d x(curve.branch.component(pt.y, "x"), curve.branch.component(pt.y, "v"));
+    INFO("t0 = " << t0 << ": saltus " << x.transpose() << ", closed form " << exact.state(t0).transpose());
+    CHECK((x - exact.state(t0)).norm() < 1e-8);
+  }
+  CHECK(above > 10);
+  CHECK(below > 0);
 }
 
 TEST_CASE("sliding curve: the CS curve up in F, to the resonance side",
@@ -242,7 +348,11 @@ TEST_CASE(
     CHECK(all[k].started_from.rfind("CS", 0) == 0);
     CHECK(all[k].branch.stop_reason == StopReason::kBound);
   }
-  CHECK(std::abs(all[1].branch.component(all[1].branch.points.back().y, "F") - 0.666) < 1e-9);
+  CHECK(std::abs(all[1].branch.component(all[1].branch.points.back().y, "F") - 0.66) < 1e-9);
+  // Through the CS-SS-AS point, located once (its value: the test above).
+  int cusps = 0;
+  for (const auto& sp : all[1].branch.special_points) cusps += sp.type == "CS-SS-AS";
+  CHECK(cusps == 1);
   CHECK(std::abs(all[2].branch.component(all[2].branch.points.back().y, "F") - 0.72) < 1e-9);
 
   // The impact oscillator has no sliding: the key names the kind and why.

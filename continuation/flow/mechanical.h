@@ -171,14 +171,6 @@ struct MechanicalSizes {
 
 }  // namespace detail
 
-namespace detail {
-// Whether T is a Taylor series (the scalars of the tangent lift and its lift).
-template <class T>
-inline constexpr bool is_series_v = false;
-template <class C, int N>
-inline constexpr bool is_series_v<series::Taylor<C, N>> = true;
-}  // namespace detail
-
 template <class Model>
 struct Mechanical {
   Model model;
@@ -235,24 +227,17 @@ struct Mechanical {
   using CapacitySizes = detail::MechanicalSizes<Eigen::Dynamic, kCapacity, kCapacity>;
   using DynamicSizes = detail::MechanicalSizes<Eigen::Dynamic, Eigen::Dynamic, Eigen::Dynamic>;
 
-  // visit(S{}) with the sizes S for this model, for the scalar T. The
-  // fixed sizes n <= 3 serve the scalars of the flow and its variational
-  // equations (double, Jets), not the tangent lift's series (normal forms,
-  // matrix-free products), where each would be one more compile of the
-  // whole field per series for little gain (the run-file model's field:
-  // 18 instantiations instead of 30; docs/performance.md, "Building").
-  template <class T = double, class Visit>
+  // visit(S{}) with the sizes S for this model.
+  template <class Visit>
   decltype(auto) sized(Visit&& visit) const {
     if constexpr (kDof != Eigen::Dynamic) {
       return visit(FixedSizes{});
     } else {
       const int n = dof();
       if (model.constraint_count() > kCapacity || n > kCapacity) return visit(DynamicSizes{});
-      if constexpr (!detail::is_series_v<T>) {
-        if (n == 1) return visit(SmallSizes<1>{});
-        if (n == 2) return visit(SmallSizes<2>{});
-        if (n == 3) return visit(SmallSizes<3>{});
-      }
+      if (n == 1) return visit(SmallSizes<1>{});
+      if (n == 2) return visit(SmallSizes<2>{});
+      if (n == 3) return visit(SmallSizes<3>{});
       return visit(CapacitySizes{});
     }
   }
@@ -352,7 +337,7 @@ struct Mechanical {
                              VectorT<T>* gamma, VectorT<T>* normal_velocity) const {
     ConstraintSet set;
     for (int i : which) set.push_back(i);
-    sized<T>([&](auto sizes) {
+    sized([&](auto sizes) {
       using S = decltype(sizes);
       typename S::template ConstraintMatrix<T> h;
       typename S::template ConstraintVector<T> g, vn;
@@ -496,7 +481,7 @@ struct Mechanical {
 
   template <class T>
   void field(int mode, const T& t, const T* x, T* dx) const {
-    sized<T>([&](auto sizes) {
+    sized([&](auto sizes) {
       using S = decltype(sizes);
       const int n = dof();
       typename S::template Coordinates<T> a;
@@ -512,7 +497,7 @@ struct Mechanical {
   template <class T>
   T guard(int mode, int k, const T& t, const T* x) const {
     if (!active(mode, k)) return model.template constraint<T>(k, x, t);
-    return sized<T>([&](auto sizes) {
+    return sized([&](auto sizes) {
       using S = decltype(sizes);
       typename S::template Coordinates<T> a;
       typename S::template ConstraintVector<T> lambda;
@@ -529,7 +514,7 @@ struct Mechanical {
   // `target` (-e v_n for k bouncing, 0 for k sticking and the active ones).
   template <class T>
   void impact(int mode, int k, bool stick, const T& t, const T* x, T* v_plus) const {
-    sized<T>([&](auto sizes) { impact_sized<decltype(sizes), T>(mode, k, stick, t, x, v_plus); });
+    sized([&](auto sizes) { impact_sized<decltype(sizes), T>(mode, k, stick, t, x, v_plus); });
   }
 
   template <class S, class T>

@@ -165,8 +165,9 @@ SpecialPoint locate(const ContinuationProblem& problem, const TestFunction& test
 // A bound is reached where its component equals it: one corrector solve
 // with the component fixed (the border e_k), from the chord between y0 and
 // y1 (the test is linear in y: its zero needs no bracketing). Nothing when
-// the corrector fails there (the branch turning in that component): the
-// caller brackets then. `known1`: as for locate().
+// the corrector fails there (the branch turning in that component) or throws
+// std::runtime_error (a trial point the problem cannot evaluate): the caller
+// brackets then. `known1`: as for locate().
 std::optional<SpecialPoint> reach_bound(const ContinuationProblem& problem, const BoundTest& test,
                                         const Vector& y0, const Vector& t0, const Vector& y1,
                                         const ContinuationOptions& options, const KnownJacobian* known1) {
@@ -179,8 +180,8 @@ std::optional<SpecialPoint> reach_bound(const ContinuationProblem& problem, cons
   e[k] = 1.0;
   BorderedJacobian jacobian;
   // A trial point the problem cannot evaluate (an orbit's period driven
-  // negative by a wild iterate) fails this solve, not the branch: the bound
-  // is then located as any other event (as a corrector failure cuts a step).
+  // negative by a wild iterate) fails this solve, not the branch (as a
+  // corrector failure cuts a step).
   Correction c;
   try {
     c = correct(problem, y_pred, e, options, &jacobian, known1);

@@ -4,6 +4,8 @@
 #include <iomanip>
 #include <sstream>
 
+#include "continuation/flow/forwarding_hybrid_system.h"
+
 namespace saltus::drivers {
 
 TimeProgress::TimeProgress(std::ostream& err, std::string what, std::chrono::milliseconds first,
@@ -59,81 +61,49 @@ studies::Progress staging(std::shared_ptr<TimeProgress> progress) {
 
 namespace {
 
-// Forwards everything to the wrapped system; the field evaluations also go
-// to the progress.
-class ReportingSystem : public flow::HybridSystem {
+// The wrapped system, whose field evaluations also go to the progress, and
+// whose derived systems (other parameters, parameters in the state, the
+// tangent lift) report too.
+class ReportingSystem : public flow::ForwardingHybridSystem {
  public:
   ReportingSystem(std::shared_ptr<const flow::HybridSystem> inner, std::shared_ptr<TimeProgress> progress)
-      : inner_(std::move(inner)), progress_(std::move(progress)) {}
+      : flow::ForwardingHybridSystem(std::move(inner)), progress_(std::move(progress)) {}
 
-  int dimension() const override { return inner_->dimension(); }
-  std::vector<std::string> state_names() const override { return inner_->state_names(); }
-  std::string mode_name(int mode) const override { return inner_->mode_name(mode); }
   void field(int mode, double t, const Vector& x, Vector* f) const override {
     progress_->at(t);
-    inner_->field(mode, t, x, f);
-  }
-  void field_jacobian(int mode, double t, const Vector& x, Matrix* A) const override {
-    inner_->field_jacobian(mode, t, x, A);
+    inner().field(mode, t, x, f);
   }
   void field_and_jacobian(int mode, double t, const Vector& x, Vector* f, Matrix* A) const override {
     progress_->at(t);
-    inner_->field_and_jacobian(mode, t, x, f, A);
+    inner().field_and_jacobian(mode, t, x, f, A);
   }
   void field_and_tangent(int mode, double t, const Vector& x, const Eigen::Ref<const Matrix>& Phi_top,
                          Vector* f, Eigen::Ref<Matrix> dPhi_top) const override {
     progress_->at(t);
-    inner_->field_and_tangent(mode, t, x, Phi_top, f, dPhi_top);
+    inner().field_and_tangent(mode, t, x, Phi_top, f, dPhi_top);
   }
   void field_in_place(int mode, double t, const double* x, double* f) const override {
     progress_->at(t);
-    inner_->field_in_place(mode, t, x, f);
+    inner().field_in_place(mode, t, x, f);
   }
   void field_and_tangent_in_place(int mode, double t, const double* x, int m, const double* Phi_top,
                                   double* f, double* dPhi_top) const override {
     progress_->at(t);
-    inner_->field_and_tangent_in_place(mode, t, x, m, Phi_top, f, dPhi_top);
+    inner().field_and_tangent_in_place(mode, t, x, m, Phi_top, f, dPhi_top);
   }
-  int guard_count(int mode) const override { return inner_->guard_count(mode); }
-  std::string guard_name(int mode, int k) const override { return inner_->guard_name(mode, k); }
-  flow::Crossing crossing(int mode, int k) const override { return inner_->crossing(mode, k); }
-  double guard(int mode, int k, double t, const Vector& x) const override {
-    return inner_->guard(mode, k, t, x);
-  }
-  void guard_gradient(int mode, int k, double t, const Vector& x, Vector* h_x, double* h_t) const override {
-    inner_->guard_gradient(mode, k, t, x, h_x, h_t);
-  }
-  double guard_rate(int mode, int k, double t, const Vector& x, const Vector& f) const override {
-    return inner_->guard_rate(mode, k, t, x, f);
-  }
-  int next_mode(int mode, int k, double t, const Vector& x) const override {
-    return inner_->next_mode(mode, k, t, x);
-  }
-  void reset(int mode, int k, int next, double t, const Vector& x, Vector* x_plus, Matrix* G_x,
-             Vector* G_t) const override {
-    inner_->reset(mode, k, next, t, x, x_plus, G_x, G_t);
-  }
-  void reset_state(int mode, int k, int next, double t, const Vector& x, Vector* x_plus) const override {
-    inner_->reset_state(mode, k, next, t, x, x_plus);
-  }
-  void constrained_directions(int mode, double t, const Vector& x, Matrix* C) const override {
-    inner_->constrained_directions(mode, t, x, C);
-  }
-  std::vector<flow::ParameterInfo> parameters() const override { return inner_->parameters(); }
   std::shared_ptr<const flow::HybridSystem> with_parameters(
       const std::map<std::string, double>& values) const override {
-    return with_progress(inner_->with_parameters(values), progress_);
+    return with_progress(inner().with_parameters(values), progress_);
   }
   std::shared_ptr<const flow::HybridSystem> with_parameters_in_state(
       const std::vector<std::string>& names, const std::vector<int>& angles) const override {
-    return with_progress(inner_->with_parameters_in_state(names, angles), progress_);
+    return with_progress(inner().with_parameters_in_state(names, angles), progress_);
   }
   std::shared_ptr<const flow::HybridSystem> tangent_lifted() const override {
-    return with_progress(inner_->tangent_lifted(), progress_);
+    return with_progress(inner().tangent_lifted(), progress_);
   }
 
  private:
-  std::shared_ptr<const flow::HybridSystem> inner_;
   std::shared_ptr<TimeProgress> progress_;
 };
 

@@ -186,7 +186,7 @@ TEST_CASE("sliding curve: the CS curve through its CS-SS-AS point, on the closed
   // the codimension-2 point (w, F) = (2.86510398303502, 0.665057518348693)
   // of crossing_adding_point (dry_friction_closed_form.h), where the drift
   // delta at the arrival (dg/dt) changes sign: CS above it, SS below. The
-  // point is located as "CS-SS-AS" at the closed form's (w, F) to 1e-8, and
+  // point is located as "CS-SS-AS" at the closed form's (w, F) to 1e-10, and
   // every point of the curve is the closed form's: above it the crossing
   // orbit whose crossing is on the boundary, below it the one-stick orbit
   // landing on the boundary, w to 1e-8 and the state at the cut to 1e-8.
@@ -222,8 +222,10 @@ TEST_CASE("sliding curve: the CS curve through its CS-SS-AS point, on the closed
     INFO(std::setprecision(15) << "CS-SS-AS at (w, F) = (" << w << ", " << F << "), closed form (" << p[0]
                                << ", " << p[1] << "), drift " << sp.test_value);
     CHECK(sp.status == EventStatus::kLocated);
-    CHECK(std::abs(w - p[0]) < 1e-8);
-    CHECK(std::abs(F - p[1]) < 1e-8);
+    // Located by the engine's secant on the drift, to rounding (measured:
+    // 1.5e-11 in w, 9e-13 in F).
+    CHECK(std::abs(w - p[0]) < 1e-10);
+    CHECK(std::abs(F - p[1]) < 1e-10);
     CHECK(std::abs(sp.test_value) < 1e-8);
   }
   CHECK(found == 1);
@@ -251,7 +253,7 @@ TEST_CASE("sliding curve: the CS curve through its CS-SS-AS point, on the closed
       ss = one_stick_at_boundary(F, ss.w, ss.times);
       w_exact = ss.w;
       exact = Orbit{ss.w, F, kV, Regime::kOneStick, ss.times};
-      if (F < p[1]) {
+      if (F < p[1] - 1e-6) {  // clear of the point (itself a point of the curve), where the sign is rounding
         CHECK(ss.dg_dt < 0);  // switching-sliding
         CHECK(drift < 0);
         ++below;

@@ -60,6 +60,7 @@
 #include <initializer_list>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -96,6 +97,26 @@ std::shared_ptr<const studies::HybridRun> impact_chain(int n, const std::string&
   }
   std::filesystem::remove(file);
   return run;
+}
+
+// The chain's run (as impact_chain) and the shooting start after its
+// transient; nothing, with the benchmark skipped and why, when either fails.
+struct ChainStart {
+  std::shared_ptr<const studies::HybridRun> run;
+  studies::ShootingStart start;
+};
+std::optional<ChainStart> chain_start(benchmark::State& state, int n, const std::string& parameter = "") {
+  ChainStart c{impact_chain(n, parameter), {}};
+  if (!c.run) {
+    state.SkipWithError("scripts/impact_chain failed (is /usr/bin/python3 there?)");
+    return std::nullopt;
+  }
+  c.start = studies::shooting_start(*c.run);
+  if (!c.start.ok) {
+    state.SkipWithError(("no guess: " + c.start.message).c_str());
+    return std::nullopt;
+  }
+  return c;
 }
 
 const std::initializer_list<int> kSizes = {8, 16, 32, 64, 128, 256, 512};
@@ -142,16 +163,9 @@ BENCHMARK(BM_ImpactChainOrbitDense)->Apply(chain_sizes)->Unit(benchmark::kMillis
 // The orbit from the run's guess, dense or matrix-free, with its leading multipliers.
 void shooting(benchmark::State& state, periodic::ShootingLinearSolver solver) {
   const int n = static_cast<int>(state.range(0));
-  const auto run = impact_chain(n);
-  if (!run) {
-    state.SkipWithError("scripts/impact_chain failed (is /usr/bin/python3 there?)");
-    return;
-  }
-  const studies::ShootingStart start = studies::shooting_start(*run);
-  if (!start.ok) {
-    state.SkipWithError(("no guess: " + start.message).c_str());
-    return;
-  }
+  const std::optional<ChainStart> chain = chain_start(state, n);
+  if (!chain) return;
+  const studies::ShootingStart& start = chain->start;
   const Vector u0 = start.problem->u(start.y);
   periodic::OrbitSearchOptions options;
   options.linear_solver = solver;
@@ -211,16 +225,9 @@ std::map<int, std::vector<Vector>> dense_points;
 void branch(benchmark::State& state, periodic::ShootingLinearSolver solver) {
   const int n = static_cast<int>(state.range(0));
   const bool with_tests = state.range(1) == 1;
-  const auto run = impact_chain(n, "w");
-  if (!run) {
-    state.SkipWithError("scripts/impact_chain failed (is /usr/bin/python3 there?)");
-    return;
-  }
-  const studies::ShootingStart start = studies::shooting_start(*run);
-  if (!start.ok) {
-    state.SkipWithError(("no guess: " + start.message).c_str());
-    return;
-  }
+  const std::optional<ChainStart> chain = chain_start(state, n, "w");
+  if (!chain) return;
+  const studies::ShootingStart& start = chain->start;
   periodic::OrbitSearchOptions search;
   search.linear_solver = periodic::ShootingLinearSolver::kMatrixFree;
   const periodic::OrbitSearch orbit = periodic::find_orbit(*start.system, start.problem->u(start.y), search);
@@ -230,7 +237,7 @@ void branch(benchmark::State& state, periodic::ShootingLinearSolver solver) {
   }
   periodic::ShootingOptions shooting = start.system->options();
   shooting.linear_solver = solver;
-  ContinuationOptions options = run->periodic->options;
+  ContinuationOptions options = chain->run->periodic->options;
   options.ds = options.ds_max = 0.02;
   options.max_points = 6;
   options.bounds.clear();

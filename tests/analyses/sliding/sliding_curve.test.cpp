@@ -119,70 +119,10 @@ Bifurcation one_stick_at_boundary(double F, double w, const std::vector<double>&
 
 }  // namespace
 
-TEST_CASE("sliding curve: the CS curve of the dry-friction oscillator in (w, F) is the closed form's to 1e-8",
-          "[sliding][sliding_curve][dry_friction]") {
-  // Issue 35, Must show 3: from the CS located on the example's branch
-  // (w = 2.26515170111482 at F = 0.7), down in F towards the codimension-2
-  // point (w, F) = (2.86510398303502, 0.665057518348693) where the fold at
-  // the crossing turns invisible (CS into SS; the AS curve ends there), to
-  // F = 0.666, 9.4e-4 above it; every point's w at its F to 1e-8 and its
-  // orbit's state at the cut to 1e-8, against the closed form. (Through the
-  // point and on to the SS side: the next test.)
-  const studies::BranchResult branch = example_branch();
-  const SpecialPoint& cs = located_cs(branch);
-  ContinuationOptions o;
-  o.ds = 0.005;
-  o.ds_max = 0.02;
-  o.max_points = 300;
-  o.direction = -1;  // F falling
-  o.bounds["F"] = Bound{0.666, 0.75};
-  const studies::BranchResult curve = studies::continue_from(branch, cs, curve_in_w_and_F(o));
-  INFO(curve.branch.message);
-  REQUIRE(curve.branch.points.size() > 10);
-  const double F_end = curve.branch.component(curve.branch.points.back().y, "F");
-  INFO("the curve ends at F = " << F_end);
-  CHECK(std::abs(F_end - 0.666) < 1e-9);  // at its bound
-
-  const auto& system = dynamic_cast<const sliding::CrossingSlidingSystem&>(curve.problem->system());
-  Bifurcation b =
-      crossing_at_boundary(follow_orbit(Regime::kCrossing, 2.1, {0.888, 2.7705, 3.3197}, 2.25, 0.7, kV));
-  REQUIRE(std::abs(b.w - 2.26515170111482) < 1e-11);
-  double F_before = 0.7;
-  for (const auto& p : curve.branch.points) {
-    const double w = curve.branch.component(p.y, "w"), F = curve.branch.component(p.y, "F");
-    b = closed_form_at(F, F_before, b);
-    F_before = F;
-    INFO(std::setprecision(12) << "F = " << F << ": saltus w = " << w << ", closed form " << b.w
-                               << " (difference " << w - b.w << ", dg/dt " << b.dg_dt << ")");
-    CHECK(std::abs(w - b.w) < 1e-8);
-    CHECK(b.dg_dt > 0);  // crossing-sliding all along
-    // The orbit at the cut: the closed-form crossing orbit (its crossing on the boundary).
-    const Orbit exact{b.w, F, kV, Regime::kCrossing, b.times};
-    // The point's cut (the curve's shooting moves it as the branch's does).
-    const double t0 = std::isfinite(p.cut) ? p.cut : system.shooting().start_time(curve.problem->u(p.y));
-    const Eigen::Vector2d x(curve.branch.component(p.y, "x"), curve.branch.component(p.y, "v"));
-    INFO("t0 = " << t0 << ": saltus " << x.transpose() << ", closed form " << exact.state(t0).transpose());
-    CHECK((x - exact.state(t0)).norm() < 1e-8);
-  }
-  // Towards the codimension-2 point: the drift delta (the curvature of the
-  // slip+ leaving the crossing, = dg/dt there) falls to near 0 and stays
-  // positive (no CS-SS-AS on this part).
-  const double drift_end =
-      system.arrival(curve.problem->u(curve.branch.points.back().y), false).arrival.drift;
-  INFO("drift at the end " << drift_end << ", closed form dg/dt " << b.dg_dt);
-  CHECK(std::abs(drift_end - b.dg_dt) < 1e-7);
-  CHECK((drift_end > 0 && drift_end < 0.02));
-  for (const auto& sp : curve.branch.special_points) CHECK(sp.type != "CS-SS-AS");
-  // The closed form's codimension-2 point, for the record (the three conditions met).
-  const Eigen::Vector4d p = crossing_adding_point(kV, Eigen::Vector4d(b.w, F_end, b.times[0], b.times[1]));
-  CHECK(std::abs(p[0] - 2.86510398303502) < 1e-10);
-  CHECK(std::abs(p[1] - 0.665057518348693) < 1e-11);
-  CHECK(F_end - p[1] < 1e-3);
-}
-
 TEST_CASE("sliding curve: the CS curve through its CS-SS-AS point, on the closed form to 1e-8",
           "[sliding][sliding_curve][dry_friction]") {
-  // From the CS located on the example's branch down in F to 0.66, through
+  // Issue 35, Must show 3. From the CS located on the example's branch
+  // (w = 2.26515170111482 at F = 0.7) down in F to 0.66, through
   // the codimension-2 point (w, F) = (2.86510398303502, 0.665057518348693)
   // of crossing_adding_point (dry_friction_closed_form.h), where the drift
   // delta at the arrival (dg/dt) changes sign: CS above it, SS below. The
@@ -247,7 +187,8 @@ TEST_CASE("sliding curve: the CS curve through its CS-SS-AS point, on the closed
       F_before = F;
       w_exact = b.w;
       exact = Orbit{b.w, F, kV, Regime::kCrossing, b.times};
-      CHECK(b.dg_dt > 0);
+      CHECK(b.dg_dt > 0);                       // crossing-sliding
+      CHECK(std::abs(drift - b.dg_dt) < 1e-7);  // the drift is the slip+'s curvature dg/dt there
       ++above;
     } else {
       ss = one_stick_at_boundary(F, ss.w, ss.times);

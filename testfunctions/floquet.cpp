@@ -54,6 +54,17 @@ double NeimarkSackerTest::value(const PointContext& point) const {
   std::complex<double> product = 1.0;
   for (int i = 0; i < mu.size(); ++i)
     for (int j = i + 1; j < mu.size(); ++j) product *= mu[i] * mu[j] - 1.0;
+  const auto* shooting = dynamic_cast<const periodic::ShootingSystem*>(&point.problem.system());
+  if (shooting && shooting->matrix_free()) {
+    // The leading multipliers only: the sign the product has with all of
+    // them inside the unit circle, (-1)^(r (r - 1) / 2 + c) for r real ones
+    // and c complex pairs, divided out (floquet.h), so that a multiplier
+    // entering or leaving the leading set does not flip it.
+    long real = 0;
+    for (const auto& m : mu) real += m.imag() == 0.0 ? 1 : 0;
+    const long pairs = (mu.size() - real) / 2;
+    if ((real * (real - 1) / 2 + pairs) % 2 == 1) product = -product;
+  }
   return product.real();  // real: the factors come in conjugate pairs
 }
 

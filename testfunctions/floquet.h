@@ -37,14 +37,25 @@
 //
 // Large shooting problems (periodic::ShootingSystem::matrix_free(): the
 // monodromy matrix is never formed) read the few multipliers of largest
-// modulus instead, by Arnoldi (ShootingSystem::leading_multipliers): PD is
-// then prod (1 + mu_i) and NS the product over their pairs, over those
-// multipliers alone. The ones left out lie inside the circle of the
-// smallest one kept; while that is inside the unit circle the factors they
-// would add do not change sign along the branch (1 + mu > 0 for a real mu
-// in (-1, 1), |1 + mu|^2 > 0 for a pair; likewise the pairs' products stay
-// off 1), so the zeros are the same: only the value's scale differs from
-// the dense test's.
+// modulus instead, by Arnoldi (ShootingSystem::leading_multipliers), those
+// in a cluster inside the disc |mu| < 0.9 bounded there rather than
+// resolved (periodic::ArnoldiOptions::resolve_above). PD is then
+// prod (1 + mu_i) and NS the product over their pairs, over the resolved
+// multipliers alone. The ones left out lie inside the unit circle, and the
+// factors they would add have a fixed sign there (1 + mu > 0 for a real mu
+// in (-1, 1), |1 + mu|^2 > 0 for a pair), so PD's zeros are the dense
+// test's. NS's factors among multipliers inside the circle do not: with r
+// real ones and c complex pairs, all inside, the product has the sign
+// (-1)^(r (r - 1) / 2 + c) (a real pair's mu_i mu_j - 1 < 0, a pair's
+// |mu|^2 - 1 < 0, the rest come in conjugates), which changes when a
+// multiplier enters or leaves the set. So the matrix-free NS divides that
+// sign out: positive while every resolved multiplier is inside, and it
+// changes sign only where a factor passes 0, or (an unstable orbit) where
+// a real multiplier enters beside a real one beyond 1 / |mu| of it, whose
+// pair describe() then drops as real. (Two real multipliers that
+// meet and turn complex change r by 2 and c by 1: the sign stays, as the
+// product is continuous there. Over all multipliers, in the dense test,
+// the sign is one constant along a branch, so it is left as it is.)
 
 #include "continuation/test_function.h"
 

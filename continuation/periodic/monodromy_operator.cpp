@@ -4,8 +4,11 @@
 
 #include <Eigen/Eigenvalues>
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
+#include <vector>
 
 namespace saltus::periodic {
 
@@ -90,6 +93,8 @@ std::string ArnoldiOptions::check() const {
     why << "max_restarts = " << max_restarts << " must be >= 1";
   else if (!(tolerance > 0) || !(tolerance < 1))
     why << "tolerance = " << tolerance << " must be in (0, 1)";
+  else if (!(resolve_above >= 0) || !(resolve_above < 1))
+    why << "resolve_above = " << resolve_above << " must be in [0, 1) (0: resolve every wanted multiplier)";
   return why.str();
 }
 
@@ -113,6 +118,65 @@ Eigen::VectorXcd largest_first(Eigen::VectorXcd mu) {
   return mu;
 }
 
+// Spectra's Arnoldi solver with the wanted Ritz values and their residuals
+// readable after a run that has not converged: with H y = theta y (|y| = 1)
+// in the factorization M V = V H + f e_m^T, the Ritz vector x = V y has the
+// residual |M x - theta x| = |f| |e_m^T y| (Spectra's Ritz estimate, the
+// quantity of its own convergence test; Saad 2011, Sec. 6.2). After a run
+// the first count Ritz values are sorted as wanted (largest modulus first);
+// the estimates are not permuted with them, which can only swap equal
+// moduli (a conjugate pair), whose estimates are equal.
+class ReadableArnoldi : public Spectra::GenEigsSolver<SpectraOperator> {
+ public:
+  using Spectra::GenEigsSolver<SpectraOperator>::GenEigsSolver;
+  std::complex<double> theta(Eigen::Index i) const { return m_ritz_val[i]; }
+  double residual(Eigen::Index i) const { return std::abs(m_ritz_est[i]) * m_fac.f_norm(); }
+};
+
+// One Arnoldi run of `ncv` vectors, its restarts in two stages (4, then the
+// rest of `restarts`; the second starts again from the first's filtered start
+// vector, for one more factorization). After each stage the run ends when
+// every wanted multiplier is resolved (Spectra's test: residual below
+// tolerance |theta|), or when the unresolved ones are bounded inside
+// resolve_above.
+ArnoldiMultipliers arnoldi_run(const MonodromyOperator& monodromy, const ArnoldiOptions& options, int ncv,
+                               int restarts) {
+  const int before = monodromy.products();
+  SpectraOperator op{&monodromy};
+  ReadableArnoldi eigs(op, options.count, ncv);
+  eigs.init();
+  ArnoldiMultipliers out;
+  for (const int stage : {std::min(4, restarts), restarts - 4}) {
+    if (stage <= 0) continue;
+    eigs.compute(Spectra::SortRule::LargestMagn, stage, options.tolerance);
+    std::vector<std::complex<double>> resolved, unresolved;
+    out.unresolved_bound = 0.0;
+    const double floor = std::pow(std::numeric_limits<double>::epsilon(), 2.0 / 3.0);  // as Spectra's test
+    for (int i = 0; i < options.count; ++i) {
+      const std::complex<double> theta = eigs.theta(i);
+      if (eigs.residual(i) < options.tolerance * std::max(floor, std::abs(theta))) {
+        resolved.push_back(theta);
+      } else {
+        unresolved.push_back(theta);
+        out.unresolved_bound = std::max(out.unresolved_bound, std::abs(theta) + eigs.residual(i));
+      }
+    }
+    out.multipliers = largest_first(Eigen::Map<Eigen::VectorXcd>(resolved.data(), std::ssize(resolved)));
+    out.unresolved = largest_first(Eigen::Map<Eigen::VectorXcd>(unresolved.data(), std::ssize(unresolved)));
+    out.converged = unresolved.empty() || out.unresolved_bound < options.resolve_above;
+    if (out.converged) break;
+  }
+  out.products = monodromy.products() - before;
+  std::ostringstream msg;
+  msg << out.multipliers.size() << " of " << options.count << " multipliers resolved in " << out.products
+      << " products (subspace " << ncv << ")";
+  if (out.unresolved.size() > 0)
+    msg << ", the other " << out.unresolved.size() << " within |mu| <= " << out.unresolved_bound
+        << (out.converged ? "" : " (not inside resolve_above)");
+  out.message = msg.str();
+  return out;
+}
+
 }  // namespace
 
 ArnoldiMultipliers arnoldi_multipliers(const MonodromyOperator& monodromy, const ArnoldiOptions& options) {
@@ -132,20 +196,17 @@ ArnoldiMultipliers arnoldi_multipliers(const MonodromyOperator& monodromy, const
     out.message = "formed M (n = " + std::to_string(n) + " too small for Arnoldi)";
     return out;
   }
-  SpectraOperator op{&monodromy};
-  const int ncv = options.subspace > 0 ? std::min(options.subspace, n)
-                                       : std::min(n, std::max({2 * options.count + 1, 40, (3 * n) / 10}));
-  Spectra::GenEigsSolver<SpectraOperator> eigs(op, options.count, ncv);
-  eigs.init();
-  const Eigen::Index found =
-      eigs.compute(Spectra::SortRule::LargestMagn, options.max_restarts, options.tolerance);
-  out.products = monodromy.products() - before;
-  out.converged = eigs.info() == Spectra::CompInfo::Successful;
-  if (found > 0) out.multipliers = largest_first(eigs.eigenvalues());
-  std::ostringstream msg;
-  msg << found << " of " << options.count << " multipliers converged in " << out.products
-      << " products (subspace " << ncv << ")";
-  out.message = msg.str();
+  if (options.subspace > 0)
+    return arnoldi_run(monodromy, options, std::min(options.subspace, n), options.max_restarts);
+  // Automatic: a small subspace, then (its unresolved multipliers not inside
+  // resolve_above) one that holds a cluster.
+  out = arnoldi_run(monodromy, options, std::min(n, std::max(2 * options.count + 1, 20)), 20);
+  if (out.converged) return out;
+  const int small = out.products;
+  out = arnoldi_run(monodromy, options, std::min(n, std::max({2 * options.count + 1, 40, (3 * n) / 10})),
+                    options.max_restarts);
+  out.products += small;
+  out.message += " (after " + std::to_string(small) + " products with the small subspace)";
   return out;
 }
 

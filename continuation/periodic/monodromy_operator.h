@@ -70,27 +70,51 @@ flow::SimulationOptions shooting_simulation(const ShootingSystem& shooting);
 
 struct ArnoldiOptions {
   int count = 6;  // multipliers wanted (largest modulus first)
-  // Krylov subspace size (Spectra's ncv); 0: max(2 count + 1, 40, 0.3 n),
-  // at most n. It must hold the multipliers of about the largest modulus:
-  // a uniform chain's long waves all decay alike, and their cluster grows
-  // with the chain. On the impact chain (bench/impact_chain.cpp) at n = 256
-  // a subspace of 80 converged in 81 products where 40 took 277; at n = 512
-  // 140 took 141 products, 100 took 473 and 40 took 787.
+  // Krylov subspace size (Spectra's ncv). 0 (automatic): max(2 count + 1,
+  // 20), at most n, for up to 20 restarts; where that leaves a wanted
+  // multiplier unresolved at or above resolve_above, max(2 count + 1, 40,
+  // 0.3 n) for up to max_restarts. Leading multipliers that cluster in
+  // modulus need that many vectors to be resolved one by one: a uniform
+  // chain's long waves all decay alike, and their cluster tightens as the
+  // chain grows (on the impact chain, bench/impact_chain.cpp, at n = 256 a
+  // subspace of 80 converged in 81 products where 40 took 277; at n = 512
+  // 140 took 141 products, 100 took 473 and 40 took 787).
   int subspace = 0;
-  int max_restarts = 1000;   // implicit restarts
+  int max_restarts = 1000;   // implicit restarts (of a given subspace, or of the automatic large one)
   double tolerance = 1e-10;  // relative accuracy of each multiplier
+  // Wanted multipliers that stay unresolved are accepted when each lies,
+  // by its Ritz value and residual, inside the disc |mu| < resolve_above
+  // (ArnoldiMultipliers::unresolved_bound). The tests of cycles change sign
+  // only where a multiplier reaches the unit circle (testfunctions/
+  // floquet.h), so a cluster well inside it need not be resolved one
+  // multiplier at a time: that costs a subspace growing with n, where the
+  // bound costs a fixed one. A multiplier on its way to the circle leaves
+  // the cluster and is resolved from 0.9 on. 0: resolve every wanted one.
+  double resolve_above = 0.9;
   std::string check() const;
 };
 
 struct ArnoldiMultipliers {
-  Eigen::VectorXcd multipliers;  // largest modulus first (count, or fewer when n is small)
-  int products = 0;              // products M v used
+  // The multipliers resolved to `tolerance` (every one wanted, or fewer
+  // when the rest were left in a cluster), largest modulus first.
+  Eigen::VectorXcd multipliers;
+  // The wanted ones left unresolved: their Ritz values, largest first, and
+  // the largest |theta| + |M x - theta x| over them (x the unit Ritz
+  // vector: theta is an eigenvalue of M + E with |E| that residual), below
+  // resolve_above when converged. Empty and 0 when every wanted one is
+  // resolved.
+  Eigen::VectorXcd unresolved;
+  double unresolved_bound = 0.0;
+  int products = 0;  // products M v used
+  // Every wanted multiplier resolved, or the unresolved ones bounded inside
+  // the disc |mu| < resolve_above.
   bool converged = false;
   std::string message;
 };
 
 // The `count` Floquet multipliers of largest modulus by Arnoldi on the
-// operator. A system with n <= count + 2 is too small for Arnoldi: its
+// operator (those in a cluster inside resolve_above bounded instead of
+// resolved). A system with n <= count + 2 is too small for Arnoldi: its
 // multipliers come from M formed column by column (n products).
 ArnoldiMultipliers arnoldi_multipliers(const MonodromyOperator& monodromy,
                                        const ArnoldiOptions& options = {});

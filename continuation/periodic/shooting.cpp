@@ -366,17 +366,8 @@ Eigen::VectorXcd ShootingSystem::leading_multipliers(const Vector& u) const {
     const MonodromyOperator monodromy(*this, u);
     ArnoldiOptions arnoldi;
     arnoldi.count = options_.multipliers;
-    arnoldi.subspace = options_.arnoldi_subspace > 0 ? options_.arnoldi_subspace
-                                                     : std::max(2 * options_.multipliers + 1, 20);
-    if (options_.arnoldi_subspace == 0) arnoldi.max_restarts = 20;  // then the larger subspace
-    ArnoldiMultipliers a = arnoldi_multipliers(monodromy, arnoldi);
-    if (!a.converged && options_.arnoldi_subspace == 0) {
-      arnoldi.max_restarts = ArnoldiOptions().max_restarts;
-      // Leading multipliers that cluster in modulus (the impact chain's long
-      // waves: ArnoldiOptions) need a larger subspace: its default rule.
-      arnoldi.subspace = 0;
-      a = arnoldi_multipliers(monodromy, arnoldi);
-    }
+    arnoldi.subspace = options_.arnoldi_subspace;
+    const ArnoldiMultipliers a = arnoldi_multipliers(monodromy, arnoldi);
     if (!a.converged)
       throw std::runtime_error("the leading Floquet multipliers did not converge: " + a.message);
     mu = a.multipliers;

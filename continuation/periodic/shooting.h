@@ -118,9 +118,10 @@ struct ShootingOptions {
   ShootingLinearSolver linear_solver = ShootingLinearSolver::kAuto;
   int matrix_free_from = 256;
   // Matrix-free: the multipliers computed at a point (largest modulus), and
-  // Arnoldi's subspace for them (0: max(2 multipliers + 1, 20), at most n,
-  // and where that does not converge ArnoldiOptions' default, up to 0.3 n:
-  // leading multipliers that cluster in modulus need it).
+  // Arnoldi's subspace for them (0: automatic, ArnoldiOptions::subspace).
+  // Those that cluster inside |mu| < 0.9 may be bounded there instead of
+  // resolved (ArnoldiOptions::resolve_above), and leading_multipliers()
+  // then gives fewer.
   int multipliers = 8;
   int arnoldi_subspace = 0;
   std::string check() const;  // empty when valid, else names the bad field
@@ -156,8 +157,11 @@ class ShootingSystem : public System {
   // The options.multipliers Floquet multipliers of largest modulus at u, by
   // Arnoldi on the monodromy operator (matrix-free), largest first, a
   // complex pair never split; cached by u (the PD and NS tests of a point
-  // share one run). Dense systems: the eigenvalues of monodromy(u), as many.
-  // Throws std::runtime_error when the period cannot be simulated.
+  // share one run). Matrix-free, the resolved ones only: fewer when the
+  // rest cluster inside |mu| < 0.9 (ArnoldiOptions::resolve_above). Dense
+  // systems: the eigenvalues of monodromy(u), as many. Throws
+  // std::runtime_error when the period cannot be simulated or Arnoldi
+  // leaves a multiplier at or beyond 0.9 unresolved.
   Eigen::VectorXcd leading_multipliers(const Vector& u) const;
   // Second derivatives of the flow are not available: fold curves and branch
   // switching of periodic orbits throw std::logic_error.

@@ -133,6 +133,11 @@ void print_orbit(const HybridRun& run, const PeriodicContext& c, const Vector& o
       << (summary["stable"].get<bool>() ? "stable" : "unstable") << "\n  multipliers";
   for (const auto& mu : summary["multipliers"])
     out << " [" << mu[0].get<double>() << ", " << mu[1].get<double>() << "]";
+  if (summary.contains("unresolved_multipliers_within"))
+    out << (summary["multipliers"].empty() ? " (the leading ones) all" : ", the other leading ones")
+        << " within |mu| <= " << std::setprecision(4)
+        << summary["unresolved_multipliers_within"].get<double>() << std::setprecision(10)
+        << " (a cluster, not resolved one by one)";
   if (autonomous)
     out << "\n  trivial multiplier [" << summary["trivial_multiplier"][0].get<double>() << ", "
         << summary["trivial_multiplier"][1].get<double>() << "]";

@@ -103,7 +103,8 @@ OrbitView orbit_view(const HybridRun& run, const BranchResult& found) {
 Json orbit_summary(const HybridRun& run, const OrbitView& c, const BranchResult& found) {
   const Vector& orbit = found.branch.points[0].y;
   std::complex<double> trivial;
-  const Eigen::VectorXcd mu = multipliers(found, orbit, &trivial);
+  double unresolved_bound = 0.0;
+  const Eigen::VectorXcd mu = multipliers(found, orbit, &trivial, &unresolved_bound);
   const periodic::ShootingSystem& system = *found.shooting;
   const PeriodicSpec& spec = *run.periodic;
   const Vector u = found.problem->u(orbit);
@@ -114,6 +115,7 @@ Json orbit_summary(const HybridRun& run, const OrbitView& c, const BranchResult&
   summary["t0"] = system.start_time(u);
   summary["mode"] = run.system->mode_name(system.options().mode);
   summary["multipliers"] = complex_pairs(mu);
+  if (unresolved_bound > 0.0) summary["unresolved_multipliers_within"] = unresolved_bound;
   if (spec.autonomous) summary["trivial_multiplier"] = {trivial.real(), trivial.imag()};
   summary["stable"] = mu.size() == 0 || std::abs(mu[0]) < 1.0;
   Json state = Json::object();

@@ -12,11 +12,14 @@ namespace saltus::studies {
 namespace {
 
 Eigen::VectorXcd multipliers_of(const periodic::ShootingSystem& shooting, const Branch& branch, const Vector& y,
-                                std::complex<double>* trivial) {
+                                std::complex<double>* trivial, double* unresolved_bound) {
+  double ignored_bound = 0.0;
+  if (!unresolved_bound) unresolved_bound = &ignored_bound;
+  *unresolved_bound = 0.0;
   if (shooting.matrix_free()) {
     // A large system: the leading multipliers by Arnoldi (ShootingSystem::
     // leading_multipliers), the monodromy never formed.
-    const Eigen::VectorXcd mu = shooting.leading_multipliers(u_of(branch, y));
+    const Eigen::VectorXcd mu = shooting.leading_multipliers(u_of(branch, y), unresolved_bound);
     std::complex<double> ignored;
     return shooting.options().autonomous ? periodic::without_trivial(mu, trivial ? trivial : &ignored) : mu;
   }
@@ -58,11 +61,13 @@ std::shared_ptr<const periodic::ShootingSystem> shooting_at(const BranchResult& 
   return cut_for(result.shooting, result.branch, y);
 }
 
-Eigen::VectorXcd multipliers(const BranchResult& result, const Vector& y, std::complex<double>* trivial) {
+Eigen::VectorXcd multipliers(const BranchResult& result, const Vector& y, std::complex<double>* trivial,
+                             double* unresolved_bound) {
   if (!result.shooting) throw StudyError("'" + result.name + "' is not a branch of orbits: it has no multipliers");
+  if (unresolved_bound) *unresolved_bound = 0.0;
   Eigen::VectorXcd mu;
   if (grazing_multipliers(result, y, &mu)) return mu;
-  return multipliers_of(*shooting_at(result, y), result.branch, y, trivial);
+  return multipliers_of(*shooting_at(result, y), result.branch, y, trivial, unresolved_bound);
 }
 
 std::optional<bool> stable_at(const BranchResult& result, const BranchPoint& point) {
@@ -93,9 +98,11 @@ Json point_data(const BranchResult& result, const SpecialPoint& point) {
       s["multipliers"] = s["smooth_side_multipliers"];
       return s;
     }
-    mu = multipliers_of(shooting, result.branch, point.y, &trivial);
+    double bound = 0.0;
+    mu = multipliers_of(shooting, result.branch, point.y, &trivial, &bound);
     auto& list = s["multipliers"] = Json::array();
     for (const auto& m : mu) list.push_back({m.real(), m.imag()});
+    if (bound > 0.0) s["unresolved_multipliers_within"] = bound;
     if (shooting.options().autonomous) s["trivial_multiplier"] = {trivial.real(), trivial.imag()};
   } catch (const std::exception& e) {
     s["multipliers_error"] = e.what();

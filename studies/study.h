@@ -140,14 +140,19 @@ std::string curve_kind_text(const std::string& kind);
 // test function's data (an HB's frequency and l1, ...) and, on a branch of
 // orbits, the period and the Floquet multipliers ([re, im] pairs, largest
 // modulus first; an autonomous orbit's trivial one apart as
-// "trivial_multiplier"), at the full accuracy of the shooting problem.
+// "trivial_multiplier"; a large system's leading ones, and when some were
+// left in a cluster "unresolved_multipliers_within", the modulus they lie
+// within), at the full accuracy of the shooting problem.
 Json point_data(const BranchResult& result, const SpecialPoint& point);
 
 // The Floquet multipliers of the orbit at y (a point of result's branch),
 // largest modulus first, an autonomous orbit's trivial one left out (into
-// *trivial). Throws when the orbit cannot be simulated.
-Eigen::VectorXcd multipliers(const BranchResult& result, const Vector& y,
-                             std::complex<double>* trivial = nullptr);
+// *trivial). A large (matrix-free) system's are the leading ones resolved
+// (periodic::ShootingSystem::leading_multipliers), and *unresolved_bound the
+// modulus within which those left in a cluster lie (0: none left). Throws
+// when the orbit cannot be simulated.
+Eigen::VectorXcd multipliers(const BranchResult& result, const Vector& y, std::complex<double>* trivial = nullptr,
+                             double* unresolved_bound = nullptr);
 
 // The shooting problem of `result` cut where its point y was computed (the
 // cut moves along a branch of orbits: ShootingSystem::recut; branch.csv's

@@ -61,7 +61,7 @@ double NeimarkSackerTest::value(const PointContext& point) const {
     // and c complex pairs, divided out (floquet.h), so that a multiplier
     // entering or leaving the leading set does not flip it.
     long real = 0;
-    for (const auto& m : mu) real += m.imag() == 0.0 ? 1 : 0;
+    for (const auto& m : mu) real += is_real(m) ? 1 : 0;
     const long pairs = (mu.size() - real) / 2;
     if ((real * (real - 1) / 2 + pairs) % 2 == 1) product = -product;
   }
@@ -79,6 +79,10 @@ bool NeimarkSackerTest::describe(const PointContext& point, SpecialPoint*) const
     for (int j = i + 1; j < mu.size(); ++j)
       if (const double f = std::abs(mu[i] * mu[j] - 1.0); f < smallest) smallest = f, a = i, b = j;
   if (a < 0 || is_real(mu[a]) || is_real(mu[b])) return false;
+  // Over the leading multipliers the test can also jump, where the set
+  // changes (floquet.h): a located zero is an NS only if its factor is zero.
+  const auto* shooting = dynamic_cast<const periodic::ShootingSystem*>(&point.problem.system());
+  if (shooting && shooting->matrix_free() && !(smallest <= 1e-4)) return false;
   return std::abs(mu[b] - std::conj(mu[a])) <= 1e-6 * std::abs(mu[a]);
 }
 

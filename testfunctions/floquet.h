@@ -41,7 +41,9 @@
 // in a cluster inside the disc |mu| < 0.9 bounded there rather than
 // resolved (periodic::ArnoldiOptions::resolve_above). PD is then
 // prod (1 + mu_i) and NS the product over their pairs, over the resolved
-// multipliers alone. The ones left out lie inside the unit circle, and the
+// multipliers alone. The ones left out are inside the unit circle: those
+// of the cluster inside 0.9, those beyond the count inside the circle of
+// the smallest one kept (while that is inside the unit circle). The
 // factors they would add have a fixed sign there (1 + mu > 0 for a real mu
 // in (-1, 1), |1 + mu|^2 > 0 for a pair), so PD's zeros are the dense
 // test's. NS's factors among multipliers inside the circle do not: with r
@@ -50,12 +52,15 @@
 // |mu|^2 - 1 < 0, the rest come in conjugates), which changes when a
 // multiplier enters or leaves the set. So the matrix-free NS divides that
 // sign out: positive while every resolved multiplier is inside, and it
-// changes sign only where a factor passes 0, or (an unstable orbit) where
-// a real multiplier enters beside a real one beyond 1 / |mu| of it, whose
-// pair describe() then drops as real. (Two real multipliers that
-// meet and turn complex change r by 2 and c by 1: the sign stays, as the
-// product is continuous there. Over all multipliers, in the dense test,
-// the sign is one constant along a branch, so it is left as it is.)
+// changes sign where a factor passes 0. (Two real multipliers that meet and
+// turn complex change r by 2 and c by 1: the sign stays, as the product is
+// continuous there; whether a nearly real pair counts as real or complex
+// does not change it either. Over all multipliers, in the dense test, the
+// sign is one constant along a branch, so it is left as it is.) It can
+// still jump where the set changes beside multipliers outside the circle:
+// a real mu entering beside a real one of the same sign beyond 1 / |mu|,
+// or a pair entering when the smallest one kept is outside. describe()
+// then finds no factor near zero at the located point and drops it.
 
 #include "continuation/test_function.h"
 

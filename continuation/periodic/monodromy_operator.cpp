@@ -131,14 +131,19 @@ class ReadableArnoldi : public Spectra::GenEigsSolver<SpectraOperator> {
   using Spectra::GenEigsSolver<SpectraOperator>::GenEigsSolver;
   std::complex<double> theta(Eigen::Index i) const { return m_ritz_val[i]; }
   double residual(Eigen::Index i) const { return std::abs(m_ritz_est[i]) * m_fac.f_norm(); }
+  // The first basis vector: after the implicit restarts, the start vector
+  // filtered by them.
+  Eigen::VectorXd start() const { return m_fac.matrix_V().col(0); }
 };
 
 // One Arnoldi run of `ncv` vectors, its restarts in two stages (4, then the
-// rest of `restarts`; the second starts again from the first's filtered start
-// vector, for one more factorization). After each stage the run ends when
-// every wanted multiplier is resolved (Spectra's test: residual below
-// tolerance |theta|), or when the unresolved ones are bounded inside
-// resolve_above.
+// rest of `restarts`). After each stage the run ends when every wanted
+// multiplier is resolved (Spectra's test: residual below tolerance |theta|),
+// or when the unresolved ones are bounded inside resolve_above. The second
+// stage starts a new factorization from the first's filtered start vector
+// (ncv + 1 products more): compute() cannot resume where it stopped, since
+// it rebuilds the factorization from its first column with the residual of
+// its last (the Arnoldi relation of another operator).
 ArnoldiMultipliers arnoldi_run(const MonodromyOperator& monodromy, const ArnoldiOptions& options, int ncv,
                                int restarts) {
   const int before = monodromy.products();
@@ -146,8 +151,14 @@ ArnoldiMultipliers arnoldi_run(const MonodromyOperator& monodromy, const Arnoldi
   ReadableArnoldi eigs(op, options.count, ncv);
   eigs.init();
   ArnoldiMultipliers out;
+  bool first = true;
   for (const int stage : {std::min(4, restarts), restarts - 4}) {
     if (stage <= 0) continue;
+    if (!first) {
+      const Eigen::VectorXd start = eigs.start();  // init() overwrites the basis
+      eigs.init(start.data());
+    }
+    first = false;
     eigs.compute(Spectra::SortRule::LargestMagn, stage, options.tolerance);
     std::vector<std::complex<double>> resolved, unresolved;
     out.unresolved_bound = 0.0;

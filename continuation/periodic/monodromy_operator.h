@@ -82,9 +82,12 @@ struct ArnoldiOptions {
   int subspace = 0;
   int max_restarts = 1000;   // implicit restarts (of a given subspace, or of the automatic large one)
   double tolerance = 1e-10;  // relative accuracy of each multiplier
-  // Wanted multipliers that stay unresolved are accepted when each lies,
-  // by its Ritz value and residual, inside the disc |mu| < resolve_above
-  // (ArnoldiMultipliers::unresolved_bound). The tests of cycles change sign
+  // Wanted multipliers that stay unresolved are accepted when each Ritz
+  // value, widened by its residual, lies inside the disc |mu| <
+  // resolve_above (ArnoldiMultipliers::unresolved_bound: a backward error,
+  // theta is a multiplier of M + E with |E| the residual; for a normal M
+  // also a forward one, and for a non-normal M off by its eigenvectors'
+  // condition). The tests of cycles change sign
   // only where a multiplier reaches the unit circle (testfunctions/
   // floquet.h), so a cluster well inside it need not be resolved one
   // multiplier at a time: that costs a subspace growing with n, where the
@@ -102,7 +105,10 @@ struct ArnoldiMultipliers {
   // the largest |theta| + |M x - theta x| over them (x the unit Ritz
   // vector: theta is an eigenvalue of M + E with |E| that residual), below
   // resolve_above when converged. Empty and 0 when every wanted one is
-  // resolved.
+  // resolved. Like any Krylov method's, the bound speaks for the
+  // multipliers the subspace has found: one it has not picked up at all is
+  // not bounded, but a multiplier separated from the cluster is the first
+  // a Krylov subspace finds.
   Eigen::VectorXcd unresolved;
   double unresolved_bound = 0.0;
   int products = 0;  // products M v used

@@ -355,13 +355,17 @@ Vector ShootingSystem::jacobian_times(const Vector& u, const Vector& d) const {
   return out;
 }
 
-Eigen::VectorXcd ShootingSystem::leading_multipliers(const Vector& u) const {
+Eigen::VectorXcd ShootingSystem::leading_multipliers(const Vector& u, double* unresolved_bound) const {
   {
     std::lock_guard<std::mutex> lock(leading_->mutex);
-    for (const auto& [at, mu] : leading_->entries)
-      if (at.size() == u.size() && at == u) return mu;
+    for (const Leading::Entry& e : leading_->entries)
+      if (e.u.size() == u.size() && e.u == u) {
+        if (unresolved_bound) *unresolved_bound = e.unresolved_bound;
+        return e.mu;
+      }
   }
   Eigen::VectorXcd mu;
+  double bound = 0.0;
   if (matrix_free_) {
     const MonodromyOperator monodromy(*this, u);
     ArnoldiOptions arnoldi;
@@ -371,6 +375,7 @@ Eigen::VectorXcd ShootingSystem::leading_multipliers(const Vector& u) const {
     if (!a.converged)
       throw std::runtime_error("the leading Floquet multipliers did not converge: " + a.message);
     mu = a.multipliers;
+    bound = a.unresolved_bound;
   } else {
     mu = floquet_multipliers(monodromy(u));
   }
@@ -386,8 +391,9 @@ Eigen::VectorXcd ShootingSystem::leading_multipliers(const Vector& u) const {
   }
   mu.conservativeResize(count);
   std::lock_guard<std::mutex> lock(leading_->mutex);
-  leading_->entries.emplace_back(u, mu);
+  leading_->entries.push_back({u, mu, bound});
   if (leading_->entries.size() > 8) leading_->entries.pop_front();
+  if (unresolved_bound) *unresolved_bound = bound;
   return mu;
 }
 

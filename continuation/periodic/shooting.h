@@ -158,11 +158,13 @@ class ShootingSystem : public System {
   // Arnoldi on the monodromy operator (matrix-free), largest first, a
   // complex pair never split; cached by u (the PD and NS tests of a point
   // share one run). Matrix-free, the resolved ones only: fewer when the
-  // rest cluster inside |mu| < 0.9 (ArnoldiOptions::resolve_above). Dense
-  // systems: the eigenvalues of monodromy(u), as many. Throws
-  // std::runtime_error when the period cannot be simulated or Arnoldi
-  // leaves a multiplier at or beyond 0.9 unresolved.
-  Eigen::VectorXcd leading_multipliers(const Vector& u) const;
+  // rest cluster inside |mu| < 0.9 (ArnoldiOptions::resolve_above), and
+  // *unresolved_bound (when given) is the modulus they lie within (0 when
+  // every one is resolved, and for dense systems). Dense systems: the
+  // eigenvalues of monodromy(u), as many. Throws std::runtime_error when the
+  // period cannot be simulated or Arnoldi leaves a multiplier at or beyond
+  // 0.9 unresolved.
+  Eigen::VectorXcd leading_multipliers(const Vector& u, double* unresolved_bound = nullptr) const;
   // Second derivatives of the flow are not available: fold curves and branch
   // switching of periodic orbits throw std::logic_error.
   void second_derivative(const double* u, const double* d, Matrix* H) const override;
@@ -246,7 +248,12 @@ class ShootingSystem : public System {
   // leading_multipliers(), the last few by u (shared with the refined copies).
   struct Leading {
     std::mutex mutex;
-    std::deque<std::pair<Vector, Eigen::VectorXcd>> entries;
+    struct Entry {
+      Vector u;
+      Eigen::VectorXcd mu;
+      double unresolved_bound = 0.0;
+    };
+    std::deque<Entry> entries;
   };
   std::shared_ptr<Leading> leading_ = std::make_shared<Leading>();
 };

@@ -60,13 +60,13 @@ struct OscillatorsT {
 using Oscillators = OscillatorsT<>;
 
 // n oscillators, w_i = 1 + 0.05 i: the first with damping c1, the second
-// 0.02, the rest 0.16 (a cluster of n - 2 pairs on the circle of radius
+// c2, the rest 0.16 (a cluster of n - 2 pairs on the circle of radius
 // exp(-0.08 T) = 0.679).
-Oscillators oscillators(int n, double c1) {
+Oscillators oscillators(int n, double c1, double c2 = 0.02) {
   Oscillators o;
   for (int i = 0; i < n; ++i) {
     o.stiffness.push_back(std::pow(1.0 + 0.05 * i, 2));
-    o.damping.push_back(i == 0 ? c1 : i == 1 ? 0.02 : 0.16);
+    o.damping.push_back(i == 0 ? c1 : i == 1 ? c2 : 0.16);
   }
   return o;
 }
@@ -128,7 +128,7 @@ TEST_CASE("Arnoldi: multipliers clustered inside 0.9 are bounded, those above re
   // restart), never the large one of 0.3 n.
   CHECK(a.message.find("subspace 20)") != std::string::npos);
   CHECK(a.products <= 22 * 20);
-  // Asked to resolve a cluster that reaches 0.9: no acceptance below it.
+  // With resolve_above below the cluster (0.5 < 0.679): no acceptance.
   options.resolve_above = 0.5;
   options.max_restarts = 5;
   options.subspace = 20;
@@ -137,15 +137,44 @@ TEST_CASE("Arnoldi: multipliers clustered inside 0.9 are bounded, those above re
   CHECK_FALSE(strict.converged);
 }
 
+TEST_CASE("Arnoldi: a run past its first 4 restarts starts again from the filtered vector, on M itself",
+          "[periodic][newton_krylov][multipliers]") {
+  // Every wanted multiplier asked resolved (resolve_above = 0) with 20
+  // vectors: the cluster keeps the run going into its second stage, whose
+  // factorization must be M's. Each multiplier it resolves is one of the
+  // closed form's.
+  const int n = 80;
+  const Oscillators o = oscillators(n, 0.01);
+  const Eigen::VectorXcd exact = closed_form(o);
+  const auto s = shooting(o);
+  const MonodromyOperator op(*s, Vector::Unit(2 * n + 1, 2 * n));
+  ArnoldiOptions options;
+  options.count = 6;
+  options.resolve_above = 0.0;
+  options.subspace = 20;
+  options.max_restarts = 20;
+  const ArnoldiMultipliers a = arnoldi_multipliers(op, options);
+  INFO(a.message);
+  // The first stage: 21 products to factorize from a random vector, at most
+  // 20 - 6 a restart.
+  CHECK(a.products > 21 + 4 * 14);
+  REQUIRE(a.multipliers.size() >= 4);
+  for (const auto& mu : a.multipliers) CHECK(nearest(mu, exact) <= 1e-8);
+  for (int i = 0; i < 4; ++i) CHECK(nearest(a.multipliers[i], exact.head(4)) <= 1e-8);
+}
+
 TEST_CASE("matrix-free PD and NS tests over the resolved multipliers: the signs of the closed form",
           "[periodic][multipliers]") {
-  // c1 = 0.01: every multiplier inside the unit circle; c1 = -0.01: the
-  // first pair outside (modulus exp(0.005 T) = 1.024), past an NS. The NS
-  // test's sign is the number of pairs outside, whatever the cluster left
-  // out; PD's stays positive (no real multiplier below -1).
+  // One pair outside the cluster (the second oscillator damped as the
+  // rest), so that the resolved set's own sign, (-1)^c = -1 with every
+  // multiplier inside, is divided out. c1 = 0.01: every multiplier inside the
+  // unit circle; c1 = -0.01: the first pair outside (modulus exp(0.005 T) =
+  // 1.024), past an NS. The NS test is positive exactly when no pair is
+  // outside, whatever the cluster left out; PD's stays positive (no real
+  // multiplier below -1).
   for (const double c1 : {0.01, -0.01}) {
     const int n = 40;
-    const auto s = shooting(oscillators(n, c1));
+    const auto s = shooting(oscillators(n, c1, 0.16));
     REQUIRE(s->matrix_free());
     const ContinuationProblem problem(s, Vector::Ones(1), {"a"});
     const Vector y = Vector::Unit(2 * n + 1, 2 * n), t = Vector::Unit(2 * n + 1, 0);

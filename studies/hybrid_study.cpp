@@ -339,9 +339,10 @@ std::string stepped_over(const periodic::ShootingSystem& shooting, const Vector&
   const double t0 = shooting.start_time(u);
   const flow::Trajectory check = flow::simulate(*shooting.hybrid(), shooting.options().mode, t0,
                                                 shooting.hybrid_state(u), t0 + shooting.period(u), searched);
-  // The state alone: the events are all it reads, and the variational
-  // equations would cost a large (matrix-free) system n directions a period.
-  const std::string shot = event_sequence(*shooting.hybrid(), *shooting.trajectory(u, false));
+  // Only the events are read: a dense system's trajectory with the
+  // variational equations is the corrector's (cached), a matrix-free one's
+  // would cost n directions a period, so there the state alone.
+  const std::string shot = event_sequence(*shooting.hybrid(), *shooting.trajectory(u, !shooting.matrix_free()));
   if (!check.ok() || event_sequence(*shooting.hybrid(), check) == shot) return "";
   return "(events " + shot + ") steps over an event inside one integration step: simulated with every guard " +
          "searched inside its steps, its period has the events " + event_sequence(*shooting.hybrid(), check) +

@@ -105,11 +105,10 @@ struct ShootingOptions {
   // matrix-free from matrix_free_from states (x[, T]) when the hybrid
   // system has a tangent-lifted form (flow::tangent_liftable_v). Later than
   // find_orbit's 64: a branch also pays the tangent's GMRES solve and the
-  // leading multipliers by Arnoldi, which cost most where they cluster in
-  // modulus. On the impact chain (`saltus periodic` through studies::
-  // find_orbit, one corrected point and its multipliers) matrix-free took
-  // 419, 1232 and 3205 ms at 64, 128 and 256 states, dense 249, 868 and
-  // 3255 (docs/performance.md). Then the
+  // leading multipliers by Arnoldi (about 77 products where they cluster).
+  // On the impact chain a point with the LPC, PD and NS tests took 943,
+  // 1921 and 3833 ms matrix-free at 128, 256 and 512 states, dense 621,
+  // 2545 and 11576 (docs/performance.md). Then the
   // corrector and the tangent are GMRES solves of the bordered system
   // [J; t^T] (continuation/linear_solver.h), J d one lifted period each,
   // and the PD and NS tests read the `multipliers` Floquet multipliers of

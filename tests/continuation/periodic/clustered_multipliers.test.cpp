@@ -99,16 +99,29 @@ double nearest(std::complex<double> mu, const Eigen::VectorXcd& all) {
   return d;
 }
 
+// The oscillators of n (c1 = 0.01, c2 = 0.02), their multipliers in closed
+// form and their monodromy operator at a state (x = 0, a = 1; the system is
+// linear, M is the same everywhere).
+struct Setup {
+  explicit Setup(int n)
+      : o(oscillators(n, 0.01)),
+        exact(closed_form(o)),
+        s(shooting(o)),
+        op(*s, Vector::Unit(2 * n + 1, 2 * n)) {}
+  Oscillators o;
+  Eigen::VectorXcd exact;
+  std::shared_ptr<ShootingSystem> s;
+  MonodromyOperator op;
+};
+
 }  // namespace
 
 TEST_CASE("Arnoldi: multipliers clustered inside 0.9 are bounded, those above resolved, at a cost fixed in n",
           "[periodic][newton_krylov][multipliers]") {
   const int n = GENERATE(20, 80);
-  const Oscillators o = oscillators(n, 0.01);
-  const Eigen::VectorXcd exact = closed_form(o);
-  const auto s = shooting(o);
-  // Any state (x = 0, a = 1): the system is linear, M is the same everywhere.
-  const MonodromyOperator op(*s, Vector::Unit(2 * n + 1, 2 * n));
+  const Setup setup(n);
+  const Eigen::VectorXcd& exact = setup.exact;
+  const MonodromyOperator& op = setup.op;
   ArnoldiOptions options;
   options.count = 6;
   const ArnoldiMultipliers a = arnoldi_multipliers(op, options);
@@ -119,7 +132,8 @@ TEST_CASE("Arnoldi: multipliers clustered inside 0.9 are bounded, those above re
   REQUIRE(a.multipliers.size() >= 4);
   for (int i = 0; i < 4; ++i) CHECK(nearest(a.multipliers[i], exact.head(4)) <= 1e-8);
   for (const auto& mu : a.multipliers) CHECK(nearest(mu, exact) <= 1e-8);
-  // The cluster bounded, honestly: inside 0.9 and above its true radius.
+  // The cluster bounded: inside 0.9, and (these oscillators' eigenvectors
+  // are well conditioned) above its true radius.
   CHECK(a.multipliers.size() + a.unresolved.size() == 6);
   CHECK(a.unresolved_bound < 0.9);
   CHECK(a.unresolved_bound >= std::exp(-0.08 * period()) - 1e-8);
@@ -143,17 +157,14 @@ TEST_CASE("Arnoldi: a run past its first 4 restarts starts again from the filter
   // vectors: the cluster keeps the run going into its second stage, whose
   // factorization must be M's. Each multiplier it resolves is one of the
   // closed form's.
-  const int n = 80;
-  const Oscillators o = oscillators(n, 0.01);
-  const Eigen::VectorXcd exact = closed_form(o);
-  const auto s = shooting(o);
-  const MonodromyOperator op(*s, Vector::Unit(2 * n + 1, 2 * n));
+  const Setup setup(80);
+  const Eigen::VectorXcd& exact = setup.exact;
   ArnoldiOptions options;
   options.count = 6;
   options.resolve_above = 0.0;
   options.subspace = 20;
   options.max_restarts = 20;
-  const ArnoldiMultipliers a = arnoldi_multipliers(op, options);
+  const ArnoldiMultipliers a = arnoldi_multipliers(setup.op, options);
   INFO(a.message);
   // The first stage: 21 products to factorize from a random vector, at most
   // 20 - 6 a restart.

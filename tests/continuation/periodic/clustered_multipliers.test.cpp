@@ -21,6 +21,7 @@
 #include "continuation/linear_solver.h"
 #include "continuation/periodic/monodromy_operator.h"
 #include "continuation/periodic/shooting.h"
+#include "studies/study.h"
 #include "testfunctions/floquet.h"
 
 using namespace saltus;
@@ -197,4 +198,37 @@ TEST_CASE("matrix-free PD and NS tests over the resolved multipliers: the signs 
     CHECK(PeriodDoublingTest().value(point) > 0);
     CHECK((NeimarkSackerTest().value(point) > 0) == (c1 > 0));
   }
+}
+
+TEST_CASE("studies: a large orbit's resolved multipliers and the cluster's bound, in its point data",
+          "[periodic][multipliers][studies]") {
+  // One pair above 0.9 (c1 = 0.01), the rest a cluster at 0.679: the studies
+  // write the pair and the modulus the others lie within.
+  const int n = 40;
+  const auto s = shooting(oscillators(n, 0.01, 0.16));
+  studies::BranchResult r;
+  r.name = "branch";
+  r.kind = studies::BranchKind::kOrbits;
+  r.shooting = s;
+  r.problem = std::make_shared<ContinuationProblem>(s, Vector::Ones(1), std::vector<std::string>{"a"});
+  const Vector y = Vector::Unit(2 * n + 1, 2 * n);
+  r.branch.state_size = 2 * n;
+  r.branch.parameters = Vector::Ones(1);
+  r.branch.free_parameters = {0};
+  BranchPoint point;
+  point.y = y;
+  r.branch.points.push_back(point);
+  double bound = 0.0;
+  const Eigen::VectorXcd mu = studies::multipliers(r, y, nullptr, &bound);
+  INFO("resolved " << mu.transpose() << ", the rest within " << bound);
+  CHECK(mu.size() == 2);
+  CHECK(bound >= std::exp(-0.08 * period()) - 1e-8);
+  CHECK(bound < 0.9);
+  SpecialPoint special;
+  special.type = "UZ";
+  special.index = 0;
+  special.y = y;
+  const studies::Json data = studies::point_data(r, special);
+  CHECK(data["multipliers"].size() == 2);
+  CHECK(data.value("unresolved_multipliers_within", 0.0) == bound);
 }

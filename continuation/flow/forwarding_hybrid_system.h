@@ -9,6 +9,7 @@
 // keeps HybridSystem's defaults for them.
 
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -19,7 +20,9 @@ namespace saltus::flow {
 
 class ForwardingHybridSystem : public HybridSystem {
  public:
-  explicit ForwardingHybridSystem(std::shared_ptr<const HybridSystem> system) : system_(std::move(system)) {}
+  explicit ForwardingHybridSystem(std::shared_ptr<const HybridSystem> system) : system_(std::move(system)) {
+    if (!system_) throw std::invalid_argument("ForwardingHybridSystem: no system to forward to");
+  }
 
   int dimension() const override { return system_->dimension(); }
   std::vector<std::string> state_names() const override { return system_->state_names(); }
